@@ -1,0 +1,13 @@
+module github.com/memcompact/memcompact
+
+go 1.26
+
+require (
+	github.com/google/renameio/v2 v2.0.2
+	github.com/rogpeppe/go-internal v1.16.0
+)
+
+require (
+	golang.org/x/sys v0.26.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
+)

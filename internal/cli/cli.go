@@ -1,0 +1,201 @@
+// Package cli is memcompact's command line: a table of verbs, each with its
+// own flag set, each following one data flow (read, parse, decide, render).
+//
+// Only Main's caller exits. Verbs return errors; an *ExitError carries the
+// exit code, and the worst code wins. The codes are a contract shared with
+// the reference scripts: 0 clean, 1 defects, 2 refused, 3 usage error. The
+// output format (--json or text) never changes the code.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Exit codes.
+const (
+	ExitClean   = 0 // nothing wrong (or nothing to do)
+	ExitDefects = 1 // findings reported
+	ExitRefused = 2 // input not fully recognized; no verdict given
+	ExitUsage   = 3 // the command line or its paths are wrong
+)
+
+// Version is memcompact's version, set at build time with -ldflags.
+var Version = "dev"
+
+// Env is everything a verb may touch of the outside world, so that verbs run
+// the same in-process (tests, the MCP server) as from a shell.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Getenv reads an environment variable.
+	Getenv func(string) string
+	// Now is the clock. MEMCOMPACT_TODAY=YYYY-MM-DD pins the date, so tests
+	// and reproducible runs can fix "today".
+	Now func() time.Time
+}
+
+// Today returns the local date at midnight (or MEMCOMPACT_TODAY).
+func (e *Env) Today() time.Time {
+	if s := e.Getenv("MEMCOMPACT_TODAY"); s != "" {
+		if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+			return t
+		}
+	}
+	n := e.Now()
+	return time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.Local)
+}
+
+// Home returns the user's home directory, or "" if unknown.
+func (e *Env) Home() string {
+	if h := e.Getenv("HOME"); h != "" {
+		return h
+	}
+	if h := e.Getenv("USERPROFILE"); h != "" {
+		return h
+	}
+	return ""
+}
+
+// OSEnv is the Env of a real process.
+func OSEnv(stdin io.Reader, stdout, stderr io.Writer) *Env {
+	return &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Now: time.Now}
+}
+
+// command is one verb.
+type command struct {
+	name  string
+	usage string // the synopsis after "memcompact "
+	short string // one line, lowercase, no period
+	long  string // optional paragraphs shown by "memcompact help VERB"
+	run   func(env *Env, args []string) error
+}
+
+var commands = map[string]*command{}
+
+// register adds a verb to the table. Each verb's file registers itself from
+// an init function, so verbs can be added without touching a shared list.
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("cli: verb registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// Main runs memcompact with args (without the program name) and returns the
+// exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return Run(OSEnv(stdin, stdout, stderr), args)
+}
+
+// Run runs memcompact in env and returns the exit code.
+func Run(env *Env, args []string) (code int) {
+	defer func() {
+		// A verb must never crash its caller (a hook, a server): a panic is
+		// a bug, reported as a refusal rather than a stack trace mid-session.
+		if r := recover(); r != nil {
+			fmt.Fprintf(env.Stderr, "memcompact: error: internal error: %v\n", r)
+			fmt.Fprintf(env.Stderr, "memcompact: hint: this is a bug; please report it with the input that caused it\n")
+			code = ExitRefused
+		}
+	}()
+	if len(args) == 0 {
+		printUsage(env.Stderr)
+		return ExitUsage
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && name == "help" {
+			if c, ok := commands[args[1]]; ok {
+				return report(env, c.run(env, []string{"-h"}))
+			}
+			return report(env, Usagef("unknown verb %q", args[1]))
+		}
+		printUsage(env.Stdout)
+		return ExitClean
+	case "-version", "--version", "version":
+		fmt.Fprintf(env.Stdout, "memcompact %s\n", Version)
+		return ExitClean
+	}
+	c, ok := commands[name]
+	if !ok {
+		err := Usagef("unknown verb %q", name)
+		if s := suggest(name); s != "" {
+			err.Hints = append(err.Hints, fmt.Sprintf("did you mean %q?", s))
+		}
+		err.Hints = append(err.Hints, "run 'memcompact help' for the list of verbs")
+		return report(env, err)
+	}
+	return report(env, c.run(env, args[1:]))
+}
+
+// report prints err in memcompact's voice and returns its exit code.
+func report(env *Env, err error) int {
+	if err == nil {
+		return ExitClean
+	}
+	var ee *ExitError
+	if !errors.As(err, &ee) {
+		fmt.Fprintf(env.Stderr, "memcompact: error: %v\n", err)
+		return ExitRefused
+	}
+	if ee.Err != nil {
+		fmt.Fprintf(env.Stderr, "memcompact: error: %v\n", ee.Err)
+	}
+	for _, h := range ee.Hints {
+		fmt.Fprintf(env.Stderr, "memcompact: hint: %s\n", h)
+	}
+	return ee.Code
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "memcompact keeps an agent's file-based memory small without making it forget.\n\nUsage:\n\n")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  memcompact %-12s %s\n", n, commands[n].short)
+	}
+	fmt.Fprintf(w, "\nExit codes: 0 clean, 1 defects, 2 refused, 3 usage error.\nRun 'memcompact help VERB' for a verb's flags.\n")
+}
+
+// suggest returns the verb closest to name, if any is close.
+func suggest(name string) string {
+	best, bestD := "", 3
+	for n := range commands {
+		if d := distance(strings.ToLower(name), n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein distance.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,45 @@
+package cli
+
+import "fmt"
+
+// ExitError is an error that carries an exit code and optional hints. An
+// ExitError with a nil Err prints nothing: the verb has already rendered
+// its result and only the code remains to be returned.
+type ExitError struct {
+	Code  int
+	Err   error
+	Hints []string
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// ExitCode returns the code.
+func (e *ExitError) ExitCode() int { return e.Code }
+
+// exitCode returns a silent error carrying code, or nil for ExitClean.
+func exitCode(code int) error {
+	if code == ExitClean {
+		return nil
+	}
+	return &ExitError{Code: code}
+}
+
+// Usagef is a usage error (exit 3).
+func Usagef(format string, a ...any) *ExitError {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, a...)}
+}
+
+// Refusef is a refusal (exit 2).
+func Refusef(format string, a ...any) *ExitError {
+	return &ExitError{Code: ExitRefused, Err: fmt.Errorf(format, a...)}
+}
+
+// worst returns the higher of two exit codes: the worst outcome wins.
+func worst(a, b int) int { return max(a, b) }
