@@ -1,0 +1,119 @@
+package atomicfile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+func TestReplace(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "MEMORY.md")
+	if err := os.WriteFile(p, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := textfile.Digest([]byte("old\n"))
+
+	if err := Replace(p, []byte("new\n"), d); err != nil {
+		t.Fatalf("Replace: %v", err)
+	}
+	got, _ := os.ReadFile(p)
+	if string(got) != "new\n" {
+		t.Fatalf("content = %q", got)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+		t.Errorf("permissions not kept: %v", fi.Mode().Perm())
+	}
+
+	// Planned against "old": the file now says "new", so nothing is written.
+	if err := Replace(p, []byte("clobber\n"), d); !errors.Is(err, ErrChanged) {
+		t.Fatalf("stale Replace = %v, want ErrChanged", err)
+	}
+	got, _ = os.ReadFile(p)
+	if string(got) != "new\n" {
+		t.Fatalf("stale Replace wrote: %q", got)
+	}
+
+	// No temporary files are left behind.
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Errorf("directory holds %d entries, want 1", len(ents))
+	}
+}
+
+func TestReplaceNewFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "new.md")
+	if err := Replace(p, []byte("x"), ""); err != nil {
+		t.Fatal(err)
+	}
+	// Creating again with "must not exist" fails: it exists now.
+	if err := Replace(p, []byte("y"), ""); !errors.Is(err, ErrChanged) {
+		t.Fatalf("second create = %v, want ErrChanged", err)
+	}
+	// A digest for a file that does not exist fails too.
+	if err := Replace(filepath.Join(dir, "gone.md"), []byte("y"), "abc"); !errors.Is(err, ErrChanged) {
+		t.Fatalf("replace of missing file = %v, want ErrChanged", err)
+	}
+}
+
+func TestReplaceRefusesDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := Replace(dir, []byte("x"), ""); !errors.Is(err, textfile.ErrNotRegular) {
+		t.Fatalf("Replace(dir) = %v, want ErrNotRegular", err)
+	}
+}
+
+func TestReplaceFollowsSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.md")
+	link := filepath.Join(dir, "link.md")
+	os.WriteFile(real, []byte("a"), 0o644)
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("symlinks unsupported:", err)
+	}
+	if err := Replace(link, []byte("b"), textfile.Digest([]byte("a"))); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&fs.ModeSymlink == 0 {
+		t.Error("the symlink was replaced by a regular file")
+	}
+	if got, _ := os.ReadFile(real); string(got) != "b" {
+		t.Errorf("target = %q", got)
+	}
+}
+
+func TestCreateExclusive(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "snap.md")
+	if err := CreateExclusive(p, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if err := CreateExclusive(p, []byte("two")); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("second CreateExclusive = %v, want ErrExist", err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "one" {
+		t.Fatalf("snapshot overwritten: %q", got)
+	}
+}
+
+func TestAppend(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "LEDGER.md")
+	if err := Append(p, []byte("a\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Append(p, []byte("b\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "a\nb\n" {
+		t.Fatalf("content = %q", got)
+	}
+	if err := Append(dir, []byte("x")); !errors.Is(err, textfile.ErrNotRegular) {
+		t.Fatalf("Append(dir) = %v", err)
+	}
+}
