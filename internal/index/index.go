@@ -36,7 +36,9 @@ const ws = `\t\n\v\f\r \x{85}\p{Z}`
 
 var (
 	headingRE = regexp.MustCompile(`^##[` + ws + `]`)
-	pointerRE = regexp.MustCompile(`^[` + ws + `]*(?:[-*+]|[0-9]+[.)])[` + ws + `]`)
+	// \p{Nd}: .NET's \d matches any Unicode decimal digit, so "１." (a
+	// fullwidth digit) is an ordinal there too.
+	pointerRE = regexp.MustCompile(`^[` + ws + `]*(?:[-*+]|\p{Nd}+[.)])[` + ws + `]`)
 	tailRE    = regexp.MustCompile(`^\([` + ws + `]*(<[^>]*>|[^()` + ws + `]+)(?:[` + ws + `]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?[` + ws + `]*\)`)
 )
 
@@ -129,6 +131,16 @@ func Parse(lines []string) *Index {
 // IsHeading reports whether line is a section heading ("##" then whitespace).
 func IsHeading(line string) bool { return headingRE.MatchString(line) }
 
+// BulletLen returns the length in bytes of the list-item opening of line
+// (indentation, bullet or ordinal, one whitespace character), or 0 when
+// line is not a pointer-pattern line.
+func BulletLen(line string) int {
+	if m := pointerRE.FindStringIndex(line); m != nil {
+		return m[1]
+	}
+	return 0
+}
+
 // IsPointerPattern reports whether line is a list item that may carry
 // pointers: indentation, a bullet or ordinal, then whitespace.
 func IsPointerPattern(line string) bool { return pointerRE.MatchString(line) }
@@ -153,7 +165,7 @@ func ScanLinks(line string) (links []Link, unparsed []string) {
 			}
 			m := tailRE.FindStringSubmatchIndex(line[i+1:])
 			if m == nil {
-				unparsed = append(unparsed, Prefix(line[i:], 40))
+				unparsed = append(unparsed, Snippet(line[i:], 40))
 				continue
 			}
 			target := strings.Trim(line[i+1+m[2]:i+1+m[3]], "<>")
@@ -172,7 +184,7 @@ func ScanLinks(line string) (links []Link, unparsed []string) {
 	sortByStart(links)
 	for k := 1; k < len(links); k++ {
 		if links[k].Start < links[k-1].End {
-			unparsed = append(unparsed, "nested or overlapping links: "+Prefix(line[links[k-1].Start:], 40))
+			unparsed = append(unparsed, "nested or overlapping links: "+Snippet(line[links[k-1].Start:], 40))
 		}
 	}
 	return links, unparsed
@@ -205,6 +217,25 @@ func Prefix(s string, n int) string {
 	return s
 }
 
+// Snippet returns the first n UTF-16 code units of s, the way the
+// reference implementation cuts its snippets. When the cut falls inside a
+// surrogate pair the reference is left holding half a character, which its
+// UTF-8 output writes as U+FFFD; Snippet writes the same.
+func Snippet(s string, n int) string {
+	units := 0
+	for i, r := range s {
+		u := textfile.UnitsOfRune(r)
+		if units+u > n {
+			if units < n {
+				return s[:i] + "\uFFFD"
+			}
+			return s[:i]
+		}
+		units += u
+	}
+	return s
+}
+
 // TrimSpace trims Unicode whitespace (the .NET char.IsWhiteSpace set) from
 // both ends.
 func TrimSpace(s string) string { return strings.TrimFunc(s, unicode.IsSpace) }
@@ -219,4 +250,3 @@ func FileName(target string) string {
 	}
 	return target
 }
-

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpStore is a small store every MCP tool can be pointed at.
+var mcpStore = map[string]string{
+	"memory/MEMORY.md": "# Memory\n\n## Feedback\n" +
+		"- [Run tests with race](feedback_race.md) — always pass -race; CI flakes otherwise\n" +
+		"- [Deploy](project_deploy.md)\n",
+	"memory/feedback_race.md":           "---\nname: race\nnode_type: memory\nadmitted: 2026-10-01\n---\nAlways run go test -race.\n",
+	"memory/project_deploy.md":          "---\nname: deploy\nnode_type: memory\nadmitted: 2026-09-15\n---\nStaging first.\n",
+	"memory/project_orphan.md":          "---\nname: orphan\n---\nNobody points here.\n",
+	"memory/LEDGER.md":                  "<!-- memory-ledger-begin -->\n",
+	"memory/SLATE.md":                   "<!-- memory-slate-begin -->\n2026-11-01 | feedback_race@2026-10-01 | critical | no | routine\n",
+	"memory/topics/diary.md":            "# Diary\n\n## 2026-11-01 10:00 — one\nFirst.\n\n## 2026-11-02 10:00 — two\nSecond.\n\n## 2026-11-03 10:00 — three\nThird.\n",
+	"memory/destination.md":             "The lesson: always pass -race.\n",
+	"memory/compaction/.keep":           "",
+	"memory/compaction/snapshots/.keep": "",
+	"memory/compaction/compaction-policy.md": "# Compaction policy\n\n" +
+		"| File | Budget | Newest tier (verbatim) | Notes |\n|---|---|---|---|\n" +
+		"| topics/diary.md | 8 lines | last 1 entries | test |\n",
+}
+
+// mcpCases calls each tool once with arguments that work on mcpStore (paths
+// relative to the store's parent) and names the exit code expected. A tool
+// the server lists without a case here fails the test.
+func mcpCases(dir string) map[string]struct {
+	args map[string]any
+	code int
+} {
+	p := func(rel string) string { return filepath.Join(dir, rel) }
+	return map[string]struct {
+		args map[string]any
+		code int
+	}{
+		"check":          {map[string]any{"index": p("memory/MEMORY.md")}, 2}, // no policy: refused
+		"budgets":        {map[string]any{"root": p("memory")}, 1},            // the diary is over 8 lines
+		"measure":        {map[string]any{"path": p("memory/MEMORY.md")}, 0},
+		"inventory":      {map[string]any{"index": p("memory/MEMORY.md")}, 0},
+		"gate_deferral":  {map[string]any{"index": p("memory/MEMORY.md"), "identity": "feedback_race@2026-10-01"}, 0},
+		"gate_exit":      {map[string]any{"index": p("memory/MEMORY.md"), "identity": "feedback_race@2026-10-01", "disposition": "promote", "destination": p("memory/destination.md"), "probe": "always pass -race"}, 0},
+		"gate_admission": {map[string]any{"index": p("memory/MEMORY.md"), "identity": "feedback_race@2026-10-01", "admission_rule_landed_on": "2026-09-01"}, 0},
+		"gate_reconcile": {map[string]any{"index": p("memory/MEMORY.md"), "entry": p("memory/feedback_race.md")}, 0},
+		"partition":      {map[string]any{"index": p("memory/MEMORY.md"), "inventory": p("inventory.json")}, 0},
+	}
+}
+
+// TestMCP starts "memcompact mcp" as a subprocess, lists its tools and calls
+// each one through the SDK's client.
+func TestMCP(t *testing.T) {
+	bin, err := exec.LookPath("memcompact") // testscript.Main put this test binary on PATH as memcompact
+	if err != nil {
+		t.Fatalf("memcompact not on PATH: %v", err)
+	}
+	dir := t.TempDir()
+	for name, body := range mcpStore {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// partition reads an artifact the inventory wrote before the sweep.
+	inv := exec.Command(bin, "inventory", "--out", filepath.Join(dir, "inventory.json"), filepath.Join(dir, "memory", "MEMORY.md"))
+	inv.Env = mcpEnv(dir)
+	if out, err := inv.CombinedOutput(); err != nil {
+		t.Fatalf("inventory: %v\n%s", err, out)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.Command(bin, "mcp")
+	cmd.Dir = dir
+	cmd.Env = mcpEnv(dir)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer session.Close()
+
+	list, err := session.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatalf("list tools: %v", err)
+	}
+	cases := mcpCases(dir)
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+		if tool.Description == "" {
+			t.Errorf("%s: no description", tool.Name)
+		}
+		if tool.Annotations == nil {
+			t.Errorf("%s: no annotations", tool.Name)
+		} else if ro := tool.Annotations.ReadOnlyHint; ro == strings.HasPrefix(tool.Name, "compact_apply") {
+			t.Errorf("%s: readOnlyHint %v", tool.Name, ro)
+		}
+		c, ok := cases[tool.Name]
+		if !ok {
+			t.Errorf("tool %s has no test case", tool.Name)
+			continue
+		}
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool.Name, Arguments: c.args})
+		if err != nil {
+			t.Errorf("%s: %v", tool.Name, err)
+			continue
+		}
+		got := decodeResult(t, tool.Name, res)
+		if got.ExitCode != c.code {
+			t.Errorf("%s: exit_code %d, want %d; result %s; messages %q", tool.Name, got.ExitCode, c.code, got.Result, got.Messages)
+		}
+		if len(got.Result) == 0 || !json.Valid(got.Result) {
+			t.Errorf("%s: result is not the verb's JSON: %q (text %q)", tool.Name, got.Result, got.Text)
+		}
+	}
+	sort.Strings(names)
+	for _, want := range []string{"check", "budgets", "measure", "inventory", "gate_deferral", "gate_exit", "gate_admission", "gate_reconcile", "partition"} {
+		if i := sort.SearchStrings(names, want); i >= len(names) || names[i] != want {
+			t.Errorf("tool %s not listed; tools: %v", want, names)
+		}
+	}
+
+	// Malformed arguments are a tool error, and the server keeps serving.
+	for _, bad := range []map[string]any{
+		{"index": 42},
+		{"identity": "x@unknown"}, // gate_deferral without its required index
+	} {
+		name := "check"
+		if _, ok := bad["identity"]; ok {
+			name = "gate_deferral"
+		}
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: bad})
+		if err != nil {
+			t.Fatalf("%s with %v: protocol error %v (want a tool error)", name, bad, err)
+		}
+		if !res.IsError {
+			t.Errorf("%s with %v: not a tool error", name, bad)
+		}
+	}
+	// A verb's usage error is a tool error too.
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "gate_deferral", Arguments: map[string]any{"index": filepath.Join(dir, "nope.md"), "identity": "x@unknown"}})
+	if err != nil || !res.IsError {
+		t.Errorf("gate_deferral on a missing index: err %v, IsError %v", err, res != nil && res.IsError)
+	}
+	if err := session.Ping(ctx, nil); err != nil {
+		t.Fatalf("server gone after bad calls: %v", err)
+	}
+}
+
+type mcpResult struct {
+	ExitCode int             `json:"exit_code"`
+	Outcome  string          `json:"outcome"`
+	Result   json.RawMessage `json:"result"`
+	Text     string          `json:"text"`
+	Messages []string        `json:"messages"`
+}
+
+func decodeResult(t *testing.T, name string, res *mcp.CallToolResult) mcpResult {
+	t.Helper()
+	var r mcpResult
+	if res.IsError {
+		t.Errorf("%s: tool error: %v", name, contentText(res))
+		return r
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Errorf("%s: structured content: %v", name, err)
+		return r
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Errorf("%s: structured content %s: %v", name, b, err)
+	}
+	return r
+}
+
+func contentText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// mcpEnv is the subprocess environment: PATH (to find nothing else), a home
+// and config dir inside the test's directory, and a pinned date.
+func mcpEnv(dir string) []string {
+	return []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + filepath.Join(dir, "home"),
+		"CLAUDE_CONFIG_DIR=" + filepath.Join(dir, "cfg"),
+		"MEMCOMPACT_TODAY=2026-12-02",
+		"MEMCOMPACT_REFERENCE=",
+		"TZ=UTC",
+	}
+}

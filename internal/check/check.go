@@ -1,0 +1,582 @@
+// Package check is memcompact's read-only check of a memory index on four
+// axes: the policy the store carries (in its index header, or split into a
+// stanza and a policy file beside the index), the index's size against the
+// budget the store records, subjects without a recall hook (R1), and notes
+// shared over subjects that say nothing themselves (R2).
+//
+// Run returns a Report on every path: clean, defects, refused (input the
+// check does not fully recognize; no counts) or usage-error (the index is
+// not a file). Text and JSON render the same report. The behaviour, output
+// bytes and JSON names are those of agent-orchestra's
+// Test-MemoryIndexPolicy.ps1, so the two are interchangeable.
+package check
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/policy"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// probeMinLength is how long (in UTF-16 units, trimmed) a reference policy
+// line must be to count as evidence that an index carries the policy: short
+// lines such as a code fence would answer yes for any index.
+const probeMinLength = 30
+
+// residueFloor is how many policy lines a split index may quote before they
+// read as migration residue: a store citing a rule or two of its policy is
+// ordinary.
+const residueFloor = 3
+
+// Reference is the reference copy to compare against.
+type Reference struct {
+	// Display is how the reference is named in the report.
+	Display string
+	// Path is the file to read; "" means Data (the built-in copy).
+	Path string
+	// Data is the built-in copy's bytes, used when Path is "".
+	Data []byte
+}
+
+// Options are the inputs of one check.
+type Options struct {
+	IndexPath string // as given; resolved against the working directory
+	Reference Reference
+	Today     time.Time // the local date; observations after it are errors
+}
+
+// legacyExplanation is printed under every diverged legacy header: the check
+// cannot tell which policy text a store adopted, so it states both readings.
+var legacyExplanation = []string{
+	"this check cannot tell which policy text this store adopted, so both readings are stated:",
+	"  - if this header predates the supersession of the never-retire ratchet, the divergence IS that",
+	"    rewrite, not a defect in this store. Three onward paths, and nothing here obliges any of them:",
+	"    adopt the split shape (see \"Adopting the split shape\" in the reference copy); or keep a clean",
+	"    verdict by passing -PolicyReferencePath with the preserved pre-supersession text, shipped at",
+	"    skills/agent-memory-compaction/templates/policy-pre-supersession.md; or do nothing, since a",
+	"    diverged verdict is an honest report and not a failure.",
+	"  - if this store had already adopted the text it is being compared against, the divergence is an",
+	"    ordinary drift in this store - repair it to match the reference it was adopted from. Passing",
+	"    the pre-supersession text will NOT produce a clean verdict in that case.",
+}
+
+var halfMigratedExplanation = []string{
+	"this store is half-migrated: create the policy file the stanza names, carrying the canonical",
+	"policy text between its markers and this store's own values outside them.",
+}
+
+const pointerInsideHeader = "a pointer line sits inside the header region, above the first section heading"
+
+var kindPrefixRE = regexp.MustCompile("`([A-Za-z][A-Za-z0-9-]*_)`")
+
+func refuse(indexPath string, kind RefusalKind, reason string, detail ...string) *Report {
+	if detail == nil {
+		detail = []string{}
+	}
+	return &Report{Result: Refused, Index: indexPath, Refusal: &Refusal{Kind: kind, Reason: reason, Detail: detail}}
+}
+
+// Run checks one index. It reads the index, the reference copy and, for a
+// split store, the policy file beside the index; it never writes.
+func Run(opt Options) *Report {
+	ip := opt.IndexPath
+	if fi, err := os.Stat(ip); ip == "" || err != nil || !fi.Mode().IsRegular() {
+		return &Report{Result: UsageError, Index: ip, Reason: fmt.Sprintf("index not found at '%s'", ip)}
+	}
+	ref := opt.Reference
+	if ref.Path != "" {
+		if fi, err := os.Stat(ref.Path); err != nil || !fi.Mode().IsRegular() {
+			return refuse(ip, RefReferenceNotFound, "policy reference copy not found", "looked for: "+ref.Display)
+		}
+	}
+	// The index is read once: the same text is split into lines and
+	// measured, so a write landing mid-check cannot mix two versions.
+	ixFile, err := textfile.Read(ip)
+	if err != nil {
+		return refuse(ip, RefIndexUnreadable, "index could not be read", ioMessage(err))
+	}
+	var refFile *textfile.File
+	if ref.Path != "" {
+		if refFile, err = textfile.Read(ref.Path); err != nil {
+			return refuse(ip, RefReferenceUnreadable, "policy reference copy could not be read", ioMessage(err))
+		}
+	} else {
+		refFile = textfile.FromBytes(ref.Display, ref.Data)
+	}
+	return judge(opt, ixFile, textfile.Lines(refFile.Text))
+}
+
+// ioMessage is an I/O error's message without Go's "op path:" prefix
+// duplicated by the caller's wording.
+func ioMessage(err error) string { return err.Error() }
+
+func judge(opt Options, ixFile *textfile.File, refLines []string) *Report {
+	ip := opt.IndexPath
+	refName := opt.Reference.Display
+
+	// Reference copy: the canonical policy is required for every store.
+	canon := policy.ReadRegion(refLines, policy.PolicyBegin, policy.PolicyEnd)
+	if !canon.HasContent() {
+		return refuse(ip, RefReferenceMalformed, "policy reference copy is malformed",
+			fmt.Sprintf("expected '%s' and '%s' around a non-empty policy text", policy.PolicyBegin, policy.PolicyEnd),
+			"in: "+refName)
+	}
+	if canon.Duplicated() {
+		return refuse(ip, RefReferenceMalformed, "policy reference copy is malformed",
+			fmt.Sprintf("carries %d '%s' and %d '%s' marker(s); exactly one of each is expected, so which text governs is ambiguous",
+				canon.BeginCount, policy.PolicyBegin, canon.EndCount, policy.PolicyEnd),
+			"in: "+refName)
+	}
+	if policy.HasSectionHeading(canon.Block) {
+		return refuse(ip, RefReferenceMalformed, "policy reference copy is malformed",
+			`the canonical policy block contains a "## " section heading`,
+			`that would make the index-side header boundary ambiguous; use "###" or deeper inside the policy`)
+	}
+	canonText := strings.Join(canon.Block, "\n")
+
+	// The canonical stanza is judged now but demanded only of a split
+	// store, so a stanza-less reference still judges a legacy store.
+	stanzaRef := policy.ReadRegion(refLines, policy.StanzaBegin, policy.StanzaEnd)
+	stanzaProblem := ""
+	switch {
+	case !stanzaRef.HasContent():
+		stanzaProblem = fmt.Sprintf("expected '%s' and '%s' around a non-empty stanza", policy.StanzaBegin, policy.StanzaEnd)
+	case stanzaRef.Duplicated():
+		stanzaProblem = fmt.Sprintf("carries %d '%s' and %d '%s' marker(s); exactly one of each is expected, so which stanza governs is ambiguous",
+			stanzaRef.BeginCount, policy.StanzaBegin, stanzaRef.EndCount, policy.StanzaEnd)
+	case policy.HasSectionHeading(stanzaRef.Block):
+		stanzaProblem = `the canonical stanza contains a "## " section heading, and the stanza sits above the index's first section heading, so that would truncate the header region`
+	}
+
+	// Index structure.
+	lines := textfile.Lines(ixFile.Text)
+	ix := index.Parse(lines)
+	if ix.FirstHeading < 0 {
+		return refuse(ip, RefNoHeading, "index structure not recognized",
+			`no "## " section heading found; the policy header is delimited by the first section heading`)
+	}
+	if ix.FirstPointer < 0 {
+		return refuse(ip, RefNoPointer, "index structure not recognized",
+			"no pointer line found (a list item linking a .md entry)")
+	}
+	if len(ix.Unparsed) > 0 {
+		detail := []string{"these would have been judged silently, so no counts are reported:"}
+		for _, u := range ix.Unparsed {
+			detail = append(detail, fmt.Sprintf("line %d: %s", u.Line, u.Snippet))
+		}
+		return refuse(ip, RefUnparsedLink, "a link-like construct could not be parsed", detail...)
+	}
+
+	header := policy.NormalizeBlock(lines[:ix.FirstHeading])
+	headerText := strings.Join(header, "\n")
+	rep := &Report{
+		Result:                   Defects,
+		Index:                    ip,
+		Reference:                refName,
+		Shape:                    ShapeLegacy,
+		PolicyExplanation:        []string{},
+		HeaderBeforeFirstPointer: ix.FirstHeading <= ix.FirstPointer,
+	}
+	pointerInHeader := false
+	for _, l := range header {
+		if index.IsPointerPattern(l) && strings.Contains(l, "](") {
+			pointerInHeader = true
+			break
+		}
+	}
+	probes := map[string]bool{}
+	for _, l := range canon.Block {
+		if textfile.Units(index.TrimSpace(l)) >= probeMinLength {
+			probes[l] = true
+		}
+	}
+
+	stanza := policy.ReadStanza(lines, ix.FirstHeading)
+	if stanza.Declared && stanza.Malformed() {
+		return refuse(ip, RefStanzaMalformed, "split-store stanza is malformed", stanza.Reason,
+			"the store declares the split shape, so it is not read back as a legacy store")
+	}
+
+	kindText := headerText
+	var values *policy.Values
+	if !stanza.Declared {
+		judgeLegacy(rep, header, headerText, canon.Block, canonText, lines, probes, pointerInHeader)
+	} else {
+		if stanzaProblem != "" {
+			return refuse(ip, RefReferenceStanza, "policy reference copy is malformed", stanzaProblem,
+				"this store declares the split shape, so the canonical stanza is required to judge it",
+				"in: "+refName)
+		}
+		refusal, text, v := judgeSplit(rep, opt, stanza, stanzaRef.Block, canon.Block, canonText, lines, probes, pointerInHeader, ix.FirstHeading)
+		if refusal != nil {
+			return refusal
+		}
+		if rep.Shape == ShapeSplit {
+			kindText = text
+		}
+		values = v
+	}
+
+	// Entry kinds come from the store's own policy text (the policy file's
+	// compared region, or the index header), else from the reference.
+	rep.KindPrefixes = KindPrefixes(kindText)
+	rep.KindPrefixSource = SourceIndexHeader
+	if rep.Shape == ShapeSplit {
+		rep.KindPrefixSource = SourcePolicyFile
+	}
+	if len(rep.KindPrefixes) == 0 {
+		rep.KindPrefixes = KindPrefixes(canonText)
+		rep.KindPrefixSource = SourceReference
+	}
+	if len(rep.KindPrefixes) == 0 {
+		return refuse(ip, RefNoKindPrefixes, "policy reference copy is malformed",
+			"neither this store's policy text nor the canonical policy text names any entry-kind prefix")
+	}
+
+	subjects, notes := Judge(ix)
+	for _, s := range subjects {
+		if matchesKind(s.Target, rep.KindPrefixes) {
+			rep.EntriesMatchingKind++
+		}
+	}
+	rep.SubjectsTotal = len(subjects)
+	rep.EntriesNotMatchingKind = len(subjects) - rep.EntriesMatchingKind
+	// A half-migrated store's vocabulary lives in a file it has not written
+	// yet: unknowable, not unadapted, so it is reported rather than refused.
+	if rep.EntriesMatchingKind == 0 && rep.Shape != ShapeSplitIncomplete {
+		return refuse(ip, RefVocabulary, "entry-kind vocabulary not recognized",
+			"policy names: "+strings.Join(rep.KindPrefixes, ", ")+" (read from the "+rep.KindPrefixSource+")",
+			"no linked entry in this index carries any of those prefixes",
+			"adapt the policy text to this store first - see '"+ExcludedHeading+"' in "+refName)
+	}
+	rep.WithoutHook = withoutHook(subjects)
+	rep.SharedNotes = notes
+	if rep.SharedNotes == nil {
+		rep.SharedNotes = []SharedNote{}
+	}
+
+	absent := "this store's policy file records no budget inputs"
+	switch rep.Shape {
+	case ShapeSplitIncomplete:
+		absent = "this store's policy file does not exist yet, so no budget inputs were read"
+	case ShapeLegacy:
+		absent = "budget inputs are read only from a split store's policy file, and this store has none"
+	}
+	rep.Size = sizeAxis(textfile.Units(ixFile.Text), values, opt.Today, absent)
+
+	sizeDefect := rep.Size.State == SizeOver || rep.Size.State == SizeCouldNotVerify
+	if rep.PolicyComplete && len(rep.WithoutHook) == 0 && len(rep.SharedNotes) == 0 && !sizeDefect {
+		rep.Result = Clean
+	}
+	return rep
+}
+
+func judgeLegacy(rep *Report, header []string, headerText string, canon []string, canonText string, lines []string, probes map[string]bool, pointerInHeader bool) {
+	for _, l := range header {
+		if probes[l] {
+			rep.PolicyPresent = true
+			break
+		}
+	}
+	rep.PolicyComplete = rep.PolicyPresent && rep.HeaderBeforeFirstPointer && !pointerInHeader && headerText == canonText
+	switch {
+	case !rep.PolicyPresent:
+		rep.PolicyStatus = "in-index header - absent"
+		for _, l := range lines {
+			if probes[index.TrimRight(l)] {
+				rep.PolicyDivergence = "policy text appears in this index but below its first section heading, outside the header region"
+				break
+			}
+		}
+	case rep.PolicyComplete:
+		rep.PolicyStatus = "in-index header - present, complete"
+	default:
+		rep.PolicyStatus = "in-index header - present, INCOMPLETE"
+		if pointerInHeader {
+			rep.PolicyDivergence = pointerInsideHeader
+		} else {
+			rep.PolicyDivergence = FirstDivergence(header, canon, "header")
+		}
+		rep.PolicyExplanation = legacyExplanation
+	}
+}
+
+// judgeSplit fills the policy axis of a split store. It returns a refusal,
+// or the policy file's compared text (the kind source) and its values.
+func judgeSplit(rep *Report, opt Options, stanza policy.Stanza, stanzaRef, canon []string, canonText string, lines []string, probes map[string]bool, pointerInHeader bool, firstHeading int) (*Report, string, *policy.Values) {
+	ip := opt.IndexPath
+	rep.Shape = ShapeSplit
+
+	// Residue: a run of policy lines left anywhere outside the stanza.
+	var residue []int
+	for i, l := range lines {
+		if i >= stanza.Begin && i <= stanza.End {
+			continue
+		}
+		if probes[index.TrimRight(l)] {
+			residue = append(residue, i)
+		}
+	}
+	if len(residue) < residueFloor {
+		residue = nil
+	}
+	stanzaComplete := !pointerInHeader && strings.Join(stanza.Block, "\n") == strings.Join(stanzaRef, "\n") && len(residue) == 0
+
+	abs, reason := resolvePolicyPath(ip, stanza.Path)
+	if reason != "" {
+		return refuse(ip, RefPolicyPathMalformed, "split-store stanza is malformed", reason,
+			"this is a malformed declaration, not the half-migrated state"), "", nil
+	}
+	rep.PolicyFile = abs
+
+	fileComplete := false
+	fileDivergence := ""
+	var text string
+	var values *policy.Values
+	fi, statErr := os.Stat(abs)
+	switch {
+	case statErr == nil && fi.IsDir():
+		return refuse(ip, RefPolicyFileUnreadable, "this store's policy file could not be read",
+			"path: "+abs, "a directory sits where the policy file should be",
+			"something exists there, so this is not the half-migrated state"), "", nil
+	case statErr != nil && (errors.Is(statErr, fs.ErrNotExist) || errors.Is(statErr, syscall.ENOTDIR)):
+		// Half-migrated: the stanza landed, the policy file has not.
+		rep.Shape = ShapeSplitIncomplete
+		fileDivergence = fmt.Sprintf("the stanza names '%s', and no such file sits beside this index (looked for: %s)", stanza.Path, abs)
+	default:
+		f, err := textfile.Read(abs)
+		if err != nil {
+			return refuse(ip, RefPolicyFileUnreadable, "this store's policy file could not be read",
+				"path: "+abs, ioMessage(err), "the file exists, so this is not the half-migrated state"), "", nil
+		}
+		plines := textfile.Lines(f.Text)
+		region := policy.ReadRegion(plines, policy.PolicyBegin, policy.PolicyEnd)
+		if !region.HasContent() {
+			return refuse(ip, RefPolicyFileMalformed, "this store's policy file is malformed",
+				fmt.Sprintf("expected '%s' and '%s' around a non-empty policy text", policy.PolicyBegin, policy.PolicyEnd),
+				"in: "+abs), "", nil
+		}
+		if region.Duplicated() {
+			return refuse(ip, RefPolicyFileMalformed, "this store's policy file is malformed",
+				fmt.Sprintf("carries %d '%s' and %d '%s' marker(s); exactly one of each is expected, so which policy governs is ambiguous",
+					region.BeginCount, policy.PolicyBegin, region.EndCount, policy.PolicyEnd),
+				"in: "+abs), "", nil
+		}
+		text = strings.Join(region.Block, "\n")
+		fileComplete = text == canonText
+		if !fileComplete {
+			fileDivergence = FirstDivergence(region.Block, canon, "policy file")
+		}
+		v := policy.ParseValues(plines, opt.Today)
+		values = &v
+	}
+
+	rep.PolicyComplete = stanzaComplete && fileComplete
+	rep.PolicyPresent = rep.Shape == ShapeSplit
+	if rep.PolicyComplete {
+		rep.PolicyStatus = "split - stanza and policy file both match the reference"
+		return nil, text, values
+	}
+	label := "split"
+	if rep.Shape == ShapeSplitIncomplete {
+		label = "split, half-migrated"
+	}
+	stanzaWord := "stanza INCOMPLETE"
+	if stanzaComplete {
+		stanzaWord = "stanza complete"
+	}
+	fileWord := "policy file INCOMPLETE"
+	switch {
+	case rep.Shape == ShapeSplitIncomplete:
+		fileWord = "policy file missing"
+	case fileComplete:
+		fileWord = "policy file complete"
+	}
+	rep.PolicyStatus = label + " - " + stanzaWord + ", " + fileWord
+	var parts []string
+	if !stanzaComplete {
+		switch {
+		case pointerInHeader:
+			parts = append(parts, pointerInsideHeader)
+		case len(residue) > 0:
+			where := "in its header region, outside the stanza"
+			if residue[len(residue)-1] >= firstHeading {
+				nums := make([]string, 0, 5)
+				for _, i := range residue[:min(5, len(residue))] {
+					nums = append(nums, fmt.Sprint(i+1))
+				}
+				where = "at line(s) " + strings.Join(nums, ", ")
+			}
+			parts = append(parts, fmt.Sprintf("the index still carries policy text %s (%d line(s), first: '%s') - the split moves that text to the policy file",
+				where, len(residue), index.TrimRight(lines[residue[0]])))
+		default:
+			parts = append(parts, FirstDivergence(stanza.Block, stanzaRef, "stanza"))
+		}
+	}
+	if fileDivergence != "" {
+		parts = append(parts, fileDivergence)
+	}
+	rep.PolicyDivergence = strings.Join(parts, "; ")
+	if rep.Shape == ShapeSplitIncomplete {
+		rep.PolicyExplanation = halfMigratedExplanation
+	}
+	return nil, text, values
+}
+
+// resolvePolicyPath resolves the stanza's declared path against the index's
+// own directory. A declaration that can never name a file beside the index
+// is malformed, which is a different thing from a file not created yet.
+func resolvePolicyPath(indexPath, declared string) (abs, reason string) {
+	if strings.HasPrefix(declared, "/") {
+		return "", fmt.Sprintf("the stanza names an absolute path ('%s'); the path is relative to the index's own directory", declared)
+	}
+	if trimmed := index.TrimRight(declared); strings.HasSuffix(trimmed, "/") || strings.HasSuffix(trimmed, `\`) {
+		return "", fmt.Sprintf("the stanza names '%s', which ends in a path separator and so names a directory rather than a file", declared)
+	}
+	ixAbs, err := filepath.Abs(indexPath)
+	if err != nil {
+		return "", fmt.Sprintf("the stanza names a path this filesystem cannot express ('%s'): %v", declared, err)
+	}
+	dir := filepath.Dir(ixAbs)
+	candidate := filepath.Join(dir, declared)
+	base := strings.TrimRight(dir, "/")
+	if !strings.HasPrefix(candidate, base+"/") {
+		if strings.TrimRight(candidate, "/") == base {
+			return "", fmt.Sprintf("the stanza names '%s', which names the index's own directory rather than a file in it; the policy file lives beside the index", declared)
+		}
+		return "", fmt.Sprintf("the stanza names '%s', which resolves outside the index's own directory (to %s); the policy file lives beside the index", declared, candidate)
+	}
+	return candidate, ""
+}
+
+// FirstDivergence names the first line on which an adopted text departs
+// from the reference, in the adopted text's own numbering; "" if none.
+func FirstDivergence(adopted, reference []string, label string) string {
+	for i := 0; i < max(len(adopted), len(reference)); i++ {
+		a, b := "<end of "+label+">", "<end of reference text>"
+		if i < len(adopted) {
+			a = adopted[i]
+		}
+		if i < len(reference) {
+			b = reference[i]
+		}
+		if a != b {
+			return fmt.Sprintf("first divergence at %s line %d: %s has '%s'; reference has '%s'", label, i+1, label, a, b)
+		}
+	}
+	return ""
+}
+
+// KindPrefixes returns the entry-kind prefixes a policy text names: every
+// backticked identifier ending in '_', de-duplicated without regard to
+// case and sorted the way the reference sorts them.
+func KindPrefixes(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range kindPrefixRE.FindAllStringSubmatch(text, -1) {
+		k := strings.ToLower(m[1])
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, m[1])
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return collateLess(out[i], out[j]) })
+	return out
+}
+
+// collateLess orders prefixes as a culture-aware, case-insensitive
+// comparison does (the reference sorts with PowerShell's Sort-Object):
+// '_' before '-' before digits before letters, letters without case.
+func collateLess(a, b string) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if wa, wb := collationWeight(a[i]), collationWeight(b[i]); wa != wb {
+			return wa < wb
+		}
+	}
+	return len(a) < len(b)
+}
+
+func collationWeight(c byte) int {
+	switch {
+	case c == '_':
+		return 1
+	case c == '-':
+		return 2
+	case '0' <= c && c <= '9':
+		return 10 + int(c-'0')
+	case 'A' <= c && c <= 'Z':
+		return 20 + int(c-'A')
+	case 'a' <= c && c <= 'z':
+		return 20 + int(c-'a')
+	}
+	return 100 + int(c)
+}
+
+// matchesKind reports whether the target's file name starts with one of
+// the prefixes, without regard to ASCII case.
+func matchesKind(target string, prefixes []string) bool {
+	name := index.FileName(target)
+	for _, p := range prefixes {
+		if len(name) >= len(p) && policy.EqualFoldASCII(name[:len(p)], p) {
+			return true
+		}
+	}
+	return false
+}
+
+func sizeAxis(measured int, v *policy.Values, today time.Time, absentCause string) Size {
+	s := Size{State: SizeNotEvaluated, Cause: absentCause, Unit: policy.Unit, Measured: measured, IgnoredKeys: []string{}}
+	if v == nil || !v.Present {
+		return s
+	}
+	if v.Ignored != nil {
+		s.IgnoredKeys = v.Ignored
+	}
+	if len(v.Errors) > 0 {
+		msgs := make([]string, len(v.Errors))
+		for i, e := range v.Errors {
+			msgs[i] = e.Msg
+		}
+		s.State = SizeCouldNotVerify
+		s.Cause = "the recorded budget inputs could not be read: " + strings.Join(msgs, "; ")
+		return s
+	}
+	obs, ok := v.Freshest()
+	if !ok {
+		s.State = SizeCouldNotVerify
+		s.Cause = "the store records budget inputs but no limit observation"
+		return s
+	}
+	s.Fraction = policy.DefaultFraction
+	if v.HasFraction {
+		s.Fraction = v.Fraction
+	}
+	s.StalenessBoundDays = policy.DefaultStalenessDays
+	if v.HasStaleness {
+		s.StalenessBoundDays = v.Staleness
+	}
+	s.Cause = ""
+	s.Budget = int(math.Floor(s.Fraction * float64(obs.Value)))
+	s.ObservationValue = obs.Value
+	s.ObservationDate = obs.Date.Format("2006-01-02")
+	s.ObservationMethod = obs.Method
+	s.ObservationAgeDays = policy.AgeDays(obs.Date, today)
+	// Staleness is reported, never a defect: the number may still be right.
+	s.Stale = s.ObservationAgeDays > s.StalenessBoundDays
+	s.State = SizeWithin
+	if measured > s.Budget {
+		s.State = SizeOver
+	}
+	return s
+}

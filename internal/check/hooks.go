@@ -1,0 +1,229 @@
+package check
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/memcompact/memcompact/internal/index"
+)
+
+// The two count axes are syntactic proxies for questions about meaning:
+// does a pointer say what its entry teaches (R1), and does a line put one
+// note over several subjects that say nothing themselves (R2)? Novel
+// filler evades them; they are a floor, not a judge.
+
+// Reasons a subject has no recall hook.
+const (
+	ReasonFillerLinkText = "link text is generic filler"
+	ReasonFillerClause   = "clause is generic filler, and the link text is a bare title"
+	ReasonBareTitle      = "bare title: every word already appears in the filename"
+)
+
+// noteWordFloor is how many words (stop words aside) a leading or trailing
+// text needs before it reads as a note rather than a topic label such as
+// "Git/CI truth:".
+const noteWordFloor = 4
+
+// fillerPhrases is the closed set of generic filler, after normalization
+// (so "N/A" is "n a").
+var fillerPhrases = map[string]bool{
+	"see body": true, "see the body": true, "read the body": true, "in the body": true,
+	"details in body": true, "details in the body": true, "details inside": true,
+	"more inside": true, "more in body": true, "see file": true, "see notes": true,
+	"see above": true, "tbd": true, "na": true, "n a": true,
+}
+
+// stopWords carry no subject-identifying information; they are dropped
+// before a link's words are compared with its filename.
+var stopWords = map[string]bool{
+	"a": true, "an": true, "the": true, "is": true, "are": true, "was": true, "were": true,
+	"be": true, "been": true, "being": true, "of": true, "to": true, "in": true, "on": true,
+	"at": true, "for": true, "and": true, "or": true, "it": true, "its": true, "this": true,
+	"that": true, "with": true, "by": true, "from": true, "as": true,
+}
+
+// Subject is one subject link judged on the hook axis.
+type Subject struct {
+	Line     int    // 1-based index line
+	Target   string // the link target, cut at '#'
+	LinkText string
+	Clause   string // the text after the link up to the next link, separators stripped
+	HasHook  bool
+	Reason   string // why it has no hook; "" when it has one
+}
+
+// WithoutHook is a subject lacking a recall hook.
+type WithoutHook struct {
+	Line     int    `json:"line"`
+	Target   string `json:"target"`
+	LinkText string `json:"link_text"`
+	Reason   string `json:"reason"`
+}
+
+// SharedNote is one note a line puts over several subjects, some of which
+// carry no hook of their own.
+type SharedNote struct {
+	Line     int      `json:"line"`
+	Position string   `json:"position"` // "leading" or "trailing"
+	Subjects []string `json:"subjects"` // targets of every subject link on the line
+	Note     string   `json:"note"`
+}
+
+// Judge runs the hook axis (R1) and the shared-note axis (R2) over every
+// pointer line of ix, in line order and then link order. It needs no
+// policy, so it can judge a store the strict check refuses.
+func Judge(ix *index.Index) (subjects []Subject, notes []SharedNote) {
+	for i := range ix.Lines {
+		l := &ix.Lines[i]
+		if !l.IsPointerLine() {
+			continue
+		}
+		s, n := judgeLine(l)
+		subjects = append(subjects, s...)
+		notes = append(notes, n...)
+	}
+	return subjects, notes
+}
+
+// Hookless returns the subjects of ix that carry no recall hook (R1).
+func Hookless(ix *index.Index) []WithoutHook {
+	subjects, _ := Judge(ix)
+	return withoutHook(subjects)
+}
+
+// SharedNotes returns the unattributed shared notes of ix (R2).
+func SharedNotes(ix *index.Index) []SharedNote {
+	_, notes := Judge(ix)
+	return notes
+}
+
+func withoutHook(subjects []Subject) []WithoutHook {
+	out := []WithoutHook{}
+	for _, s := range subjects {
+		if !s.HasHook {
+			out = append(out, WithoutHook{Line: s.Line, Target: s.Target, LinkText: s.LinkText, Reason: s.Reason})
+		}
+	}
+	return out
+}
+
+func judgeLine(l *index.Line) ([]Subject, []SharedNote) {
+	text, links := l.Text, l.Links
+	var subjects []Subject
+	var targets []string
+	bare := 0
+	for k, link := range links {
+		if !link.Subject {
+			continue
+		}
+		targets = append(targets, link.Target)
+		end := len(text)
+		if k+1 < len(links) {
+			end = links[k+1].Start
+		}
+		clause := ""
+		if end > link.End {
+			clause = stripSeparators(text[link.End:end])
+		}
+		s := Subject{Line: l.Num, Target: link.Target, LinkText: link.Text, Clause: clause}
+		// R1 is disjunctive: the clause or the link text may carry the hook.
+		switch {
+		case SaysSomething(clause):
+			s.HasHook = true
+		case isFiller(link.Text):
+			s.Reason = ReasonFillerLinkText
+		case !IsBareTitle(link.Text, link.Target):
+			s.HasHook = true
+		case clause != "":
+			s.Reason = ReasonFillerClause
+		default:
+			s.Reason = ReasonBareTitle
+		}
+		if !s.HasHook {
+			bare++
+		}
+		subjects = append(subjects, s)
+	}
+
+	// R2 is keyed on missing hooks: a grouped line whose links each state
+	// their lesson is not a defect. A trailing note is also the last link's
+	// own clause, which is why a bare sibling is the signal it is shared.
+	var notes []SharedNote
+	if len(subjects) >= 2 && bare >= 1 {
+		prefix := text[:links[0].Start]
+		prefix = stripSeparators(prefix[index.BulletLen(prefix):])
+		trailing := stripSeparators(text[min(links[len(links)-1].End, len(text)):])
+		for _, c := range [...]struct{ pos, text string }{{"leading", prefix}, {"trailing", trailing}} {
+			if SaysSomething(c.text) && len(Tokens(c.text)) >= noteWordFloor {
+				notes = append(notes, SharedNote{Line: l.Num, Position: c.pos, Subjects: targets, Note: c.text})
+			}
+		}
+	}
+	return subjects, notes
+}
+
+// isSeparator reports whether r is stripped from the ends of a clause.
+func isSeparator(r rune) bool {
+	switch r {
+	case '—', '–', '-', ':', ';', ',', '·', '|':
+		return true
+	}
+	return unicode.IsSpace(r)
+}
+
+func stripSeparators(s string) string { return strings.TrimFunc(s, isSeparator) }
+
+// words lower-cases s and splits it on every run of characters other than
+// a-z and 0-9.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+	})
+}
+
+// NormalizedPhrase lower-cases s, turns every run of other characters
+// than a-z and 0-9 into one space and trims.
+func NormalizedPhrase(s string) string { return strings.Join(words(s), " ") }
+
+// Tokens returns the words of s without stop words.
+func Tokens(s string) []string {
+	var out []string
+	for _, w := range words(s) {
+		if !stopWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func isFiller(s string) bool { return fillerPhrases[NormalizedPhrase(s)] }
+
+// SaysSomething reports whether s carries at least one real word and is
+// not generic filler. Stop words count here: a clause of just "the" is a
+// hook.
+func SaysSomething(s string) bool {
+	p := NormalizedPhrase(s)
+	return index.TrimSpace(s) != "" && p != "" && !fillerPhrases[p]
+}
+
+// IsBareTitle reports whether every word of the link text already appears
+// in its target's filename (extension dropped, letters and digits only),
+// so the pointer says nothing the filename does not. Matching is by
+// substring, so "pre-existing" is bare against reference_preexisting.md.
+func IsBareTitle(linkText, target string) bool {
+	tokens := Tokens(linkText)
+	if len(tokens) == 0 {
+		return true
+	}
+	name := index.FileName(target)
+	if dot := strings.LastIndexByte(name, '.'); dot >= 0 {
+		name = name[:dot]
+	}
+	soup := strings.Join(words(name), "")
+	for _, t := range tokens {
+		if !strings.Contains(soup, t) {
+			return false
+		}
+	}
+	return true
+}

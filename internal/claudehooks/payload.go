@@ -1,0 +1,115 @@
+package claudehooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// MaxInput bounds what a hook reads from stdin. A Write of a memory file is
+// a few kilobytes; the bound only keeps a runaway payload from exhausting
+// memory (textfile.MaxSize is the ceiling for any file memcompact reads).
+const MaxInput = 64 << 20
+
+// Input is the JSON Claude Code sends a command hook on stdin. Only the
+// fields memcompact reads are declared; unknown fields are ignored, so a
+// newer Claude Code that adds fields still works.
+type Input struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	Source         string          `json:"source"` // SessionStart: startup, resume, clear, compact
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+}
+
+// ToolInput is tool_input of the Write, Edit and MultiEdit tools.
+type ToolInput struct {
+	FilePath   string  `json:"file_path"`
+	Content    *string `json:"content"`     // Write
+	OldString  *string `json:"old_string"`  // Edit
+	NewString  *string `json:"new_string"`  // Edit
+	ReplaceAll bool    `json:"replace_all"` // Edit
+	Edits      []Edit  `json:"edits"`       // MultiEdit
+}
+
+// Edit is one replacement of an Edit or MultiEdit call.
+type Edit struct {
+	OldString  string `json:"old_string"`
+	NewString  string `json:"new_string"`
+	ReplaceAll bool   `json:"replace_all"`
+}
+
+// ReadInput decodes a hook's stdin.
+func ReadInput(r io.Reader) (*Input, error) {
+	raw, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the hook input: %w", err)
+	}
+	if len(raw) > MaxInput {
+		return nil, fmt.Errorf("the hook input is larger than %d bytes", MaxInput)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, errors.New("the hook input is empty (expected Claude Code's hook JSON on stdin)")
+	}
+	var in Input
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return nil, fmt.Errorf("the hook input is not Claude Code's hook JSON: %v", err)
+	}
+	return &in, nil
+}
+
+// Tool decodes tool_input of a Write, Edit or MultiEdit call.
+func (in *Input) Tool() (*ToolInput, error) {
+	if len(in.ToolInput) == 0 || isNull(in.ToolInput) {
+		return nil, errors.New("the hook input has no tool_input")
+	}
+	var t ToolInput
+	if err := json.Unmarshal(in.ToolInput, &t); err != nil {
+		return nil, fmt.Errorf("tool_input is not a %s call's input: %v", in.ToolName, err)
+	}
+	if t.FilePath == "" {
+		return nil, errors.New("tool_input has no file_path")
+	}
+	return &t, nil
+}
+
+// preToolUseOutput is the documented decision object of a PreToolUse hook.
+type preToolUseOutput struct {
+	HookSpecificOutput struct {
+		HookEventName            string `json:"hookEventName"`
+		PermissionDecision       string `json:"permissionDecision"`
+		PermissionDecisionReason string `json:"permissionDecisionReason"`
+	} `json:"hookSpecificOutput"`
+}
+
+// Deny is the stdout of a PreToolUse hook that blocks the call; reason is
+// shown to the agent, so it says what to do instead. (The hook exits 0:
+// the decision travels in the JSON, not in the exit status.)
+func Deny(reason string) []byte {
+	var o preToolUseOutput
+	o.HookSpecificOutput.HookEventName = "PreToolUse"
+	o.HookSpecificOutput.PermissionDecision = "deny"
+	o.HookSpecificOutput.PermissionDecisionReason = reason
+	return append(marshalValue(o), '\n')
+}
+
+// sessionStartOutput adds context for the agent at session start.
+type sessionStartOutput struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+// SessionContext is the stdout of a SessionStart hook that gives the agent
+// a note to read before it starts.
+func SessionContext(note string) []byte {
+	var o sessionStartOutput
+	o.HookSpecificOutput.HookEventName = "SessionStart"
+	o.HookSpecificOutput.AdditionalContext = note
+	return append(marshalValue(o), '\n')
+}

@@ -1,0 +1,346 @@
+// Package claudehooks connects memcompact to Claude Code's hooks: it merges
+// memcompact's two hook entries into a settings.json (and takes exactly them
+// out again), and it holds the JSON a hook reads on stdin and writes on
+// stdout.
+//
+// The two hooks are:
+//
+//	SessionStart                        memcompact hook session-start
+//	PreToolUse  (Write|Edit|MultiEdit)  memcompact hook pre-write
+//
+// A settings file belongs to its user, so an edit keeps every other key and
+// its order, refuses a file that is not valid JSON instead of guessing, keeps
+// the previous bytes in settings.json.memcompact-backup, and replaces the
+// file atomically only if nobody changed it since it was read. Installing
+// twice leaves one copy of each hook; uninstalling removes the hook entries
+// whose command is memcompact's and nothing else.
+package claudehooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/memcompact/memcompact/internal/atomicfile"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// Hook is one hook entry memcompact installs.
+type Hook struct {
+	Event   string // "SessionStart" or "PreToolUse"
+	Matcher string // tool-name pattern; empty matches everything
+	Sub     string // the "memcompact hook" sub-verb it runs
+	Timeout int    // seconds before Claude Code gives up on it
+}
+
+// Ours lists memcompact's hooks. The timeouts are short because both hooks
+// run on the agent's critical path, and a slow guard should fail open (a
+// timeout lets the tool call through) rather than stall the session.
+var Ours = []Hook{
+	{Event: "SessionStart", Sub: "session-start", Timeout: 10},
+	{Event: "PreToolUse", Matcher: "Write|Edit|MultiEdit", Sub: "pre-write", Timeout: 10},
+}
+
+// Command is the shell command for h when memcompact is invoked as bin.
+func (h Hook) Command(bin string) string { return bin + " hook " + h.Sub }
+
+// Label names h in reports: the event, and the matcher when there is one.
+func (h Hook) Label() string {
+	if h.Matcher == "" {
+		return h.Event
+	}
+	return h.Event + " (" + h.Matcher + ")"
+}
+
+// BackupSuffix is appended to a settings file's name for the copy of its
+// bytes as they were before memcompact's latest change to it.
+const BackupSuffix = ".memcompact-backup"
+
+// InvalidError reports a settings file memcompact refuses to edit.
+type InvalidError struct {
+	Path string
+	Err  error
+}
+
+func (e *InvalidError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *InvalidError) Unwrap() error { return e.Err }
+
+// Change is what Install or Uninstall did.
+type Change struct {
+	Settings string   `json:"settings"`
+	Changed  bool     `json:"changed"`
+	Created  bool     `json:"created"`
+	Backup   string   `json:"backup,omitempty"`
+	Added    []string `json:"added"`
+	Present  []string `json:"already_present"`
+	Removed  []string `json:"removed"`
+}
+
+// Install merges memcompact's hooks, running bin, into the settings file at
+// path (created if missing). Hook entries of memcompact already there are
+// replaced in place, so a second install changes nothing.
+func Install(path, bin string) (*Change, error) {
+	return edit(path, func(hooks *object, c *Change) error {
+		for _, h := range Ours {
+			if err := setHook(hooks, h, bin, true, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Uninstall removes memcompact's hook entries from the settings file at
+// path. A missing file, or one without them, is left alone.
+func Uninstall(path string) (*Change, error) {
+	return edit(path, func(hooks *object, c *Change) error {
+		for _, h := range Ours {
+			if err := setHook(hooks, h, "", false, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// edit reads path, lets change rewrite its "hooks" object, and writes the
+// result back if it differs from what was there.
+func edit(path string, change func(hooks *object, c *Change) error) (*Change, error) {
+	c := &Change{Settings: path, Added: []string{}, Present: []string{}, Removed: []string{}}
+	f, err := textfile.Read(path)
+	exists := err == nil
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		f = textfile.FromBytes(path, nil)
+	case err != nil:
+		return nil, &InvalidError{path, err}
+	}
+	if !utf8.Valid(f.Raw) {
+		return nil, &InvalidError{path, errors.New("not valid UTF-8, so not valid JSON; refusing to edit it")}
+	}
+	doc := &object{}
+	if strings.TrimSpace(f.Text) != "" {
+		if doc, err = parseObject([]byte(f.Text)); err != nil {
+			return nil, &InvalidError{path, fmt.Errorf("not valid JSON (%v); refusing to edit it", err)}
+		}
+	}
+	before, err := render(doc, f)
+	if err != nil {
+		return nil, &InvalidError{path, err}
+	}
+
+	hooks := &object{}
+	if v, ok := doc.get("hooks"); ok && !isNull(v) {
+		if hooks, err = parseObject(v); err != nil {
+			return nil, &InvalidError{path, errors.New(`"hooks" is not a JSON object; refusing to edit it`)}
+		}
+	}
+	if err := change(hooks, c); err != nil {
+		return nil, &InvalidError{path, err}
+	}
+	if len(hooks.members) == 0 {
+		// Only drop a "hooks" key we emptied; one the user left as {} stays.
+		if v, ok := doc.get("hooks"); ok && len(c.Removed) > 0 && !isEmptyObject(v) {
+			doc.del("hooks")
+		}
+	} else {
+		doc.set("hooks", hooks.marshal())
+	}
+	after, err := render(doc, f)
+	if err != nil {
+		return nil, &InvalidError{path, err}
+	}
+	if bytes.Equal(before, after) && exists {
+		return c, nil
+	}
+	if !exists && len(c.Added) == 0 {
+		return c, nil // nothing to uninstall from a file that is not there
+	}
+
+	if exists {
+		backup := path + BackupSuffix
+		want := ""
+		if old, err := os.ReadFile(backup); err == nil {
+			want = textfile.Digest(old)
+		}
+		if err := atomicfile.Replace(backup, f.Raw, want); err != nil {
+			return nil, fmt.Errorf("%s: writing the backup: %w", backup, err)
+		}
+		c.Backup = backup
+	} else {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
+		c.Created = true
+	}
+	want := ""
+	if exists {
+		want = f.Digest
+	}
+	if err := atomicfile.Replace(path, after, want); err != nil {
+		return nil, err
+	}
+	c.Changed = true
+	return c, nil
+}
+
+// render prints doc indented by two spaces (Claude Code's own layout),
+// keeping the original file's byte-order mark and line ending.
+func render(doc *object, f *textfile.File) ([]byte, error) {
+	var b bytes.Buffer
+	if err := json.Indent(&b, doc.marshal(), "", "  "); err != nil {
+		return nil, err
+	}
+	b.WriteByte('\n')
+	out := b.Bytes()
+	if bytes.Contains(f.Raw, []byte("\r\n")) {
+		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
+	}
+	if f.HasBOM {
+		out = append([]byte(textfile.BOM), out...)
+	}
+	return out, nil
+}
+
+func isEmptyObject(v json.RawMessage) bool {
+	o, err := parseObject(v)
+	return err == nil && len(o.members) == 0
+}
+
+// commandHook is the part of a hook handler memcompact reads.
+type commandHook struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+}
+
+// IsOurs reports whether command runs memcompact's hook sub-verb sub: it
+// names a memcompact executable and ends in "hook SUB". Matching on the
+// command rather than on an exact string lets uninstall find entries
+// installed with another --bin.
+func IsOurs(command, sub string) bool {
+	f := strings.Fields(command)
+	if len(f) < 3 || f[len(f)-2] != "hook" || f[len(f)-1] != sub {
+		return false
+	}
+	return strings.Contains(strings.ToLower(strings.Join(f[:len(f)-2], " ")), "memcompact")
+}
+
+// setHook removes every handler of h's sub-verb from h's event and, when
+// install is true, puts back one group running it, where the first removed
+// one was (or at the end).
+func setHook(hooks *object, h Hook, bin string, install bool, c *Change) error {
+	var groups []json.RawMessage
+	if v, ok := hooks.get(h.Event); ok && !isNull(v) {
+		if err := json.Unmarshal(v, &groups); err != nil {
+			return fmt.Errorf(`"hooks.%s" is not a JSON array; refusing to edit it`, h.Event)
+		}
+	}
+	at, removed := -1, 0
+	var kept []json.RawMessage
+	for _, g := range groups {
+		ng, n, drop := withoutOurs(g, h.Sub)
+		if n > 0 && at < 0 {
+			at = len(kept)
+		}
+		removed += n
+		if !drop {
+			kept = append(kept, ng)
+		}
+	}
+	if install {
+		if at < 0 {
+			at = len(kept)
+		}
+		kept = append(kept[:at], append([]json.RawMessage{ourGroup(h, bin)}, kept[at:]...)...)
+		if removed == 0 {
+			c.Added = append(c.Added, h.Label())
+		} else {
+			c.Present = append(c.Present, h.Label())
+		}
+	} else if removed > 0 {
+		c.Removed = append(c.Removed, h.Label())
+	}
+	if len(kept) == 0 {
+		if removed > 0 {
+			hooks.del(h.Event)
+		}
+		return nil
+	}
+	if removed == 0 && !install {
+		return nil
+	}
+	hooks.set(h.Event, joinArray(kept))
+	return nil
+}
+
+// withoutOurs returns group g with memcompact's handlers for sub taken out,
+// how many were taken out, and whether the group is now empty and should
+// go. A group memcompact cannot read is somebody else's and kept as is.
+func withoutOurs(g json.RawMessage, sub string) (json.RawMessage, int, bool) {
+	o, err := parseObject(g)
+	if err != nil {
+		return g, 0, false
+	}
+	hv, ok := o.get("hooks")
+	if !ok {
+		return g, 0, false
+	}
+	var handlers []json.RawMessage
+	if json.Unmarshal(hv, &handlers) != nil {
+		return g, 0, false
+	}
+	var kept []json.RawMessage
+	n := 0
+	for _, raw := range handlers {
+		var ch commandHook
+		if json.Unmarshal(raw, &ch) == nil && IsOurs(ch.Command, sub) {
+			n++
+			continue
+		}
+		kept = append(kept, raw)
+	}
+	if n == 0 {
+		return g, 0, false
+	}
+	if len(kept) == 0 {
+		return nil, n, true
+	}
+	o.set("hooks", joinArray(kept))
+	return o.marshal(), n, false
+}
+
+// ourGroup is the matcher group memcompact installs for h.
+func ourGroup(h Hook, bin string) json.RawMessage {
+	handler := marshalValue(struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+		Timeout int    `json:"timeout"`
+	}{"command", h.Command(bin), h.Timeout})
+	g := &object{}
+	if h.Matcher != "" {
+		g.set("matcher", marshalValue(h.Matcher))
+	}
+	g.set("hooks", joinArray([]json.RawMessage{handler}))
+	return g.marshal()
+}
+
+// joinArray renders raw values as a JSON array without re-escaping them
+// (json.Marshal would HTML-escape the user's strings).
+func joinArray(vs []json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(v)
+	}
+	b.WriteByte(']')
+	return b.Bytes()
+}

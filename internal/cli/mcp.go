@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memcompact/memcompact/internal/mcpserver"
+)
+
+func init() {
+	register(&command{
+		name:  "mcp",
+		usage: "mcp",
+		short: "serve memcompact's instruments to an agent over MCP (stdio)",
+		long: `mcp runs a Model Context Protocol server on standard input and output.
+Its tools are memcompact's verbs with typed inputs: check, load, drift,
+secrets, budgets, inventory, gate_deferral, gate_exit, gate_admission,
+gate_reconcile, partition, measure, doctor, compact_plan and compact_apply.
+Each returns {exit_code, outcome, result, messages}, where result is the
+verb's --json output exactly as the command line prints it. compact_apply
+is the only tool that writes; it requires "confirm": true and otherwise
+reports what it would do.
+
+Register it with Claude Code:
+  claude mcp add memcompact -- memcompact mcp`,
+		run: runMCP,
+	})
+}
+
+func runMCP(env *Env, args []string) error {
+	fs := newFlagSet("mcp")
+	pos, err := parseFlags(env, fs, "mcp", args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return Usagef("mcp takes no arguments")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	server := mcpserver.New(inProcess(env), Version)
+	t := &mcp.IOTransport{Reader: io.NopCloser(env.Stdin), Writer: nopWriteCloser{env.Stdout}}
+	if err := server.Run(ctx, t); err != nil && ctx.Err() == nil {
+		return Refusef("mcp: %v", err)
+	}
+	return nil
+}
+
+// inProcess runs verbs for the MCP server in this process, each with its
+// own output buffers, so a tool's result is byte for byte the verb's.
+func inProcess(env *Env) mcpserver.Runner {
+	return func(ctx context.Context, args []string, stdin []byte) mcpserver.Outcome {
+		var out, errb bytes.Buffer
+		e := &Env{Stdin: bytes.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: env.Getenv, Now: env.Now}
+		code := Run(e, args)
+		return mcpserver.Outcome{Stdout: out.Bytes(), Stderr: errb.Bytes(), Code: code}
+	}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

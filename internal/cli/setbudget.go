@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/memcompact/memcompact/internal/atomicfile"
+	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+func init() {
+	register(&command{
+		name:  "set-budget",
+		usage: "set-budget FILE N lines|chars [--newest N] [--root DIR] [--json]",
+		short: "set a memory file's budget in the compaction policy",
+		long: `set-budget updates the budgets-table row whose File is FILE (a path relative
+to the working directory, or a glob such as topic-diary/topics/*.md), or adds
+a row for it at the end of the table. Only that one line of the policy
+changes. --newest sets how many of the newest entries stay verbatim; without
+it an updated row keeps its value and a new row inherits the value of the
+glob row that covers FILE, else 10. "N lines" may be given as one argument.`,
+		run: runSetBudget,
+	})
+}
+
+type setBudgetResult struct {
+	SchemaVersion int    `json:"schema_version"`
+	Policy        string `json:"policy"`
+	File          string `json:"file"`
+	Action        string `json:"action"` // "updated", "added" or "unchanged"
+	Budget        int    `json:"budget"`
+	Unit          string `json:"unit"`
+	Newest        int    `json:"newest"`
+	Line          int    `json:"line"`
+	OldBudget     int    `json:"old_budget,omitempty"`
+	OldUnit       string `json:"old_unit,omitempty"`
+	OldNewest     int    `json:"old_newest,omitempty"`
+}
+
+func runSetBudget(env *Env, args []string) (err error) {
+	const usage = "set-budget FILE N lines|chars [--newest N] [--root DIR] [--json]"
+	var rootFlag string
+	var asJSON bool
+	newest := -1
+	fset := newFlagSet("set-budget")
+	fset.StringVar(&rootFlag, "root", "", "the memory root (the directory holding compaction/)")
+	fset.IntVar(&newest, "newest", -1, "how many newest entries stay verbatim")
+	fset.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	alias(fset, "json", "Json")
+	pos, err := parseFlags(env, fset, usage, args)
+	if err != nil {
+		return err
+	}
+	defer func() { err = withJSONError(env, asJSON, err) }()
+	if len(pos) == 2 {
+		// "450 lines" as one argument.
+		if f := strings.Fields(pos[1]); len(f) == 2 {
+			pos = []string{pos[0], f[0], f[1]}
+		}
+	}
+	if len(pos) != 3 {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("set-budget needs FILE, a number and a unit"), Hints: []string{"usage: memcompact " + usage}}
+	}
+	n, convErr := strconv.Atoi(strings.NewReplacer(",", "", "_", "").Replace(pos[1]))
+	if convErr != nil || n <= 0 {
+		return Usagef("bad budget %q: want a positive whole number", pos[1])
+	}
+	unit, ok := budget.ParseUnit(pos[2])
+	if !ok {
+		return Usagef("bad unit %q: want lines or chars", pos[2])
+	}
+	if newest < -1 || newest == -1 && flagGiven(fset, "newest") {
+		return Usagef("bad --newest %d: want 0 or more", newest)
+	}
+	root, err := findRoot(rootFlag)
+	if err != nil {
+		return err
+	}
+	p, err := loadPolicy(root)
+	if err != nil {
+		return err
+	}
+	rel, err := budget.Rel(root, pos[0])
+	if err != nil {
+		return &ExitError{Code: ExitRefused, Err: err}
+	}
+	if budget.Excluded(rel) {
+		return Refusef("%s: files under compaction/ are never budgeted", rel)
+	}
+	policyPath := filepath.Join(root, filepath.FromSlash(budget.PolicyRel))
+	before, err := textfile.Read(policyPath)
+	if err != nil {
+		return Refusef("%v", err)
+	}
+	ch, err := p.Set(rel, n, unit, newest)
+	if err != nil {
+		return Usagef("%v", err)
+	}
+	res := setBudgetResult{SchemaVersion: 1, Policy: budget.PolicyRel, File: rel, Budget: ch.New.Budget, Unit: string(ch.New.Unit), Newest: ch.New.Newest, Line: ch.New.Line}
+	switch {
+	case ch.Added:
+		res.Action = "added"
+	case string(ch.Data) == string(before.Raw):
+		res.Action = "unchanged"
+	default:
+		res.Action = "updated"
+	}
+	if ch.Old != nil {
+		res.OldBudget, res.OldUnit, res.OldNewest = ch.Old.Budget, string(ch.Old.Unit), ch.Old.Newest
+	}
+	if res.Action != "unchanged" {
+		if err := atomicfile.Replace(policyPath, ch.Data, before.Digest); err != nil {
+			return Refusef("%v", err)
+		}
+	}
+	if asJSON {
+		return printJSON(env, res)
+	}
+	switch res.Action {
+	case "added":
+		fmt.Fprintf(env.Stdout, "Added %s to %s: %s, newest tier last %d entries (line %d).\n", rel, budget.PolicyRel, ch.New.BudgetText(), ch.New.Newest, ch.New.Line)
+	case "unchanged":
+		fmt.Fprintf(env.Stdout, "%s already has %s, newest tier last %d entries; nothing changed.\n", rel, ch.New.BudgetText(), ch.New.Newest)
+	default:
+		fmt.Fprintf(env.Stdout, "Set %s to %s, newest tier last %d entries (was %s, last %d; line %d of %s).\n", rel, ch.New.BudgetText(), ch.New.Newest, ch.Old.BudgetText(), ch.Old.Newest, ch.New.Line, budget.PolicyRel)
+	}
+	return nil
+}
+
+// flagGiven reports whether the flag name was given on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			found = true
+		}
+	})
+	return found
+}

@@ -1,0 +1,40 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// RecordsInput names a store's index and its record files, as the sweep
+// verbs take them.
+type RecordsInput struct {
+	Index   string `json:"index" jsonschema:"the store's index file (MEMORY.md)"`
+	Ledger  string `json:"ledger,omitempty" jsonschema:"LEDGER.md; default: beside the index"`
+	Slate   string `json:"slate,omitempty" jsonschema:"SLATE.md; default: beside the index"`
+	Archive string `json:"archive,omitempty" jsonschema:"ARCHIVE.md; default: beside the index"`
+	AsOf    string `json:"as_of,omitempty" jsonschema:"the date to reason from, yyyy-MM-dd; default today"`
+}
+
+func (r RecordsInput) flags(args []string) []string {
+	args = opt(args, "ledger", r.Ledger)
+	args = opt(args, "slate", r.Slate)
+	args = opt(args, "archive", r.Archive)
+	return opt(args, "as-of", r.AsOf)
+}
+
+func init() {
+	tools = append(tools, func(s *mcp.Server, run Runner) {
+		mcp.AddTool(s, &mcp.Tool{
+			Name: "inventory",
+			Description: "Enumerate a store's corpus from disk for a sweep: every linked subject and every orphan entry file " +
+				"(except those whose exit is in force in LEDGER.md), with SLATE.md folded in, in sweep order (incomplete dispositions, " +
+				"critical, unassessed, expired deferrals, the rest). Result: the enumeration artifact, as 'memcompact inventory' prints it; " +
+				"pass it to the partition tool after the sweep. Writes nothing.",
+			Annotations: readOnly("Inventory a memory store"),
+		}, func(ctx context.Context, _ *mcp.CallToolRequest, in RecordsInput) (*mcp.CallToolResult, any, error) {
+			args := in.flags([]string{"inventory", "--json"})
+			return call(ctx, run, positional(args, in.Index), nil)
+		})
+	})
+}

@@ -1,0 +1,61 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// PartitionInput is the input of the partition tool.
+type PartitionInput struct {
+	RecordsInput
+	Inventory string `json:"inventory,omitempty" jsonschema:"the enumeration artifact file written by 'memcompact inventory --out' before the sweep"`
+	Artifact  any    `json:"artifact,omitempty" jsonschema:"the enumeration artifact itself, as the inventory tool returned it under result (instead of inventory)"`
+	Lenient   bool   `json:"lenient,omitempty" jsonschema:"skip the decision-grain check (--strict), reproducing the reference's plain partition"`
+}
+
+func init() {
+	tools = append(tools, func(s *mcp.Server, run Runner) {
+		mcp.AddTool(s, &mcp.Tool{
+			Name: "partition",
+			Description: "After a sweep, account for every subject the pre-sweep inventory enumerated against the index, archive and ledger " +
+				"as they now stand: accounted, unaccounted or unverifiable, decided on life keys. Runs --strict (the decision-grain check: " +
+				"exits whose pointer is still in the index, kept entries missing from it, demotions no archive line carries) unless lenient. " +
+				"Give inventory (a file) or artifact (the inventory tool's result). Result: the JSON of 'memcompact partition --json'; " +
+				"exit 0 accounted, 1 unaccounted or strays, 2 unverifiable.",
+			Annotations: readOnly("Partition check"),
+		}, func(ctx context.Context, _ *mcp.CallToolRequest, in PartitionInput) (*mcp.CallToolResult, any, error) {
+			inv := in.Inventory
+			if in.Artifact != nil {
+				if inv != "" {
+					return nil, nil, errors.New("give inventory or artifact, not both")
+				}
+				f, err := os.CreateTemp("", "memcompact-inventory-*.json")
+				if err != nil {
+					return nil, nil, err
+				}
+				defer os.Remove(f.Name())
+				data, err := json.Marshal(in.Artifact)
+				if err != nil {
+					f.Close()
+					return nil, nil, err
+				}
+				_, werr := f.Write(data)
+				if cerr := f.Close(); werr == nil {
+					werr = cerr
+				}
+				if werr != nil {
+					return nil, nil, werr
+				}
+				inv = f.Name()
+			}
+			args := in.flags([]string{"partition", "--json"})
+			args = opt(args, "inventory", inv)
+			args = optBool(args, "strict", !in.Lenient)
+			return call(ctx, run, positional(args, in.Index), nil)
+		})
+	})
+}

@@ -1,0 +1,125 @@
+package secrets
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// FileFinding is a Finding in a file.
+type FileFinding struct {
+	File string `json:"file"`
+	Finding
+}
+
+// Skip is a file a scan passed over, and why (a binary file in a walked
+// directory). A skip is a note, not a failure.
+type Skip struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// FileError is a file that could not be read.
+type FileError struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+// Report is the result of scanning files.
+type Report struct {
+	Scanned  []string      // files read and scanned, in order
+	Findings []FileFinding // ordered by file, then line
+	Skipped  []Skip
+	Errors   []FileError
+}
+
+// ScanFiles scans each path: a file is read and scanned; a directory is
+// walked (hidden directories such as .git are not entered, and symbolic
+// links to directories are not followed, so a walk always ends), and each
+// text file in it is scanned. A file that looks binary (a NUL byte in its
+// first 8 KB) is skipped with a note. A path that does not exist or cannot
+// be read is recorded in Errors. The caller decides what a missing path
+// means; ScanFiles never stops early.
+func ScanFiles(paths []string) *Report {
+	rep := &Report{}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			rep.Errors = append(rep.Errors, FileError{Path: p, Error: errText(err)})
+			continue
+		}
+		if !fi.IsDir() {
+			rep.scanFile(p, false)
+			continue
+		}
+		var files []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				rep.Errors = append(rep.Errors, FileError{Path: path, Error: errText(err)})
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if path != p && len(d.Name()) > 1 && d.Name()[0] == '.' {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				if st, err := os.Stat(path); err == nil && st.IsDir() {
+					return nil
+				}
+			}
+			files = append(files, path)
+			return nil
+		})
+		if err != nil {
+			rep.Errors = append(rep.Errors, FileError{Path: p, Error: errText(err)})
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			rep.scanFile(f, true)
+		}
+	}
+	return rep
+}
+
+// binarySniff is how much of a file is looked at to decide it is binary.
+const binarySniff = 8 << 10
+
+func (rep *Report) scanFile(path string, walked bool) {
+	f, err := textfile.Read(path)
+	if err != nil {
+		if walked && errors.Is(err, textfile.ErrNotRegular) {
+			rep.Skipped = append(rep.Skipped, Skip{Path: path, Reason: "not a regular file"})
+			return
+		}
+		rep.Errors = append(rep.Errors, FileError{Path: path, Error: errText(err)})
+		return
+	}
+	if bytes.IndexByte(f.Raw[:min(len(f.Raw), binarySniff)], 0) >= 0 {
+		rep.Skipped = append(rep.Skipped, Skip{Path: path, Reason: "binary file"})
+		return
+	}
+	rep.Scanned = append(rep.Scanned, path)
+	for _, fd := range Scan(f.Text) {
+		rep.Findings = append(rep.Findings, FileFinding{File: path, Finding: fd})
+	}
+}
+
+// errText is an error's message without the Go error chain's repetition of
+// the path when the caller already shows it.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}

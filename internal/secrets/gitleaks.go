@@ -1,0 +1,366 @@
+package secrets
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/zricethezav/gitleaks/v8/config"
+)
+
+// The gitleaks rule set is read from the module's embedded default
+// configuration rather than through its detect package: the detector drags
+// in git, archive and reporting code (a 13 MB binary instead of 7 MB) and
+// compiles every rule up front (about 130 ms per process, paid by every
+// hook call). Reading the same TOML and compiling each rule on first need
+// keeps gitleaks' rules and thresholds while a typical memory write pays a
+// few milliseconds.
+
+// glSpec mirrors the parts of gitleaks' configuration format that the
+// default rule set uses.
+type glSpec struct {
+	Allowlist  *glAllowSpec  `toml:"allowlist"` // the older singular form
+	Allowlists []glAllowSpec `toml:"allowlists"`
+	Rules      []glRuleSpec  `toml:"rules"`
+}
+
+type glAllowSpec struct {
+	Condition   string   `toml:"condition"`
+	RegexTarget string   `toml:"regexTarget"`
+	Regexes     []string `toml:"regexes"`
+	StopWords   []string `toml:"stopwords"`
+	Paths       []string `toml:"paths"`
+	Commits     []string `toml:"commits"`
+	TargetRules []string `toml:"targetRules"`
+}
+
+type glRuleSpec struct {
+	ID          string        `toml:"id"`
+	Regex       string        `toml:"regex"`
+	SecretGroup int           `toml:"secretGroup"`
+	Entropy     float64       `toml:"entropy"`
+	Keywords    []string      `toml:"keywords"`
+	Path        string        `toml:"path"`
+	SkipReport  bool          `toml:"skipReport"`
+	Allowlist   *glAllowSpec  `toml:"allowlist"`
+	Allowlists  []glAllowSpec `toml:"allowlists"`
+	Required    []struct {
+		ID          string `toml:"id"`
+		WithinLines *int   `toml:"withinLines"`
+	} `toml:"required"`
+}
+
+// glRule is one content rule, compiled lazily.
+type glRule struct {
+	id          string
+	src         string
+	secretGroup int
+	entropy     float64
+	keywords    []string // lower case
+	allow       []*allowlist
+	generic     bool
+
+	once sync.Once
+	re   *regexp.Regexp // nil if the pattern does not compile in Go
+}
+
+func (r *glRule) regexp() *regexp.Regexp {
+	r.once.Do(func() {
+		// gitleaks' patterns are written for Go's regexp; one that does not
+		// compile is skipped rather than failing every scan.
+		r.re, _ = regexp.Compile(r.src)
+	})
+	return r.re
+}
+
+// allowlist is one gitleaks allowlist, compiled lazily: most scans find
+// nothing, and then no allowlist is ever consulted.
+type allowlist struct {
+	and         bool
+	target      string // "", "match" or "line"
+	srcs        []string
+	stopwords   []string // lower case
+	hasPaths    bool     // path and commit conditions can never hold for text
+	targetRules map[string]bool
+
+	once    sync.Once
+	regexes []*regexp.Regexp
+}
+
+func newAllowlist(s glAllowSpec) *allowlist {
+	a := &allowlist{
+		and:      strings.EqualFold(s.Condition, "AND") || s.Condition == "&&",
+		target:   s.RegexTarget,
+		srcs:     s.Regexes,
+		hasPaths: len(s.Paths) > 0 || len(s.Commits) > 0,
+	}
+	if a.target == "secret" {
+		a.target = ""
+	}
+	for _, w := range s.StopWords {
+		a.stopwords = append(a.stopwords, strings.ToLower(w))
+	}
+	if len(s.TargetRules) > 0 {
+		a.targetRules = map[string]bool{}
+		for _, id := range s.TargetRules {
+			a.targetRules[id] = true
+		}
+	}
+	return a
+}
+
+func (a *allowlist) compiled() []*regexp.Regexp {
+	a.once.Do(func() {
+		for _, src := range a.srcs {
+			if re, err := regexp.Compile(src); err == nil {
+				a.regexes = append(a.regexes, re)
+			}
+		}
+	})
+	return a.regexes
+}
+
+// allows reports whether the allowlist excuses a finding, as gitleaks'
+// checkFindingAllowed does. Path and commit conditions name files and
+// commits, which text does not have: under "OR" they are ignored, under
+// "AND" they fail the allowlist.
+func (a *allowlist) allows(rule, secret, match, line string) bool {
+	if a.targetRules != nil && !a.targetRules[rule] {
+		return false
+	}
+	target := secret
+	switch a.target {
+	case "match":
+		target = match
+	case "line":
+		target = line
+	}
+	regexOK := false
+	if target != "" {
+		for _, re := range a.compiled() {
+			if re.MatchString(target) {
+				regexOK = true
+				break
+			}
+		}
+	}
+	stopOK := false
+	if secret != "" && len(a.stopwords) > 0 {
+		lower := strings.ToLower(secret)
+		for _, w := range a.stopwords {
+			if strings.Contains(lower, w) {
+				stopOK = true
+				break
+			}
+		}
+	}
+	if !a.and {
+		return regexOK || stopOK
+	}
+	if a.hasPaths {
+		return false
+	}
+	ok := len(a.srcs) > 0 || len(a.stopwords) > 0
+	if len(a.srcs) > 0 {
+		ok = ok && regexOK
+	}
+	if len(a.stopwords) > 0 {
+		ok = ok && stopOK
+	}
+	return ok
+}
+
+// ruleSet is the parsed default configuration.
+type ruleSet struct {
+	rules    []*glRule
+	global   []*allowlist
+	keywords []string // every distinct keyword, lower case
+	index    *keywordIndex
+	err      error
+}
+
+var (
+	rulesOnce sync.Once
+	rules     *ruleSet
+)
+
+// gitleaksRules parses gitleaks' embedded default configuration once.
+func gitleaksRules() *ruleSet {
+	rulesOnce.Do(func() { rules = parseRules(config.DefaultConfig) })
+	return rules
+}
+
+// parseRules builds the rule set from a gitleaks TOML configuration.
+func parseRules(src string) *ruleSet {
+	var spec glSpec
+	rs := &ruleSet{}
+	if err := toml.Unmarshal([]byte(src), &spec); err != nil {
+		rs.err = err
+		return rs
+	}
+	if spec.Allowlist != nil {
+		rs.global = append(rs.global, newAllowlist(*spec.Allowlist))
+	}
+	for _, a := range spec.Allowlists {
+		rs.global = append(rs.global, newAllowlist(a))
+	}
+	seen := map[string]bool{}
+	byID := map[string]*glRuleSpec{}
+	for i := range spec.Rules {
+		byID[spec.Rules[i].ID] = &spec.Rules[i]
+	}
+	for _, s := range spec.Rules {
+		// Path rules judge file names, and composite rules need their
+		// companions within some lines: the default set uses neither for
+		// content that a memory file would hold, so both are skipped
+		// rather than half-implemented.
+		if s.Regex == "" || s.Path != "" || s.SkipReport || len(s.Required) > 0 {
+			continue
+		}
+		r := &glRule{
+			id:          s.ID,
+			src:         s.Regex,
+			secretGroup: s.SecretGroup,
+			entropy:     s.Entropy,
+			generic:     strings.Contains(strings.ToLower(s.ID), "generic"),
+		}
+		for _, k := range s.Keywords {
+			k = strings.ToLower(k)
+			r.keywords = append(r.keywords, k)
+			if !seen[k] {
+				seen[k] = true
+				rs.keywords = append(rs.keywords, k)
+			}
+		}
+		if s.Allowlist != nil {
+			r.allow = append(r.allow, newAllowlist(*s.Allowlist))
+		}
+		for _, a := range s.Allowlists {
+			r.allow = append(r.allow, newAllowlist(a))
+		}
+		rs.rules = append(rs.rules, r)
+	}
+	rs.index = newKeywordIndex(rs.keywords)
+	return rs
+}
+
+// gitleaksAllowSignature marks a line its author declared not secret.
+const gitleaksAllowSignature = "gitleaks:allow"
+
+// scanGitleaks applies the gitleaks rules to text.
+func scanGitleaks(text string, first bool) []hit {
+	rs := gitleaksRules()
+	if rs.err != nil || len(rs.rules) == 0 {
+		return nil
+	}
+	present := rs.index.present(strings.ToLower(text))
+	var li *lineIndex
+	var hits []hit
+	for _, r := range rs.rules {
+		run := len(r.keywords) == 0
+		for _, k := range r.keywords {
+			if present[k] {
+				run = true
+				break
+			}
+		}
+		if !run {
+			continue
+		}
+		re := r.regexp()
+		if re == nil {
+			continue
+		}
+		for _, m := range re.FindAllStringIndex(text, -1) {
+			match := strings.Trim(text[m[0]:m[1]], "\n")
+			start := m[0] + strings.Index(text[m[0]:m[1]], match)
+			if li == nil {
+				li = newLineIndex(text)
+			}
+			line := matchLines(li, start, start+len(match))
+			if strings.Contains(line, gitleaksAllowSignature) {
+				continue
+			}
+			secret, off := secretOf(re, r.secretGroup, match)
+			if r.entropy != 0 && shannon(secret) <= r.entropy {
+				continue
+			}
+			if allowed(rs.global, r.id, secret, match, line) || allowed(r.allow, r.id, secret, match, line) {
+				continue
+			}
+			rank := rankSpecific
+			if r.generic {
+				rank = rankGeneric
+			}
+			hits = append(hits, hit{rule: r.id, start: start + off, end: start + off + len(secret), rank: rank})
+			if first {
+				return hits
+			}
+		}
+	}
+	return hits
+}
+
+func allowed(lists []*allowlist, rule, secret, match, line string) bool {
+	for _, a := range lists {
+		if a.allows(rule, secret, match, line) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretOf returns the secret part of a match and its offset in it: the
+// rule's secret group, or else the first non-empty group, or else the
+// whole match (gitleaks re-matches the trimmed match to find the groups).
+func secretOf(re *regexp.Regexp, group int, match string) (string, int) {
+	idx := re.FindStringSubmatchIndex(match)
+	groups := len(idx) / 2
+	if groups < 2 {
+		return match, 0
+	}
+	if group > 0 {
+		if group >= groups || idx[2*group] < 0 {
+			return match, 0
+		}
+		return match[idx[2*group]:idx[2*group+1]], idx[2*group]
+	}
+	for g := 1; g < groups; g++ {
+		if idx[2*g] >= 0 && idx[2*g+1] > idx[2*g] {
+			return match[idx[2*g]:idx[2*g+1]], idx[2*g]
+		}
+	}
+	return match, 0
+}
+
+// matchLines returns the whole lines a match spans, which gitleaks'
+// "line" allowlists are applied to.
+func matchLines(li *lineIndex, start, end int) string {
+	first := li.line(start)
+	last := li.line(max(end-1, start))
+	ls, _ := li.bounds(first)
+	_, le := li.bounds(last)
+	return li.text[ls:le]
+}
+
+// shannon is the Shannon entropy of s in bits per character, computed as
+// gitleaks computes it (character frequencies over the byte length), so
+// its thresholds mean the same here.
+func shannon(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	counts := make(map[rune]int, 32)
+	for _, r := range s {
+		counts[r]++
+	}
+	inv := 1 / float64(len(s))
+	e := 0.0
+	for _, c := range counts {
+		f := float64(c) * inv
+		e -= f * math.Log2(f)
+	}
+	return e
+}

@@ -1,0 +1,97 @@
+package secrets
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// JSONVersion is the version of the JSON the secrets verb prints. It
+// changes only when a field changes meaning or goes away.
+const JSONVersion = 1
+
+// JSONReport is the secrets verb's JSON output.
+//
+//	{
+//	  "version": 1,
+//	  "result": "clean" | "secrets" | "unreadable",
+//	  "scanned": ["path", ...],
+//	  "findings": [{"file": "path", "line": 3, "rule": "github-pat", "excerpt": "token ghp_…****"}],
+//	  "skipped": [{"path": "path", "reason": "binary file"}],
+//	  "errors": [{"path": "path", "error": "open: permission denied"}]
+//	}
+//
+// result is "unreadable" when any path could not be read (exit 2), else
+// "secrets" when there are findings (exit 1), else "clean" (exit 0).
+// Arrays are never null.
+type JSONReport struct {
+	Version  int           `json:"version"`
+	Result   string        `json:"result"`
+	Scanned  []string      `json:"scanned"`
+	Findings []FileFinding `json:"findings"`
+	Skipped  []Skip        `json:"skipped"`
+	Errors   []FileError   `json:"errors"`
+}
+
+// Result names the report's outcome: "unreadable", "secrets" or "clean".
+func (r *Report) Result() string {
+	switch {
+	case len(r.Errors) > 0:
+		return "unreadable"
+	case len(r.Findings) > 0:
+		return "secrets"
+	}
+	return "clean"
+}
+
+// WriteJSON writes the report as one JSON object.
+func (r *Report) WriteJSON(w io.Writer) error {
+	out := JSONReport{
+		Version:  JSONVersion,
+		Result:   r.Result(),
+		Scanned:  nonNil(r.Scanned),
+		Findings: nonNil(r.Findings),
+		Skipped:  nonNil(r.Skipped),
+		Errors:   nonNil(r.Errors),
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// WriteText writes one line per finding, "file:line: rule: excerpt", then a
+// summary line. Skips and errors are the caller's to print (on stderr).
+func (r *Report) WriteText(w io.Writer) error {
+	for _, f := range r.Findings {
+		if _, err := fmt.Fprintf(w, "%s:%d: %s: %s\n", f.File, f.Line, f.Rule, f.Excerpt); err != nil {
+			return err
+		}
+	}
+	files := map[string]bool{}
+	for _, f := range r.Findings {
+		files[f.File] = true
+	}
+	var err error
+	switch {
+	case len(r.Findings) > 0:
+		_, err = fmt.Fprintf(w, "%s in %s (%s scanned)\n", plural(len(r.Findings), "secret"), plural(len(files), "file"), plural(len(r.Scanned), "file"))
+	default:
+		_, err = fmt.Fprintf(w, "no secrets found (%s scanned)\n", plural(len(r.Scanned), "file"))
+	}
+	return err
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,204 @@
+package sweep
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/memcompact/memcompact/internal/records"
+)
+
+// Populations of the corpus.
+const (
+	PopPointer = "pointer"
+	PopOrphan  = "orphan-body"
+)
+
+// Entry is one subject of the corpus.
+type Entry struct {
+	Name       string
+	Identity   string // <name>@<admitted>
+	Population string // PopPointer or PopOrphan
+	Line       int    // its pointer line, 0 for an orphan
+}
+
+// Corpus is the two populations a sweep walks.
+type Corpus struct {
+	Entries       []Entry
+	NonEntryFiles []string // pointer-side first, then orphan-side
+	Warnings      []Warning
+}
+
+// reservedNames are the store's own files, compared case-insensitively: the
+// index's own name, LEDGER, SLATE, ARCHIVE and POLICY. (A policy file under
+// another name is not reserved, as in the reference: it is listed as a
+// non-entry file unless it carries entry frontmatter.)
+func reservedNames(indexPath string) []string {
+	return []string{records.EntryName(indexPath), "LEDGER", "SLATE", "ARCHIVE", "POLICY"}
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// BuildCorpus enumerates the corpus from disk: every subject on the index's
+// pointer lines (its body is always <index dir>/<name>.md, whatever folder
+// the link names), then every *.md file directly in the index's directory
+// that no pointer names and that is an entry (frontmatter with
+// "node_type: memory"), in file-name order. A body that exists but cannot
+// be read is an error: an identity guessed from an unread body would be a
+// guess.
+func BuildCorpus(p Paths, lines []string) (*Corpus, error) {
+	c := &Corpus{NonEntryFiles: []string{}}
+	reserved := reservedNames(p.Index)
+	subjects := records.Subjects(lines)
+	pointed := make(map[string]bool, len(subjects))
+	for _, s := range subjects {
+		pointed[strings.ToLower(s.Name)] = true
+	}
+	base := filepath.Base(p.Index)
+	for _, s := range subjects {
+		if containsFold(reserved, s.Name) {
+			c.NonEntryFiles = append(c.NonEntryFiles, s.Name)
+			continue
+		}
+		if outside(s.Target) {
+			c.Warnings = append(c.Warnings, Warning{File: base, Line: s.Line,
+				Msg: fmt.Sprintf("link target '%s' leads outside the store; its body is read beside the index as %s.md", s.Target, s.Name)})
+		}
+		body := filepath.Join(p.Dir, s.Name+".md")
+		facts, err := records.ReadEntryFacts(body)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: the body of '%s' could not be read: %w", base, s.Line, s.Name, err)
+		}
+		c.Entries = append(c.Entries, Entry{Name: s.Name, Identity: s.Name + "@" + facts.Admitted, Population: PopPointer, Line: s.Line})
+	}
+	des, err := os.ReadDir(p.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, de := range des {
+		n := de.Name()
+		// PowerShell's listing skips dot-files on Unix; the *.md filter is
+		// case-sensitive there.
+		if strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ".md") {
+			continue
+		}
+		names = append(names, n)
+	}
+	slices.SortStableFunc(names, compareNames)
+	for _, n := range names {
+		name := records.EntryName(n)
+		if containsFold(reserved, name) || pointed[strings.ToLower(name)] {
+			continue
+		}
+		path := filepath.Join(p.Dir, n)
+		if !IsFile(path) {
+			continue
+		}
+		facts, err := records.ReadEntryFacts(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: the orphan body could not be read: %w", n, err)
+		}
+		if !facts.IsEntry {
+			c.NonEntryFiles = append(c.NonEntryFiles, name)
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			if dir, err := filepath.EvalSymlinks(p.Dir); err == nil && filepath.Dir(real) != dir {
+				c.Warnings = append(c.Warnings, Warning{File: n, Msg: fmt.Sprintf("this entry is a link to '%s', outside the store", real)})
+			}
+		}
+		c.Entries = append(c.Entries, Entry{Name: name, Identity: name + "@" + facts.Admitted, Population: PopOrphan})
+	}
+	return c, nil
+}
+
+// outside reports whether a link target climbs out of the store's
+// directory or is absolute.
+func outside(target string) bool {
+	if strings.HasPrefix(target, "/") || strings.Contains(target, `:\`) || strings.HasPrefix(target, `\\`) {
+		return true
+	}
+	depth := 0
+	for _, seg := range strings.Split(target, "/") {
+		switch seg {
+		case "", ".":
+		case "..":
+			depth--
+			if depth < 0 {
+				return true
+			}
+		default:
+			depth++
+		}
+	}
+	return false
+}
+
+// compareNames orders names the way the reference's culture-aware sort
+// does for ASCII names: whitespace, then punctuation and symbols (in the
+// Unicode root collation's order), then digits, then letters without regard
+// to case; names equal but for case put lower case first. Other characters
+// follow the letters in code-point order.
+func compareNames(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	for i := 0; i < len(ra) && i < len(rb); i++ {
+		if ka, kb := collationKey(ra[i]), collationKey(rb[i]); ka != kb {
+			if ka < kb {
+				return -1
+			}
+			return 1
+		}
+	}
+	if len(ra) != len(rb) {
+		if len(ra) < len(rb) {
+			return -1
+		}
+		return 1
+	}
+	for i := range ra {
+		if ra[i] != rb[i] {
+			// Lower case first, as the tertiary level orders them.
+			if unicode.IsLower(ra[i]) && !unicode.IsLower(rb[i]) {
+				return -1
+			}
+			if !unicode.IsLower(ra[i]) && unicode.IsLower(rb[i]) {
+				return 1
+			}
+			if ra[i] < rb[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// rootOrder is the root collation's order of ASCII whitespace, punctuation
+// and symbols.
+const rootOrder = "\t\n\v\f\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
+
+func collationKey(r rune) int {
+	if i := strings.IndexRune(rootOrder, r); i >= 0 {
+		return i
+	}
+	switch {
+	case r >= '0' && r <= '9':
+		return 100 + int(r-'0')
+	case r >= 'a' && r <= 'z':
+		return 200 + int(r-'a')
+	case r >= 'A' && r <= 'Z':
+		return 200 + int(r-'A')
+	}
+	return 1000 + int(unicode.ToLower(r))
+}

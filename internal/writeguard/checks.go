@@ -1,0 +1,105 @@
+package writeguard
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/memcompact/memcompact/internal/records"
+	"github.com/memcompact/memcompact/internal/secrets"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// checkSecrets denies a write that adds a secret to any file of the store.
+// Secrets already in the file are compared by rule and redacted excerpt, so
+// an edit elsewhere in a file that already holds one is not blocked (the
+// doctor and the secrets verb report those).
+func checkSecrets(c *change) {
+	if !secrets.Contains(c.after) {
+		return
+	}
+	had := map[string]int{}
+	for _, f := range secrets.Scan(c.before) {
+		had[f.Rule+"\x00"+f.Excerpt]++
+	}
+	var added []secrets.Finding
+	for _, f := range secrets.Scan(c.after) {
+		k := f.Rule + "\x00" + f.Excerpt
+		if had[k] > 0 {
+			had[k]--
+			continue
+		}
+		added = append(added, f)
+	}
+	if len(added) == 0 {
+		return
+	}
+	var where []string
+	for _, f := range added {
+		where = append(where, fmt.Sprintf("line %d (%s): %s", f.Line, f.Rule, f.Excerpt))
+	}
+	c.deny("secret",
+		"it would write a secret into memory, which is read back into future sessions: "+strings.Join(where, "; "),
+		"Leave the value out: name where it lives instead (an environment variable, a secrets manager, a file outside the store)")
+}
+
+// checkDroppedPointers denies an index write that removes the last pointer
+// to an existing entry file when LEDGER.md holds no exit in force for that
+// entry's life. A pointer to a file that does not exist (a dangling one)
+// may be dropped freely: nothing is forgotten by removing it, and the drift
+// report asks for exactly that.
+func checkDroppedPointers(c *change) {
+	if !c.verdict.Index {
+		return
+	}
+	after := map[string]bool{}
+	for _, s := range records.Subjects(textfile.Lines(c.after)) {
+		after[s.Target] = true
+	}
+	var dropped []records.Subject
+	seen := map[string]bool{}
+	for _, s := range records.Subjects(textfile.Lines(c.before)) {
+		if after[s.Target] || seen[s.Target] {
+			continue
+		}
+		seen[s.Target] = true
+		dropped = append(dropped, s)
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	ledgerPath := filepath.Join(c.storeDir, "LEDGER.md")
+	ledger, err := records.ReadLedger(ledgerPath, records.DateOf(c.call.Today))
+	if err != nil {
+		c.skip("cannot read %s (%v); not checking dropped pointers", ledgerPath, err)
+		return
+	}
+	today := records.DateOf(c.call.Today).String()
+	var missing []string
+	var example string
+	for _, s := range dropped {
+		facts, err := records.ReadEntryFacts(filepath.Join(c.storeDir, filepath.FromSlash(s.Target)))
+		if err != nil || !facts.Exists {
+			continue // dangling (or unreadable): nothing to lose by dropping it
+		}
+		key := s.Name + "@" + facts.Admitted
+		if _, ok := ledger.ExitInForce(key); ok {
+			continue
+		}
+		missing = append(missing, fmt.Sprintf("%s (line %d, life %s)", s.Target, s.Line, key))
+		if example == "" {
+			example = fmt.Sprintf("%s | executed | remove-obsolete | %s | why it may go | where its lesson now lives (or none)", today, key)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	fix := "Removing a pointer makes the agent forget the entry, so the exit must be recorded first: append one line per entry to LEDGER.md below its \"" +
+		records.LedgerMarker + "\" marker, e.g. \"" + example + "\" (disposition one of " + strings.Join(records.ExitDispositions, ", ") + "), then retry; or keep the pointer"
+	if !ledger.Complete() {
+		fix += fmt.Sprintf(" (LEDGER.md has %d malformed record(s) or a duplicated marker; fix those too)", len(ledger.Malformed))
+	}
+	c.deny("dropped-pointer",
+		"it would drop the pointer to "+strings.Join(missing, ", ")+" with no exit recorded in LEDGER.md",
+		fix)
+}

@@ -1,0 +1,160 @@
+// Package writeguard decides whether a Write, Edit or MultiEdit call on a
+// file inside a Claude Code memory store may go ahead. It is the engine of
+// "memcompact hook pre-write".
+//
+// The guard computes the file as it would be after the call (Apply) and
+// compares it with the file as it is, and it judges only what the call
+// changes: a store that already has hookless pointers or already loses
+// lines past the cut can still be edited, as long as the edit does not add
+// to the damage. A call is denied when it would
+//
+//   - edit text that is no longer in the file (a stale old_string: another
+//     session changed the file since the agent read it);
+//   - write a secret that was not there before (any file of the store);
+//
+// and, for the store's index (MEMORY.md), when it would
+//
+//   - cut a linked subject that loaded before, or add one past the cut;
+//   - grow the index while it is over its budget;
+//   - leave a subject without a recall hook (R1) that had one, or add one
+//     without a hook;
+//   - add an unattributed shared note (R2);
+//   - drop a pointer to an existing entry with no exit in force for it in
+//     LEDGER.md.
+//
+// Everything else is allowed. In particular the guard allows whatever it
+// cannot judge (a file it cannot read, an index it cannot parse, a call it
+// does not understand): it protects memory from the agent, and must never
+// lock the user out of their own files. Each problem comes with what to do
+// instead, because the reason is read by the agent, which will try again.
+package writeguard
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/store"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// Call is one file-writing tool call, as the hook received it.
+type Call struct {
+	Tool  string                 // Write, Edit or MultiEdit
+	Input *claudehooks.ToolInput // tool_input
+	Cwd   string                 // the session's working directory
+
+	Getenv func(string) string
+	Home   string
+	Today  time.Time
+}
+
+// Problem is one reason to deny a call.
+type Problem struct {
+	Code    string `json:"code"`    // stale, secret, load-cut, budget, hookless, shared-note, dropped-pointer
+	Message string `json:"message"` // what the write would do
+	Fix     string `json:"fix"`     // what to do instead
+}
+
+// Verdict is the guard's decision on one call.
+type Verdict struct {
+	Path     string    `json:"path"`
+	Store    string    `json:"store,omitempty"` // the store directory, when the file is in one
+	Index    bool      `json:"index"`           // the file is the store's MEMORY.md
+	Problems []Problem `json:"problems"`
+	// Skipped says why a check (or the whole guard) did not run; the hook
+	// prints it on stderr. A skipped check allows.
+	Skipped []string `json:"skipped,omitempty"`
+}
+
+// Deny reports whether the call must be blocked.
+func (v *Verdict) Deny() bool { return len(v.Problems) > 0 }
+
+// Reason is the text the agent reads when the call is denied.
+func (v *Verdict) Reason() string {
+	var b strings.Builder
+	name := filepath.Base(v.Path)
+	fmt.Fprintf(&b, "memcompact blocked this write to %s (memory store %s):", name, v.Store)
+	for _, p := range v.Problems {
+		fmt.Fprintf(&b, "\n- %s. %s", p.Message, p.Fix)
+	}
+	return b.String()
+}
+
+// Judge decides on call. It never fails: whatever it cannot judge it
+// allows, saying why in Skipped.
+func Judge(call *Call) *Verdict {
+	path := call.Input.FilePath
+	if !filepath.IsAbs(path) && call.Cwd != "" {
+		path = filepath.Join(call.Cwd, path)
+	}
+	v := &Verdict{Path: path, Problems: []Problem{}}
+	storeDir, ok := store.StoreOfIn(path, call.Getenv, call.Home, call.Cwd)
+	if !ok {
+		v.Skipped = append(v.Skipped, path+" is not inside a memory store; nothing to guard")
+		return v
+	}
+	v.Store = storeDir
+	v.Index = filepath.Base(path) == store.IndexName && filepath.Dir(path) == storeDir
+
+	cur, err := textfile.Read(path)
+	exists := err == nil
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		cur = textfile.FromBytes(path, nil)
+	case err != nil:
+		v.Skipped = append(v.Skipped, fmt.Sprintf("cannot read %s (%v); allowing the write", path, err))
+		return v
+	}
+	after, err := Apply(call.Tool, cur.Text, exists, call.Input)
+	var stale *StaleError
+	switch {
+	case errors.As(err, &stale):
+		v.Problems = append(v.Problems, Problem{
+			Code:    "stale",
+			Message: stale.Error() + ": the file changed since you read it (another session or the user edited it), and this edit would clobber or miss that change",
+			Fix:     "Read " + filepath.Base(path) + " again and redo the edit against its current text",
+		})
+		return v
+	case err != nil:
+		v.Skipped = append(v.Skipped, fmt.Sprintf("cannot apply the %s call (%v); allowing it", call.Tool, err))
+		return v
+	}
+	c := &change{call: call, verdict: v, storeDir: storeDir, before: cur.Text, after: after}
+	for _, check := range checks {
+		check(c)
+	}
+	return v
+}
+
+// change is a call being judged: the file's text before and after it.
+type change struct {
+	call     *Call
+	verdict  *Verdict
+	storeDir string
+	before   string
+	after    string
+}
+
+func (c *change) deny(code, message, fix string) {
+	c.verdict.Problems = append(c.verdict.Problems, Problem{Code: code, Message: message, Fix: fix})
+}
+
+func (c *change) skip(format string, a ...any) {
+	c.verdict.Skipped = append(c.verdict.Skipped, fmt.Sprintf(format, a...))
+}
+
+// checks run in order on every call that reached a store file; index-only
+// checks return early for other files.
+var checks = []func(*change){
+	checkSecrets,
+	checkFileBudget,
+	checkIndexBudget,
+	checkHooks,
+	checkSharedNotes,
+	checkDroppedPointers,
+}

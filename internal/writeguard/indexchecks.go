@@ -1,0 +1,128 @@
+package writeguard
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/check"
+	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/reference"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+func parse(text string) *index.Index { return index.Parse(textfile.Lines(text)) }
+
+// checkHooks denies an index write that leaves a subject without a recall
+// hook (R1) that had one, or adds a subject without one. Offenders are
+// counted per link target, so moving a hookless pointer is not a new one.
+func checkHooks(c *change) {
+	if !c.verdict.Index {
+		return
+	}
+	had := map[string]int{}
+	for _, w := range check.Hookless(parse(c.before)) {
+		had[w.Target]++
+	}
+	var added []string
+	for _, w := range check.Hookless(parse(c.after)) {
+		if had[w.Target] > 0 {
+			had[w.Target]--
+			continue
+		}
+		added = append(added, fmt.Sprintf("line %d [%s](%s): %s", w.Line, w.LinkText, w.Target, w.Reason))
+	}
+	if len(added) == 0 {
+		return
+	}
+	c.deny("hookless",
+		"it would leave a subject without a recall hook (R1): "+strings.Join(added, "; "),
+		"After each link write what the entry teaches, in words the filename does not already say (\"- [Title](file.md) — the lesson, when it applies\"), so a future session knows when to open it")
+}
+
+// checkSharedNotes denies an index write that adds an unattributed shared
+// note (R2): one clause over several subjects that say nothing themselves.
+func checkSharedNotes(c *change) {
+	if !c.verdict.Index {
+		return
+	}
+	had := map[string]int{}
+	for _, n := range check.SharedNotes(parse(c.before)) {
+		had[n.Position+"\x00"+n.Note]++
+	}
+	var added []string
+	for _, n := range check.SharedNotes(parse(c.after)) {
+		k := n.Position + "\x00" + n.Note
+		if had[k] > 0 {
+			had[k]--
+			continue
+		}
+		added = append(added, fmt.Sprintf("line %d: %q over %s", n.Line, n.Note, strings.Join(n.Subjects, ", ")))
+	}
+	if len(added) == 0 {
+		return
+	}
+	c.deny("shared-note",
+		"it would add a note shared by several subjects that carry no hook of their own (R2): "+strings.Join(added, "; "),
+		"Give each linked subject its own hook, or split the line into one pointer per subject")
+}
+
+// checkIndexBudget denies an index write that makes the index larger while
+// it is over the size budget its store records (the check's size axis).
+// The budget is read from the store as it is; a store without one is not
+// judged on this.
+func checkIndexBudget(c *change) {
+	if !c.verdict.Index {
+		return
+	}
+	beforeUnits, afterUnits := textfile.Units(c.before), textfile.Units(c.after)
+	if afterUnits <= beforeUnits {
+		return
+	}
+	ref := reference.Resolve("", c.call.Getenv, c.call.Home)
+	rep := check.Run(check.Options{
+		IndexPath: c.verdict.Path,
+		Reference: check.Reference{Display: ref.Display, Path: ref.Path, Data: ref.Data},
+		Today:     c.call.Today,
+	})
+	if rep.Size.State != check.SizeWithin && rep.Size.State != check.SizeOver {
+		return
+	}
+	if afterUnits <= rep.Size.Budget {
+		return
+	}
+	c.deny("budget",
+		fmt.Sprintf("it would grow the index to %s characters, over its budget of %s (%s × the %s limit observed %s)",
+			check.N0(afterUnits), check.N0(rep.Size.Budget), check.Fixed2(rep.Size.Fraction), check.N0(rep.Size.ObservationValue), rep.Size.ObservationDate),
+		"Make room first: move detail into entry files and keep one short pointer per subject, or run a sweep ('memcompact inventory') to retire entries; writes that shrink the index are always allowed")
+}
+
+// checkFileBudget denies a write that grows a file budgeted by the memory
+// root's compaction policy past its budget (or further past it).
+func checkFileBudget(c *change) {
+	root, err := budget.FindRoot(filepath.Dir(c.verdict.Path))
+	if err != nil {
+		return // no compaction policy: nothing budgeted
+	}
+	p, err := budget.Load(root)
+	if err != nil {
+		c.skip("cannot read the compaction policy of %s (%v); not checking budgets", root, err)
+		return
+	}
+	rel, err := budget.Rel(root, c.verdict.Path)
+	if err != nil {
+		return
+	}
+	row, ok := p.Lookup(rel)
+	if !ok {
+		return
+	}
+	before, after := budget.Measure(c.before, row.Unit), budget.Measure(c.after, row.Unit)
+	if after <= row.Budget || after <= before {
+		return
+	}
+	c.deny("budget",
+		fmt.Sprintf("it would grow %s to %d %s, over its budget of %d %s (row %d of %s)", rel, after, row.Unit, row.Budget, row.Unit, row.Line, budget.PolicyRel),
+		fmt.Sprintf("Compact it first ('memcompact compact %s' distills its oldest entries into a Compacted History block after a snapshot), then retry", rel))
+}
