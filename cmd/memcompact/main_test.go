@@ -51,6 +51,11 @@ func TestScripts(t *testing.T) {
 			if corpus, err := filepath.Abs(filepath.Join("..", "..", "..", "shared")); err == nil {
 				e.Setenv("SHARED", corpus)
 			}
+			// $REPO is the repository root, so scripts can run the README's
+			// commands on the committed examples exactly as a reader would.
+			if repo, err := filepath.Abs(filepath.Join("..", "..")); err == nil {
+				e.Setenv("REPO", repo)
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,14 +25,28 @@ var mcpStore = map[string]string{
 	"memory/project_orphan.md":          "---\nname: orphan\n---\nNobody points here.\n",
 	"memory/LEDGER.md":                  "<!-- memory-ledger-begin -->\n",
 	"memory/SLATE.md":                   "<!-- memory-slate-begin -->\n2026-11-01 | feedback_race@2026-10-01 | critical | no | routine\n",
-	"memory/topics/diary.md":            "# Diary\n\n## 2026-11-01 10:00 — one\nFirst.\n\n## 2026-11-02 10:00 — two\nSecond.\n\n## 2026-11-03 10:00 — three\nThird.\n",
 	"memory/destination.md":             "The lesson: always pass -race.\n",
 	"memory/compaction/.keep":           "",
 	"memory/compaction/snapshots/.keep": "",
 	"memory/compaction/compaction-policy.md": "# Compaction policy\n\n" +
 		"| File | Budget | Newest tier (verbatim) | Notes |\n|---|---|---|---|\n" +
-		"| topics/diary.md | 8 lines | last 1 entries | test |\n",
+		"| topics/diary.md | 24 lines | last 1 entries | test |\n",
+	"memory/topics/diary.md": diary(),
 }
+
+// diary is a topic diary of eight dated entries, 26 lines: over its
+// 24-line budget until its oldest three entries are distilled.
+func diary() string {
+	var b strings.Builder
+	b.WriteString("# Diary\n\n")
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&b, "## 2026-11-0%d 10:00 — day %d\nOn day %d we set `retries=%d` for the sync worker.\n\n", i, i, i, i)
+	}
+	return b.String()
+}
+
+// diarySummary is an agent's distillation of the diary's oldest tier.
+const diarySummary = "- day 1: `retries=1` (2026-11-01)\n- day 2: `retries=2` (2026-11-02)\n- day 3: `retries=3` (2026-11-03)\n"
 
 // mcpCases calls each tool once with arguments that work on mcpStore (paths
 // relative to the store's parent) and names the exit code expected. A tool
@@ -45,7 +60,7 @@ func mcpCases(dir string) map[string]struct {
 		args map[string]any
 		code int
 	}{
-		"check":          {map[string]any{"index": p("memory/MEMORY.md")}, 2}, // no policy: refused
+		"check":          {map[string]any{"index": p("memory/MEMORY.md")}, 1}, // no policy, one bare title
 		"budgets":        {map[string]any{"root": p("memory")}, 1},            // the diary is over 8 lines
 		"measure":        {map[string]any{"path": p("memory/MEMORY.md")}, 0},
 		"inventory":      {map[string]any{"index": p("memory/MEMORY.md")}, 0},
@@ -54,6 +69,13 @@ func mcpCases(dir string) map[string]struct {
 		"gate_admission": {map[string]any{"index": p("memory/MEMORY.md"), "identity": "feedback_race@2026-10-01", "admission_rule_landed_on": "2026-09-01"}, 0},
 		"gate_reconcile": {map[string]any{"index": p("memory/MEMORY.md"), "entry": p("memory/feedback_race.md")}, 0},
 		"partition":      {map[string]any{"index": p("memory/MEMORY.md"), "inventory": p("inventory.json")}, 0},
+		"load":           {map[string]any{"index": p("memory/MEMORY.md")}, 0},
+		"drift":          {map[string]any{"store": p("memory")}, 1}, // project_orphan.md, destination.md
+		"secrets":        {map[string]any{"paths": []string{p("memory")}}, 0},
+		"doctor":         {map[string]any{"index": p("memory/MEMORY.md")}, 1},
+		"compact_plan":   {map[string]any{"file": p("memory/topics/diary.md"), "root": p("memory")}, 0},
+		// Without confirm, a dry run: exit 0, nothing written (checked below).
+		"compact_apply": {map[string]any{"file": p("memory/topics/diary.md"), "root": p("memory"), "summary": diarySummary}, 0},
 	}
 }
 
@@ -128,10 +150,32 @@ func TestMCP(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	for _, want := range []string{"check", "budgets", "measure", "inventory", "gate_deferral", "gate_exit", "gate_admission", "gate_reconcile", "partition"} {
+	t.Logf("%d tools: %v", len(names), names)
+	for _, want := range []string{"check", "load", "drift", "secrets", "budgets", "inventory", "gate_deferral", "gate_exit",
+		"gate_admission", "gate_reconcile", "partition", "measure", "doctor", "compact_plan", "compact_apply"} {
 		if i := sort.SearchStrings(names, want); i >= len(names) || names[i] != want {
 			t.Errorf("tool %s not listed; tools: %v", want, names)
 		}
+	}
+
+	// compact_apply wrote nothing without confirm; with it, it compacts.
+	diaryPath := filepath.Join(dir, "memory", "topics", "diary.md")
+	if b, _ := os.ReadFile(diaryPath); string(b) != diary() {
+		t.Fatalf("compact_apply without confirm changed the file:\n%s", b)
+	}
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "compact_apply", Arguments: map[string]any{
+		"file": diaryPath, "root": filepath.Join(dir, "memory"), "summary": diarySummary, "confirm": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := decodeResult(t, "compact_apply", res); got.ExitCode != 0 {
+		t.Errorf("compact_apply confirmed: exit %d: %s %q", got.ExitCode, got.Result, got.Messages)
+	}
+	if b, _ := os.ReadFile(diaryPath); !strings.Contains(string(b), "## Compacted History") || !strings.Contains(string(b), "`retries=2`") {
+		t.Errorf("compact_apply confirmed did not compact:\n%s", b)
+	}
+	if snaps, _ := filepath.Glob(filepath.Join(dir, "memory", "compaction", "snapshots", "diary-*.md")); len(snaps) != 1 {
+		t.Errorf("snapshots: %v", snaps)
 	}
 
 	// Malformed arguments are a tool error, and the server keeps serving.
@@ -152,7 +196,7 @@ func TestMCP(t *testing.T) {
 		}
 	}
 	// A verb's usage error is a tool error too.
-	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "gate_deferral", Arguments: map[string]any{"index": filepath.Join(dir, "nope.md"), "identity": "x@unknown"}})
+	res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "gate_deferral", Arguments: map[string]any{"index": filepath.Join(dir, "nope.md"), "identity": "x@unknown"}})
 	if err != nil || !res.IsError {
 		t.Errorf("gate_deferral on a missing index: err %v, IsError %v", err, res != nil && res.IsError)
 	}

@@ -144,6 +144,11 @@ func Parse(name string, raw []byte) (*Policy, error) {
 			continue
 		}
 		r.Pattern = path.Clean(r.Pattern)
+		if first, dup := seen[r.Pattern]; dup {
+			fail(ln, "duplicate row for %s (first at line %d)", r.Pattern, first)
+			continue
+		}
+		seen[r.Pattern] = ln
 		if err := parseBudget(cells[p.cols.budget], &r); err != nil {
 			fail(ln, "%v", err)
 			continue
@@ -164,11 +169,6 @@ func Parse(name string, raw []byte) (*Policy, error) {
 		if p.cols.notes >= 0 {
 			r.Notes = cells[p.cols.notes]
 		}
-		if first, dup := seen[r.Pattern]; dup {
-			fail(ln, "duplicate row for %s (first at line %d)", r.Pattern, first)
-			continue
-		}
-		seen[r.Pattern] = ln
 		p.Rows = append(p.Rows, r)
 	}
 	if len(errs) > 0 {

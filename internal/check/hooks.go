@@ -73,13 +73,18 @@ type SharedNote struct {
 // pointer line of ix, in line order and then link order. It needs no
 // policy, so it can judge a store the strict check refuses.
 func Judge(ix *index.Index) (subjects []Subject, notes []SharedNote) {
+	n := 0
+	for i := range ix.Lines {
+		n += len(ix.Lines[i].Links)
+	}
+	subjects = make([]Subject, 0, n)
 	for i := range ix.Lines {
 		l := &ix.Lines[i]
 		if !l.IsPointerLine() {
 			continue
 		}
-		s, n := judgeLine(l)
-		subjects = append(subjects, s...)
+		var n []SharedNote
+		subjects, n = judgeLine(l, subjects)
 		notes = append(notes, n...)
 	}
 	return subjects, notes
@@ -107,16 +112,16 @@ func withoutHook(subjects []Subject) []WithoutHook {
 	return out
 }
 
-func judgeLine(l *index.Line) ([]Subject, []SharedNote) {
+// judgeLine appends the line's subjects to subjects and returns its
+// shared notes.
+func judgeLine(l *index.Line, subjects []Subject) ([]Subject, []SharedNote) {
 	text, links := l.Text, l.Links
-	var subjects []Subject
 	var targets []string
-	bare := 0
+	bare, first := 0, len(subjects)
 	for k, link := range links {
 		if !link.Subject {
 			continue
 		}
-		targets = append(targets, link.Target)
 		end := len(text)
 		if k+1 < len(links) {
 			end = links[k+1].Start
@@ -149,7 +154,10 @@ func judgeLine(l *index.Line) ([]Subject, []SharedNote) {
 	// their lesson is not a defect. A trailing note is also the last link's
 	// own clause, which is why a bare sibling is the signal it is shared.
 	var notes []SharedNote
-	if len(subjects) >= 2 && bare >= 1 {
+	if len(subjects)-first >= 2 && bare >= 1 {
+		for _, s := range subjects[first:] {
+			targets = append(targets, s.Target)
+		}
 		prefix := text[:links[0].Start]
 		prefix = stripSeparators(prefix[index.BulletLen(prefix):])
 		trailing := stripSeparators(text[min(links[len(links)-1].End, len(text)):])
@@ -196,14 +204,51 @@ func Tokens(s string) []string {
 	return out
 }
 
-func isFiller(s string) bool { return fillerPhrases[NormalizedPhrase(s)] }
+func isFiller(s string) bool {
+	p, short := shortPhrase(s)
+	return short && fillerPhrases[p]
+}
 
 // SaysSomething reports whether s carries at least one real word and is
 // not generic filler. Stop words count here: a clause of just "the" is a
 // hook.
 func SaysSomething(s string) bool {
-	p := NormalizedPhrase(s)
-	return index.TrimSpace(s) != "" && p != "" && !fillerPhrases[p]
+	p, short := shortPhrase(s)
+	return index.TrimSpace(s) != "" && p != "" && !(short && fillerPhrases[p])
+}
+
+// maxFiller is longer than the longest filler phrase.
+const maxFiller = 24
+
+// shortPhrase returns the normalized phrase of s when it is at most
+// maxFiller bytes long (short is true), or a non-empty prefix of it
+// otherwise: deciding whether a clause is filler needs no more, and most
+// clauses are long, so this keeps the hook axis free of allocation.
+func shortPhrase(s string) (phrase string, short bool) {
+	var buf [maxFiller + 1]byte
+	n := 0
+	space := false
+	for _, r := range s {
+		r = unicode.ToLower(r)
+		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
+			if space && n > 0 {
+				if n == len(buf) {
+					return string(buf[:n]), false
+				}
+				buf[n] = ' '
+				n++
+			}
+			space = false
+			if n == len(buf) {
+				return string(buf[:n]), false
+			}
+			buf[n] = byte(r)
+			n++
+		} else {
+			space = true
+		}
+	}
+	return string(buf[:n]), true
 }
 
 // IsBareTitle reports whether every word of the link text already appears

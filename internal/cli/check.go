@@ -176,4 +176,3 @@ func wantsJSON(args []string) bool {
 	}
 	return false
 }
-

@@ -5,6 +5,8 @@ import (
 	"os"
 
 	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/doctor"
+	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/writeguard"
 )
 
@@ -99,6 +101,23 @@ func hookPreWrite(env *Env, in *claudehooks.Input) error {
 }
 
 func hookSessionStart(env *Env, in *claudehooks.Input) error {
-	_ = in
+	cwd := in.Cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	indexPath, _, err := store.FindIndex(env.Getenv, env.Home(), cwd)
+	if err != nil {
+		hookNote(env, "session-start", "%v; nothing to report", err)
+		return nil
+	}
+	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: env.Today(), Quick: true})
+	if r.Result == "unreadable" {
+		hookNote(env, "session-start", "cannot read %s: %s; nothing to report", indexPath, r.Reason)
+		return nil
+	}
+	if note := doctor.SessionNote(r); note != "" {
+		_, err := env.Stdout.Write(claudehooks.SessionContext(note))
+		return err
+	}
 	return nil
 }

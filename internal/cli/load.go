@@ -28,31 +28,16 @@ Claude Code trims blank space from both ends of MEMORY.md, keeps the first
 last line break at or before unit 25,000. Lines and units are counted as it
 counts them: a CR is a character, so a CRLF file loads fewer lines.
 
-With no INDEX, the index of the current project's Claude Code memory store
-is used (see "memcompact help check" for how it is found).
+With no INDEX, load reads the current project's Claude Code index:
+<config dir>/projects/<project path, each non-alphanumeric as '-'>/memory/MEMORY.md,
+the project being the enclosing git repository's main worktree (or the
+current directory), the config dir $CLAUDE_CONFIG_DIR or ~/.claude, unless
+autoMemoryDirectory in the user's or the project's local settings moves it.
 
 Exit 0 when everything loads, 1 when anything is cut, 3 when there is no
 index; --json prints one object on every path.`,
 		run: runLoad,
 	})
-}
-
-// loadJSON is the --json form of load's report.
-type loadJSON struct {
-	SchemaVersion int    `json:"schema_version"`
-	Outcome       string `json:"result"` // "whole" or "cut"
-	Index         string `json:"index"`
-	loadcut.Result
-	SubjectsPastCut int `json:"subjects_past_cut"`
-}
-
-// loadErrorJSON is the --json form of a usage error or refusal.
-type loadErrorJSON struct {
-	SchemaVersion int      `json:"schema_version"`
-	Result        string   `json:"result"` // "usage-error" or "refused"
-	Index         string   `json:"index"`
-	Reason        string   `json:"reason"`
-	Hints         []string `json:"hints"`
 }
 
 func runLoad(env *Env, args []string) error {
@@ -76,7 +61,7 @@ func runLoad(env *Env, args []string) error {
 			if hints == nil {
 				hints = []string{}
 			}
-			writeMeasureJSON(env.Stdout, loadErrorJSON{SchemaVersion: 1, Result: result, Index: indexPath, Reason: reason, Hints: hints})
+			writeJSONTo(env.Stdout, loadcut.ErrorReport{SchemaVersion: 1, Outcome: result, Index: indexPath, Reason: reason, Hints: hints})
 		}
 		return &ExitError{Code: code, Err: errors.New(reason), Hints: hints}
 	}
@@ -112,11 +97,7 @@ func runLoad(env *Env, args []string) error {
 	}
 	r := loadcut.Compute(f.Text, lines, units)
 	if asJSON {
-		result := "whole"
-		if r.Cut {
-			result = "cut"
-		}
-		writeMeasureJSON(env.Stdout, loadJSON{SchemaVersion: 1, Outcome: result, Index: indexPath, Result: r, SubjectsPastCut: len(r.PastCut)})
+		writeJSONTo(env.Stdout, loadcut.NewReport(indexPath, r))
 	} else {
 		renderLoad(env, indexPath, r)
 	}

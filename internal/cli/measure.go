@@ -85,7 +85,7 @@ func runMeasure(env *Env, args []string) error {
 	if set["validate"] {
 		v := measure.Validate(validate)
 		if asJSON {
-			writeMeasureJSON(env.Stdout, v)
+			writeJSONTo(env.Stdout, v)
 		} else {
 			fmt.Fprintf(env.Stdout, "RESULT: %s\n", v.Result)
 			for _, p := range v.Problems {
@@ -117,7 +117,7 @@ func runMeasure(env *Env, args []string) error {
 		return &ExitError{Code: ExitRefused, Err: fmt.Errorf("%s: %w", path, errors.Unwrap(err)), Hints: []string{"the file exists but could not be read, so nothing was measured"}}
 	}
 	if asJSON {
-		writeMeasureJSON(env.Stdout, m)
+		writeJSONTo(env.Stdout, m)
 	} else {
 		fmt.Fprintln(env.Stdout, m.Row())
 	}
@@ -128,15 +128,15 @@ func runMeasure(env *Env, args []string) error {
 // does, on standard output, and exits 3.
 func measureUsageError(w io.Writer, asJSON bool, reason string) error {
 	if asJSON {
-		writeMeasureJSON(w, measureUsageJSON{Result: "usage-error", Reason: reason})
+		writeJSONTo(w, measureUsageJSON{Result: "usage-error", Reason: reason})
 	} else {
 		fmt.Fprintf(w, "RESULT: usage-error\nreason: %s\n", reason)
 	}
 	return exitCode(ExitUsage)
 }
 
-// writeMeasureJSON prints v indented by two spaces, without HTML escaping.
-func writeMeasureJSON(w io.Writer, v any) {
+// writeJSONTo prints v indented by two spaces, without HTML escaping.
+func writeJSONTo(w io.Writer, v any) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

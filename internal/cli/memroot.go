@@ -87,7 +87,14 @@ func isTerminal(r any) bool {
 		return false
 	}
 	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	// /dev/null is a character device too, and the usual stdin of a script.
+	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
+		return false
+	}
+	return true
 }
 
 // confirm asks question on the terminal and reports whether the answer was
@@ -95,7 +102,7 @@ func isTerminal(r any) bool {
 // silence from a script must never count as consent.
 func confirm(env *Env, question string) error {
 	if !isTerminal(env.Stdin) {
-		return &ExitError{Code: ExitRefused, Err: errors.New(question + ": confirmation needed"), Hints: []string{"run it in a terminal to be asked, or pass --yes"}}
+		return &ExitError{Code: ExitRefused, Err: errors.New(question + " (confirmation needed, and there is no terminal to ask)")}
 	}
 	fmt.Fprintf(env.Stderr, "%s [y/N] ", question)
 	line, _ := bufio.NewReader(env.Stdin).ReadString('\n')

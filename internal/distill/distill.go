@@ -13,13 +13,15 @@
 //
 // Each entry is cut into units: a list item with its continuation lines, a
 // paragraph, or one line of a fenced code block. Sub-headings, separators
-// and blank lines are structure and are dropped. A unit is kept when it
-// holds a fact (see package facts) or a word of decision, preference or
-// outcome (decided, prefer, always, never, must, avoid, because, fixed,
-// works, fails, …); filler ("ok", "none", "see above", "n/a", …) and
-// chatter without either are dropped. A unit whose normalized text (lower
-// case, letters and digits only) repeats, or is contained in, an earlier
-// kept unit is dropped as a duplicate. A heading entry's first bullet is
+// and blank lines are structure and are dropped, and so is everything under
+// a "Recall Keywords" (or "Keywords", "Tags") sub-heading: search aids, not
+// knowledge. A unit that holds a fact (see package facts) is always kept.
+// Otherwise filler ("ok", "none", "see above", "n/a", …) and open questions
+// (a template's prompts, "What prompted this?") are dropped, and the rest is
+// kept: an extractive summarizer cannot tell a lesson from chatter, so it
+// errs on the side of keeping. A unit whose normalized text (lower case,
+// letters and digits only) repeats, or is contained in, an earlier kept
+// unit is dropped as a duplicate. A heading entry's first bullet is
 // prefixed with its title ("2026-04-08 14:30 — Port fix: …"), so the date
 // survives. Last, any fact of the tier still missing from the bullets brings
 // back the line that held it, so the built-in summary never loses a fact.
@@ -40,12 +42,13 @@ type Source struct {
 }
 
 var (
-	itemRE    = regexp.MustCompile(`^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?`)
-	headingRE = regexp.MustCompile(`^ {0,3}#{1,6}(?:\s|$)`)
-	breakRE   = regexp.MustCompile(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
-	fenceRE   = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
-	keywordRE = regexp.MustCompile(`(?i)\b(decid\w*|decision|chose|choose|prefer\w*|always|never|must|should\w*|don't|do not|avoid\w*|instead|because|rule|policy|fix\w*|works?|worked|broke\w*|fail\w*|error\w*|learn\w*|lesson|remember|important|wants?|likes?|dislikes?|hates?|requires?|convention|default|use[sd]?|using|confirm\w*|verif\w*|caused|cause|workaround|solution|resolved)\b`)
-	fillerRE  = regexp.MustCompile(`^(ok|okay|thanks|thank you|done|none|n a|na|tbd|todo|nothing|nothing new|nothing else|nothing to add|nothing to note|see above|as discussed|as mentioned|as mentioned above|no changes|no updates|no notes|misc|various|etc|same as above|see below|more later|to be continued)$`)
+	itemRE     = regexp.MustCompile(`^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?`)
+	headingRE  = regexp.MustCompile(`^ {0,3}#{1,6}(?:\s|$)`)
+	breakRE    = regexp.MustCompile(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+	fenceRE    = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
+	keywordRE  = regexp.MustCompile(`(?i)\b(decid\w*|decision|chose|choose|prefer\w*|always|never|must|should\w*|don't|do not|avoid\w*|instead|because|rule|policy|fix\w*|works?|worked|broke\w*|fail\w*|error\w*|learn\w*|lesson|remember|important|wants?|likes?|dislikes?|hates?|requires?|convention|default|use[sd]?|using|confirm\w*|verif\w*|caused|cause|workaround|solution|resolved)\b`)
+	keywordsRE = regexp.MustCompile(`(?i)^(recall keywords|keywords|tags)\b`)
+	fillerRE   = regexp.MustCompile(`^(ok|okay|thanks|thank you|done|none|n a|na|tbd|todo|nothing|nothing new|nothing else|nothing to add|nothing to note|see above|as discussed|as mentioned|as mentioned above|no changes|no updates|no notes|misc|various|etc|same as above|see below|more later|to be continued)$`)
 )
 
 // Builtin distills srcs into bullets (without the "- " marker).
@@ -109,15 +112,13 @@ func Builtin(srcs []Source) []string {
 	return bullets
 }
 
-// worth reports whether a unit carries a fact, a decision or a preference.
+// worth reports whether a unit is worth a bullet.
 func worth(u string) bool {
 	if len(facts.Extract(u)) > 0 {
 		return true
 	}
-	if fillerRE.MatchString(Key(u)) {
-		return false
-	}
-	return keywordRE.MatchString(u)
+	k := Key(u)
+	return k != "" && !fillerRE.MatchString(k) && !strings.HasSuffix(strings.TrimSpace(u), "?")
 }
 
 // units cuts an entry into list items, paragraphs and code lines.
@@ -135,6 +136,7 @@ func units(src Source) []string {
 		}
 	}
 	var fence string
+	skip := false // under a keywords sub-heading
 	for _, l := range lines {
 		if fence != "" {
 			if m := fenceRE.FindStringSubmatch(l); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(l[len(m[0]):]) == "" {
@@ -144,6 +146,12 @@ func units(src Source) []string {
 			if strings.TrimSpace(l) != "" {
 				out = append(out, quoteCode(strings.TrimSpace(l)))
 			}
+			continue
+		}
+		if headingRE.MatchString(l) {
+			skip = keywordsRE.MatchString(strip(l))
+		}
+		if skip && len(facts.Extract(l)) == 0 {
 			continue
 		}
 		if m := fenceRE.FindStringSubmatch(l); m != nil && !(m[1][0] == '`' && strings.Contains(l[len(m[0]):], "`")) {

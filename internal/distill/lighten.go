@@ -7,8 +7,8 @@ import (
 )
 
 // Lighten is the mid tier's light summarization, applied to one entry's
-// lines (each with its terminator). It keeps the entry's first line,
-// headings, separators and code blocks, and drops:
+// lines (each with its terminator). It keeps headings, separators and code
+// blocks, and drops:
 //
 //   - a line whose normalized text (see Key) was already seen, in this
 //     entry or an earlier one given the same seen map — an exact or
@@ -16,8 +16,41 @@ import (
 //   - a filler line ("ok", "n/a", "see above", …) holding no fact;
 //   - a blank line following another blank line.
 //
-// It never drops a line that holds a fact no kept line holds.
+// A list-item entry's first line goes only with the whole entry, when every
+// line of it would go. It never drops a line that holds a fact no kept line
+// holds.
 func Lighten(lines []string, seen map[string]bool) []string {
+	if len(lines) == 0 {
+		return lines
+	}
+	if first := strings.TrimRight(lines[0], "\r\n"); !headingRE.MatchString(first) {
+		// Try the whole entry first, on a copy of seen.
+		trial := make(map[string]bool, len(seen))
+		for k := range seen {
+			trial[k] = true
+		}
+		all := true
+		for _, l := range lines {
+			t := strings.TrimRight(l, "\r\n")
+			if strings.TrimSpace(t) == "" {
+				continue
+			}
+			k := Key(strip(t))
+			dup := len(k) >= 8 && trial[k]
+			filler := fillerRE.MatchString(k) && len(facts.Extract(t)) == 0
+			if !dup && !filler {
+				all = false
+				break
+			}
+		}
+		if all {
+			return nil
+		}
+	}
+	return lighten(lines, seen)
+}
+
+func lighten(lines []string, seen map[string]bool) []string {
 	out := make([]string, 0, len(lines))
 	var fence string
 	prevBlank := false
@@ -39,6 +72,11 @@ func Lighten(lines []string, seen map[string]bool) []string {
 		}
 		blank := strings.TrimSpace(t) == ""
 		structural := i == 0 || headingRE.MatchString(t) || breakRE.MatchString(t)
+		if i == 0 && !blank {
+			if k := Key(strip(t)); len(k) >= 8 {
+				seen[k] = true
+			}
+		}
 		switch {
 		case structural:
 		case blank:

@@ -9,8 +9,11 @@
 //     non-blank line inside a fenced code block;
 //   - url: http:// and https:// addresses, trailing punctuation trimmed;
 //   - command: the rest of a line that starts with "$ " (a shell prompt);
-//   - path: a token holding a "/" (./a, ~/b, /etc/c, dir/file) or a file
-//     name with a known extension (settings.json, main.go);
+//   - path: a token starting with /, ~ or . and holding a "/" (./run,
+//     ~/.claude, /etc/hosts), one with two or more "/" (a/b/c), one whose
+//     last segment has a dot (docs/a.md) or that ends in "/" (src/) — so
+//     and/or, n/a and I/O are not paths — or a file name with a known
+//     extension (settings.json, main.go);
 //   - version: 1.2, v2.0.1, 1.16.0-rc1 (two or more dot-separated numbers);
 //   - date: YYYY-MM-DD;
 //   - quantity: a number with a unit (30 s, 500 lines, 8 GB, 95%, $20);
@@ -135,7 +138,7 @@ func lineFacts(line string, ln int, add func(Kind, string, int)) {
 	}
 	for _, m := range pathRE.FindAllStringSubmatch(rest, -1) {
 		p := strings.TrimRight(m[1], ".")
-		if p == "/" || p == "" || strings.Trim(p, "./~") == "" {
+		if p == "/" || p == "" || strings.Trim(p, "./~") == "" || !pathLike(p) {
 			continue
 		}
 		add(Path, p, ln)
@@ -154,6 +157,15 @@ func lineFacts(line string, ln int, add func(Kind, string, int)) {
 	for _, m := range quantityRE.FindAllString(rest, -1) {
 		add(Quantity, m, ln)
 	}
+}
+
+// pathLike tells a path from a slashed pair of words: and/or, n/a, I/O and
+// read/write are not paths, ./run, ~/x, /etc/hosts, a/b/c and docs/a.md are.
+func pathLike(p string) bool {
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.HasPrefix(p, ".") || strings.Count(p, "/") >= 2 || !strings.Contains(p, "/") {
+		return true
+	}
+	return strings.Contains(p[strings.LastIndexByte(p, '/'):], ".") || strings.HasSuffix(p, "/")
 }
 
 // codeSpans finds inline code spans: a run of n backticks up to the next

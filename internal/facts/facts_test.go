@@ -17,6 +17,8 @@ func TestExtract(t *testing.T) {
 		{"url in code counted once", "`curl https://x.io/a`", []Fact{{Code, "curl https://x.io/a", 1}}},
 		{"prompt", "$ make test", []Fact{{Command, "make test", 1}}},
 		{"paths", "edit ~/.claude/settings.json and src/main.go or ./run", []Fact{{Path, "~/.claude/settings.json", 1}, {Path, "src/main.go", 1}, {Path, "./run", 1}}},
+		{"slashed words are not paths", "n/a and/or I/O read/write", nil},
+		{"dir with slash", "see src/ and a/b/c", []Fact{{Path, "src/", 1}, {Path, "a/b/c", 1}}},
 		{"bare file", "the config.yaml file", []Fact{{Path, "config.yaml", 1}}},
 		{"no abbreviation", "use it e.g. here", nil},
 		{"version", "upgraded to Go 1.26 and renameio v2.0.2", []Fact{{Version, "1.26", 1}, {Version, "v2.0.2", 1}}},

@@ -39,7 +39,6 @@ var (
 	// \p{Nd}: .NET's \d matches any Unicode decimal digit, so "１." (a
 	// fullwidth digit) is an ordinal there too.
 	pointerRE = regexp.MustCompile(`^[` + ws + `]*(?:[-*+]|\p{Nd}+[.)])[` + ws + `]`)
-	tailRE    = regexp.MustCompile(`^\([` + ws + `]*(<[^>]*>|[^()` + ws + `]+)(?:[` + ws + `]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?[` + ws + `]*\)`)
 )
 
 // Link is one Markdown link on a pointer-pattern line. Offsets are byte
@@ -149,6 +148,10 @@ func IsPointerPattern(line string) bool { return pointerRE.MatchString(line) }
 // ordered by start, and the snippets of constructs it could not parse: a
 // ']' followed by '(' without a well-formed tail, and overlapping links.
 func ScanLinks(line string) (links []Link, unparsed []string) {
+	return scanLinks(line, &finder{line: line})
+}
+
+func scanLinks(line string, next *finder) (links []Link, unparsed []string) {
 	var open []int
 	for i := 0; i < len(line); i++ {
 		switch line[i] {
@@ -163,12 +166,12 @@ func ScanLinks(line string) (links []Link, unparsed []string) {
 			if i+1 >= len(line) || line[i+1] != '(' {
 				continue
 			}
-			m := tailRE.FindStringSubmatchIndex(line[i+1:])
-			if m == nil {
+			ts, te, end, ok := next.tail(line, i+1)
+			if !ok {
 				unparsed = append(unparsed, Snippet(line[i:], 40))
 				continue
 			}
-			target := strings.Trim(line[i+1+m[2]:i+1+m[3]], "<>")
+			target := strings.Trim(line[ts:te], "<>")
 			if h := strings.IndexByte(target, '#'); h >= 0 {
 				target = target[:h]
 			}
@@ -176,7 +179,7 @@ func ScanLinks(line string) (links []Link, unparsed []string) {
 				Text:    line[start+1 : i],
 				Target:  target,
 				Start:   start,
-				End:     i + 1 + m[1],
+				End:     end,
 				Subject: hasSuffixFold(target, ".md"),
 			})
 		}

@@ -131,10 +131,13 @@ func Compute(text string, lines, units int) Result {
 		if r.Cut && r.FirstCutLine == 0 && lineStart+len(l.Text) > r.CutOffset {
 			r.FirstCutLine = l.Num
 		}
-		if !l.IsPointerLine() {
+		if !l.Pointer {
 			continue
 		}
-		for _, k := range l.Subjects() {
+		for _, k := range l.Links {
+			if !k.Subject {
+				continue
+			}
 			r.SubjectsTotal++
 			if lineStart+k.End > r.CutOffset {
 				r.PastCut = append(r.PastCut, Subject{Line: l.Num, Target: k.Target, LinkText: k.Text})

@@ -2,9 +2,13 @@ package loadcut
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // store builds an index: a title, a section heading, then n pointer lines,
@@ -315,4 +319,48 @@ func BenchmarkCompute(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestRealStores runs Compute on every real store in the shared corpus:
+// no panic, agreement with the oracle, and the cuts pinned. Four of the 40
+// stores lose entries at session start, and three of those four are cut by
+// the unit limit, not the line limit everyone watches: long pointer lines
+// reach 25,000 units well before line 200 (one loses 169 of 226 subjects).
+func TestRealStores(t *testing.T) {
+	shared := os.Getenv("MEMCOMPACT_SHARED")
+	if shared == "" {
+		shared = filepath.Join("..", "..", "..", "shared")
+	}
+	indexes, _ := filepath.Glob(filepath.Join(shared, "corpus", "real-stores", "*", "MEMORY.md"))
+	if len(indexes) == 0 {
+		t.Skip("no real stores found; set MEMCOMPACT_SHARED to the shared directory")
+	}
+	for _, p := range indexes {
+		f, err := textfile.Read(p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		r := Compute(f.Text, DefaultLines, DefaultUnits)
+		if o := oracle(f.Text, DefaultLines, DefaultUnits); o != r.UnitsLoaded {
+			t.Errorf("%s: oracle keeps %d units, Compute %d", p, o, r.UnitsLoaded)
+		}
+		name := filepath.Base(filepath.Dir(p))
+		got := ""
+		if r.Cut {
+			got = fmt.Sprintf("%s %d %d/%d", r.Limit, r.FirstCutLine, len(r.PastCut), r.SubjectsTotal)
+		}
+		if want := wantCut[name]; got != want {
+			t.Errorf("%s: cut %q, want %q", name, got, want)
+		}
+	}
+}
+
+// wantCut is each cut real store: limit, first line lost, subjects lost of
+// subjects linked.
+var wantCut = map[string]string{
+	"1000ssam__claude-config":                          "lines 201 12/109",
+	"Warrenpoobear__claude-memory":                     "units 101 169/226",
+	"davidtleess__dg-cockpit":                          "units 77 42/111",
+	"khursheedkhanaiforgood-ai__claude-memory-private": "units 119 13/87",
 }

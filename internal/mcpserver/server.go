@@ -114,7 +114,15 @@ func call(ctx context.Context, run Runner, args []string, stdin []byte) (*mcp.Ca
 		res.Content = []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("memcompact %s: usage error: %s", args[0], string(b))}}
 		return res, nil, nil
 	}
-	return nil, r, nil
+	// The text content is the verb's stdout byte for byte (the structured
+	// copy is re-encoded by the SDK, which does not keep key order), then
+	// the exit code and anything said on stderr.
+	status := fmt.Sprintf("exit %d (%s)", r.ExitCode, r.Outcome)
+	if len(r.Messages) > 0 {
+		status += "\n" + strings.Join(r.Messages, "\n")
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(o.Stdout)}, &mcp.TextContent{Text: status}}}
+	return res, r, nil
 }
 
 // opt appends "--flag value" when value is set.

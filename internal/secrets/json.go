@@ -33,6 +33,22 @@ type JSONReport struct {
 	Errors   []FileError   `json:"errors"`
 }
 
+// JSONError is the JSON of a secrets run that scanned nothing: result is
+// "usage-error" (exit 3).
+type JSONError struct {
+	Version int    `json:"version"`
+	Result  string `json:"result"`
+	Reason  string `json:"reason"`
+}
+
+// WriteJSONError writes a JSONError for a usage error.
+func WriteJSONError(w io.Writer, reason string) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(JSONError{Version: JSONVersion, Result: "usage-error", Reason: reason})
+}
+
 // Result names the report's outcome: "unreadable", "secrets" or "clean".
 func (r *Report) Result() string {
 	switch {

@@ -26,7 +26,7 @@ func compileMemoryCore() {
 	})
 }
 
-// keyNameSuffixes marks the names that end in a secret suffix but name
+// keyNameExempt lists the names that end in a secret suffix but name
 // something public or structural (a primary key is a column, a public key
 // is published). Upper case; compared against the upper-cased name.
 var keyNameExempt = []string{

@@ -320,15 +320,16 @@ func (e *NoIndexError) Error() string {
 	return fmt.Sprintf("no Claude Code memory index for %s: %s does not exist", e.Project, e.Index)
 }
 
-// Hints returns the lines a verb prints after the error.
+// Hints returns the lines a verb prints after the error: where discovery
+// looked, and how to point memcompact at an index.
 func (e *NoIndexError) Hints() []string {
+	// Other verbs' tests match the "looked at: " prefix; keep it.
 	h := []string{"looked at: " + strings.Join(e.Looked, ", ")}
-	h = append(h,
-		"name the index explicitly, e.g. 'memcompact check path/to/MEMORY.md'",
-		"or run from inside the project whose memory you mean; Claude Code keeps it under <config dir>/projects/<project path, non-alphanumerics as '-'>/memory/",
-		"the config dir is $CLAUDE_CONFIG_DIR or ~/.claude; autoMemoryDirectory in settings.json moves the store",
+	return append(h,
+		"give the index as an argument, e.g. 'memcompact VERB path/to/MEMORY.md'",
+		"or run from inside the project whose memory you mean: Claude Code keeps it in <config dir>/projects/<project path with each non-alphanumeric as '-'>/memory/",
+		"the config dir is $CLAUDE_CONFIG_DIR, else ~/.claude; autoMemoryDirectory in the user's settings.json or the project's .claude/settings.local.json moves the store",
 	)
-	return h
 }
 
 // StoreOf reports whether path lies inside a Claude Code memory store laid

@@ -192,7 +192,7 @@ func TestFindIndex(t *testing.T) {
 		if got != filepath.Join(defaultDir, IndexName) || nie.Index != got || nie.Project != repo {
 			t.Errorf("got %s, %+v", got, nie)
 		}
-		if !strings.Contains(err.Error(), "does not exist") || !strings.Contains(nie.Hints()[0], got) {
+		if !strings.Contains(err.Error(), "does not exist") || !strings.Contains(err.Error(), got) || !strings.Contains(nie.Hints()[0], "looked at: ") {
 			t.Errorf("message %q / hints %q do not say where it looked", err, nie.Hints())
 		}
 		if len(looked) != 3 { // local settings, user settings, index
@@ -349,4 +349,28 @@ func TestStoreOfIn(t *testing.T) {
 	if _, ok := StoreOfIn(mem, env(nil), home, repo); ok {
 		t.Error("the store directory itself is not a file inside it")
 	}
+}
+
+// FuzzGitPointer writes arbitrary bytes as a .git file and as the commondir
+// it may lead to: discovery must never panic, and must settle on the
+// directory holding the .git file or on a path the pointers name.
+func FuzzGitPointer(f *testing.F) {
+	f.Add("gitdir: ../main/.git/worktrees/w\n", "../..\n")
+	f.Add("gitdir:\n", "")
+	f.Add("gitdir: /nonexistent\r\n", "/abs/common")
+	f.Add("\xff\xfe", "\x00")
+	f.Add("gitdir: wt", ".")
+	f.Fuzz(func(t *testing.T, gitFile, commondir string) {
+		base := t.TempDir()
+		wt := filepath.Join(base, "wt")
+		gd := filepath.Join(wt, "wt")
+		mkdir(t, gd)
+		write(t, filepath.Join(wt, ".git"), gitFile)
+		write(t, filepath.Join(gd, "commondir"), commondir)
+		got := ProjectRoot(wt)
+		if got == "" || !filepath.IsAbs(got) {
+			t.Fatalf("ProjectRoot = %q", got)
+		}
+		_ = ProjectDirName(got)
+	})
 }

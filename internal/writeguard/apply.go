@@ -38,12 +38,12 @@ func Apply(tool string, current string, exists bool, in *claudehooks.ToolInput) 
 	switch tool {
 	case "Write":
 		if in.Content == nil {
-			return "", errors.New("Write call without content")
+			return "", errors.New("the Write call has no content")
 		}
 		return *in.Content, nil
 	case "Edit":
 		if in.OldString == nil || in.NewString == nil {
-			return "", errors.New("Edit call without old_string and new_string")
+			return "", errors.New("the Edit call lacks old_string or new_string")
 		}
 		out, err := applyOne(current, exists, claudehooks.Edit{OldString: *in.OldString, NewString: *in.NewString, ReplaceAll: in.ReplaceAll})
 		if err != nil {
@@ -52,7 +52,7 @@ func Apply(tool string, current string, exists bool, in *claudehooks.ToolInput) 
 		return out, nil
 	case "MultiEdit":
 		if len(in.Edits) == 0 {
-			return "", errors.New("MultiEdit call without edits")
+			return "", errors.New("the MultiEdit call has no edits")
 		}
 		text := current
 		for i, e := range in.Edits {

@@ -153,6 +153,7 @@ func (c *change) skip(format string, a ...any) {
 var checks = []func(*change){
 	checkSecrets,
 	checkFileBudget,
+	checkLoadCut,
 	checkIndexBudget,
 	checkHooks,
 	checkSharedNotes,

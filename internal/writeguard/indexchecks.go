@@ -8,6 +8,7 @@ import (
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/check"
 	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/loadcut"
 	"github.com/memcompact/memcompact/internal/reference"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -125,4 +126,47 @@ func checkFileBudget(c *change) {
 	c.deny("budget",
 		fmt.Sprintf("it would grow %s to %d %s, over its budget of %d %s (row %d of %s)", rel, after, row.Unit, row.Budget, row.Unit, row.Line, budget.PolicyRel),
 		fmt.Sprintf("Compact it first ('memcompact compact %s' distills its oldest entries into a Compacted History block after a snapshot), then retry", rel))
+}
+
+// checkLoadCut denies an index write after which Claude Code would load
+// less of the index than it should: the index becomes cut when it was not,
+// a subject falls past the cut that loaded before (or is added past it), or
+// more text lies past the cut than before.
+func checkLoadCut(c *change) {
+	if !c.verdict.Index {
+		return
+	}
+	after := loadcut.Compute(c.after, loadcut.DefaultLines, loadcut.DefaultUnits)
+	if !after.Cut {
+		return
+	}
+	before := loadcut.Compute(c.before, loadcut.DefaultLines, loadcut.DefaultUnits)
+	had := map[string]int{}
+	for _, s := range before.PastCut {
+		had[s.Target]++
+	}
+	var lost []string
+	for _, s := range after.PastCut {
+		if had[s.Target] > 0 {
+			had[s.Target]--
+			continue
+		}
+		lost = append(lost, fmt.Sprintf("line %d [%s](%s)", s.Line, s.LinkText, s.Target))
+	}
+	pastBefore := before.UnitsTotal - before.UnitsLoaded
+	pastAfter := after.UnitsTotal - after.UnitsLoaded
+	if before.Cut && len(lost) == 0 && pastAfter <= pastBefore {
+		return
+	}
+	limit := fmt.Sprintf("%d lines", after.LineLimit)
+	if after.Limit == loadcut.LimitUnits {
+		limit = fmt.Sprintf("%s characters", check.N0(after.UnitLimit))
+	}
+	msg := fmt.Sprintf("it would leave MEMORY.md at %d lines / %s characters, past Claude Code's load cut (%s): sessions would stop reading at line %d",
+		after.LinesTotal, check.N0(after.UnitsTotal), limit, after.FirstCutLine)
+	if len(lost) > 0 {
+		msg += ", losing " + strings.Join(lost, ", ")
+	}
+	c.deny("load-cut", msg,
+		"Shorten the index instead: keep one short pointer line per subject, move detail into entry files, and retire stale entries (record each exit in LEDGER.md); 'memcompact load' shows what is cut")
 }

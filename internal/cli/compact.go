@@ -1,0 +1,298 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/compact"
+	"github.com/memcompact/memcompact/internal/distill"
+	"github.com/memcompact/memcompact/internal/snapshot"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+const compactUsage = "compact [FILE...] [--all] [--dry-run] [--yes] [--summarizer CMD [--timeout D] | --plan | --summary FILE] [--entry-heading H] [--root DIR] [--json]"
+
+func init() {
+	register(&command{
+		name:  "compact",
+		usage: compactUsage,
+		short: "distill the oldest entries of over-budget memory files into a Compacted History block",
+		long: `compact runs the compaction protocol on each over-budget file of the policy
+(no FILE, or --all), or on each FILE named, even one within budget:
+snapshot to compaction/snapshots/, split into entries and tiers, distill the
+oldest tier into a "## Compacted History" block, lighten the mid tier only if
+still over, verify (within budget, newest tier byte-identical, every fact of
+the distilled entries in the block, no secret in it), then replace the file
+atomically. It prints, per file:
+
+  Compacted N entries (X lines) into a Y-line history block. FILE is now Z/BUDGET lines. Snapshot: PATH
+
+Entries that hold a secret (or sit under a Secrets, Credentials or Tokens
+heading) are never summarized and stay where they are; the report lists them.
+
+The first compaction of a file (one with no snapshot yet) asks for
+confirmation on a terminal; elsewhere it needs --yes.
+
+Summarizers: the built-in one (deterministic, extractive, offline) by default;
+--summarizer CMD runs CMD through the shell with the oldest tier on stdin and
+reads one bullet per line from stdout (a failure, an empty output or a run
+past --timeout aborts); --plan prints the oldest tier and the facts that must
+survive, and --summary FILE then uses the bullets an agent wrote to FILE.
+
+Exit codes: 0 done or nothing to do; 1 a file is still over budget or the
+compaction was aborted (the file untouched); 2 refused (malformed policy,
+file not in the policy, no recognizable entries, confirmation not given,
+write failure); 3 usage.`,
+		run: runCompact,
+	})
+}
+
+type compactFlags struct {
+	root, entryHeading, summarizer, summary string
+	timeout                                 time.Duration
+	all, dryRun, yes, plan, json            bool
+}
+
+type compactResult struct {
+	SchemaVersion int               `json:"schema_version"`
+	Root          string            `json:"root"`
+	DryRun        bool              `json:"dry_run"`
+	Files         []*compact.Report `json:"files"`
+}
+
+func compactFlagSet(f *compactFlags, name string) *flag.FlagSet {
+	fset := newFlagSet(name)
+	fset.StringVar(&f.root, "root", "", "the memory root (the directory holding compaction/)")
+	fset.StringVar(&f.entryHeading, "entry-heading", "", "what starts an entry: a heading level (\"##\") or a regular expression")
+	fset.StringVar(&f.summarizer, "summarizer", "", "an external summarizer command: the oldest tier on stdin, bullets on stdout")
+	fset.DurationVar(&f.timeout, "timeout", distill.DefaultTimeout, "how long the external summarizer may run")
+	fset.BoolVar(&f.yes, "yes", false, "confirm without asking (needed for a first compaction outside a terminal)")
+	fset.BoolVar(&f.json, "json", false, "print the result as JSON")
+	alias(fset, "json", "Json")
+	alias(fset, "yes", "y")
+	return fset
+}
+
+func runCompact(env *Env, args []string) (err error) {
+	var f compactFlags
+	fset := compactFlagSet(&f, "compact")
+	fset.BoolVar(&f.all, "all", false, "compact every over-budget file of the policy (the default without FILE)")
+	fset.BoolVar(&f.dryRun, "dry-run", false, "show everything, write nothing")
+	fset.BoolVar(&f.plan, "plan", false, "print the oldest tier and the facts that must survive, for an agent to summarize; write nothing")
+	fset.StringVar(&f.summary, "summary", "", "use the bullets in this file (written from --plan) as the summary")
+	pos, err := parseFlags(env, fset, compactUsage, args)
+	if err != nil {
+		return err
+	}
+	defer func() { err = withJSONError(env, f.json, err) }()
+	switch {
+	case f.all && len(pos) > 0:
+		return Usagef("give FILE arguments or --all, not both")
+	case f.plan && (f.summary != "" || f.summarizer != ""):
+		return Usagef("--plan writes nothing; it cannot be combined with --summary or --summarizer")
+	case f.summary != "" && f.summarizer != "":
+		return Usagef("give --summarizer or --summary, not both")
+	case f.summary != "" && len(pos) != 1:
+		return Usagef("--summary needs exactly one FILE: the summary is of that file's oldest tier")
+	case f.timeout <= 0:
+		return Usagef("--timeout must be positive")
+	}
+	root, err := findRoot(f.root)
+	if err != nil {
+		return err
+	}
+	p, err := loadPolicy(root)
+	if err != nil {
+		return err
+	}
+	type target struct {
+		rel      string
+		row      *budget.Row
+		explicit bool
+	}
+	var targets []target
+	if len(pos) > 0 {
+		for _, file := range pos {
+			rel, row, err := budgetedFile(root, p, file)
+			if err != nil {
+				return err
+			}
+			targets = append(targets, target{rel, row, true})
+		}
+	} else {
+		files, _ := p.Files(root)
+		for _, bf := range files {
+			if !bf.Missing {
+				targets = append(targets, target{bf.Rel, bf.Row, false})
+			}
+		}
+	}
+	var summary []string
+	if f.summary != "" {
+		sf, err := textfile.Read(f.summary)
+		if err != nil {
+			return Usagef("--summary: %v", err)
+		}
+		summary = distill.ParseBullets(sf.Text)
+		if summary == nil {
+			summary = []string{}
+		}
+	}
+
+	res := compactResult{SchemaVersion: compact.SchemaVersion, Root: root, DryRun: f.dryRun, Files: []*compact.Report{}}
+	code := ExitClean
+	var firstErr error
+	for _, t := range targets {
+		o := compact.Options{
+			Root: root, Rel: t.rel, Row: *t.row, EntryHeading: f.entryHeading,
+			Summary: summary, SummaryName: f.summary, Command: f.summarizer, Timeout: f.timeout,
+			Explicit: t.explicit, Today: env.Today(), Now: env.Now(), PlanOnly: f.plan,
+		}
+		pl := compact.Prepare(context.Background(), o)
+		c := pl.Code
+		if c == ExitClean && pl.Report.Status == compact.StatusCompacted && !f.dryRun {
+			c, err = writePlan(env, root, pl, f.yes)
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+		}
+		pl.Report.DryRun = f.dryRun
+		if !f.dryRun {
+			pl.Report.Block = ""
+		}
+		res.Files = append(res.Files, pl.Report)
+		code = worst(code, c)
+		if !f.json {
+			renderCompact(env, pl.Report, f.dryRun)
+		}
+	}
+	if f.json {
+		if err := printJSON(env, res); err != nil {
+			return err
+		}
+	} else if len(targets) == 0 {
+		fmt.Fprintln(env.Stdout, "No budgeted file exists yet; nothing to compact.")
+	} else if len(pos) == 0 && code == ExitClean && allWithin(res.Files) {
+		fmt.Fprintln(env.Stdout, "Every budgeted file is within budget; nothing to compact.")
+	}
+	if firstErr != nil && !f.json {
+		return &ExitError{Code: code, Err: firstErr}
+	}
+	return exitCode(code)
+}
+
+// writePlan asks for confirmation when this is the file's first compaction,
+// then writes. It returns the exit code of the outcome.
+func writePlan(env *Env, root string, pl *compact.Plan, yes bool) (int, error) {
+	rep := pl.Report
+	snapDir := filepath.Join(root, filepath.FromSlash(budget.SnapshotsRel))
+	if !yes && !snapshot.Exists(snapDir, rep.File) {
+		refused := func(msg string) (int, error) {
+			rep.Status, rep.Message = compact.StatusNotConfirmed, msg
+			rep.Snapshot, rep.SizeAfter = "", rep.SizeBefore
+			return ExitRefused, nil
+		}
+		if !isTerminal(env.Stdin) {
+			return refused(fmt.Sprintf("%s has never been compacted (no snapshot of it yet), and a first compaction needs confirmation; nothing was written", rep.File))
+		}
+		if err := confirm(env, fmt.Sprintf("First compaction of %s (%d/%d %s; snapshot %s). Go ahead?", rep.File, rep.SizeBefore, rep.Budget, rep.Unit, rep.Snapshot)); err != nil {
+			return refused(fmt.Sprintf("%s: not confirmed; nothing was written", rep.File))
+		}
+	}
+	if err := pl.Write(); err != nil {
+		rep.Status = compact.StatusAborted
+		rep.Message = err.Error()
+		rep.SizeAfter = rep.SizeBefore
+		return ExitRefused, nil
+	}
+	return ExitClean, nil
+}
+
+func allWithin(rs []*compact.Report) bool {
+	for _, r := range rs {
+		if r.Status != compact.StatusWithin {
+			return false
+		}
+	}
+	return true
+}
+
+// renderCompact prints one file's outcome.
+func renderCompact(env *Env, r *compact.Report, dryRun bool) {
+	w := env.Stdout
+	switch r.Status {
+	case compact.StatusWithin:
+		// The summary line after the loop covers the all-within case.
+		fmt.Fprintln(w, r.Message)
+		return
+	case compact.StatusPlanned:
+		renderPlan(env, r)
+		return
+	case compact.StatusRefused, compact.StatusNotConfirmed:
+		fmt.Fprintf(env.Stderr, "memcompact: error: %s\n", r.Message)
+		if r.Status == compact.StatusNotConfirmed {
+			fmt.Fprintf(env.Stderr, "memcompact: hint: run it in a terminal to be asked, or pass --yes\n")
+		}
+		if r.Status == compact.StatusRefused && strings.Contains(r.Message, "no recognizable entries") {
+			fmt.Fprintf(env.Stderr, "memcompact: hint: name what starts an entry with --entry-heading '##' or a regular expression\n")
+		}
+		return
+	}
+	fmt.Fprintln(w, r.Message)
+	for _, f := range r.Missing {
+		fmt.Fprintf(w, "  would lose (line %d, %s): %s\n", f.Line, f.Kind, f.Text)
+	}
+	for _, s := range r.SecretInBlock {
+		fmt.Fprintf(w, "  secret in the summary: %s\n", s)
+	}
+	if len(r.Secrets) > 0 {
+		fmt.Fprintf(w, "Kept %d secret %s verbatim in place (never summarized):", len(r.Secrets), pluralWord(len(r.Secrets), "entry", "entries"))
+		for i, s := range r.Secrets {
+			sep := ","
+			if i == 0 {
+				sep = ""
+			}
+			fmt.Fprintf(w, "%s line %d %q", sep, s.Line, s.Title)
+		}
+		fmt.Fprintln(w)
+	}
+	if r.MidLightened && r.Status == compact.StatusCompacted {
+		fmt.Fprintf(w, "The mid tier was lightly summarized: %d duplicate or filler lines removed.\n", r.MidRemoved)
+	}
+	if r.Status == compact.StatusShortfall {
+		fmt.Fprintf(w, "  hint: raise the budget (memcompact set-budget %s N %s), shrink its newest tier (--newest), or summarize harder (--summarizer)\n", r.File, r.Unit)
+	}
+	if dryRun && r.Status == compact.StatusCompacted {
+		fmt.Fprintf(w, "Dry run: nothing was written. The history block would be:\n%s", r.Block)
+	}
+}
+
+func renderPlan(env *Env, r *compact.Report) {
+	w := env.Stdout
+	fmt.Fprintf(w, "Plan for %s (%d/%d %s; entries found by %s)\n", r.File, r.SizeBefore, r.Budget, r.Unit, r.Mode)
+	tier := func(t compact.Tier) string {
+		return fmt.Sprintf("%d %s (%d lines)", t.Entries, pluralWord(t.Entries, "entry", "entries"), t.Lines)
+	}
+	fmt.Fprintf(w, "Oldest tier: %s; mid tier: %s; newest tier: %s, kept verbatim.\n", tier(r.Oldest), tier(r.Mid), tier(r.Newest))
+	for _, s := range r.Secrets {
+		fmt.Fprintf(w, "Not shown, never summarized: the secret entry at line %d %q (%s).\n", s.Line, s.Title, s.Reason)
+	}
+	fmt.Fprintf(w, "Facts that must appear, as written, in the summary (%d):\n", len(r.Facts))
+	for _, f := range r.Facts {
+		fmt.Fprintf(w, "  - %s (line %d): %s\n", f.Kind, f.Line, f.Text)
+	}
+	fmt.Fprintf(w, "Write one bullet per fact, decision or preference to a file, then run:\n  memcompact compact %s --summary FILE\n", r.File)
+	fmt.Fprintf(w, "----- oldest tier -----\n%s----- end -----\n", r.TierText)
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

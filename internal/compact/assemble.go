@@ -1,0 +1,193 @@
+package compact
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/memcompact/memcompact/internal/distill"
+	"github.com/memcompact/memcompact/internal/entries"
+)
+
+var (
+	headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]|$)`)
+	breakRE   = regexp.MustCompile(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+)
+
+// assemble renders the new file: the block where the first distilled entry
+// was (or where the old block was), distilled entries and the old block
+// gone, the mid tier lightened when asked, everything else verbatim.
+func (pl *Plan) assemble(snapRel string, lighten bool) (text, block string, removed int) {
+	d, t, eol := pl.doc, pl.tiers, pl.eol
+	n := len(d.Lines)
+	drop := make([]bool, n)
+	for _, i := range pl.distill {
+		for j := d.Entries[i].Start; j < d.Entries[i].End; j++ {
+			drop[j] = true
+		}
+	}
+	if h := d.History; h != nil {
+		for j := h.Start; j < h.End; j++ {
+			drop[j] = true
+		}
+	}
+	repl := map[int][]string{}
+	if lighten {
+		seen := map[string]bool{}
+		for _, b := range pl.bullets {
+			seen[distill.Key(b)] = true
+		}
+		for i := t.MidStart; i < t.NewestStart; i++ {
+			if _, s := pl.secret[i]; s {
+				continue
+			}
+			e := d.Entries[i]
+			kept := distill.Lighten(d.Lines[e.Start:e.End], seen)
+			removed += e.Lines() - len(kept)
+			repl[e.Start] = kept
+			for j := e.Start; j < e.End; j++ {
+				drop[j] = true
+			}
+		}
+	}
+
+	anchor := -1
+	switch {
+	case d.History != nil:
+		anchor = d.History.Start
+	case len(pl.distill) > 0:
+		anchor = pl.listAnchor(d.Entries[pl.distill[0]].Start)
+	}
+
+	out := make([]string, 0, n)
+	at := -1
+	for i := 0; i < n; i++ {
+		if i == anchor {
+			at = len(out)
+		}
+		if r, ok := repl[i]; ok {
+			out = append(out, r...)
+		}
+		if !drop[i] {
+			out = append(out, d.Lines[i])
+		}
+	}
+	if anchor < 0 || (len(pl.bullets) == 0 && len(pl.oldBody) == 0) {
+		return strings.Join(out, ""), "", removed
+	}
+
+	var b strings.Builder
+	if at > 0 && strings.TrimSpace(out[at-1]) != "" {
+		b.WriteString(eol)
+	}
+	heading := "## Compacted History" + eol
+	if h := d.History; h != nil {
+		heading = strings.TrimRight(d.Lines[h.Start], "\r\n") + eol
+	}
+	b.WriteString(heading)
+	count := pl.oldN + len(pl.distill)
+	b.WriteString("*Distilled from " + strconv.Itoa(count) + " " + plural(count, "entry", "entries") + " on " + pl.o.Today.Format("2006-01-02") + ". Full detail in " + snapRel + ".*" + eol)
+	b.WriteString(eol)
+	for _, l := range pl.oldBody {
+		b.WriteString(l)
+	}
+	for _, bl := range pl.bullets {
+		b.WriteString("- " + bl + eol)
+	}
+	b.WriteString(eol)
+	if pl.needsBreak(out, at) {
+		b.WriteString("---" + eol + eol)
+	}
+	block = b.String()
+	text = strings.Join(out[:at], "") + block + strings.Join(out[at:], "")
+	return text, block, removed
+}
+
+// listAnchor is where a new block goes. In a list-item file the block goes
+// before the heading the list sits under, so the items after the block stay
+// under their own heading; otherwise it takes the first distilled entry's
+// place.
+func (pl *Plan) listAnchor(start int) int {
+	d := pl.doc
+	if d.Mode != entries.ModeList {
+		return start
+	}
+	for j := start - 1; j >= 0; j-- {
+		l := strings.TrimRight(d.Lines[j], "\r\n")
+		if m := headingRE.FindStringSubmatch(l); m != nil {
+			if len(m[1]) >= 2 {
+				return j
+			}
+			return start
+		}
+		for _, e := range d.Entries {
+			if j >= e.Start && j < e.End {
+				return start
+			}
+		}
+	}
+	return start
+}
+
+// needsBreak reports whether the block must end with a "---" separator: when
+// what follows is not a heading that would end it anyway, or when the
+// entries it replaces were themselves separated that way (a topic diary).
+func (pl *Plan) needsBreak(out []string, at int) bool {
+	if at >= len(out) {
+		return false
+	}
+	if len(pl.distill) > 0 {
+		e := pl.doc.Entries[pl.distill[len(pl.distill)-1]]
+		for j := e.End - 1; j >= e.Start; j-- {
+			l := strings.TrimRight(pl.doc.Lines[j], "\r\n")
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			if breakRE.MatchString(l) {
+				return true
+			}
+			break
+		}
+	}
+	next := strings.TrimRight(out[at], "\r\n")
+	if m := headingRE.FindStringSubmatch(next); m != nil && len(m[1]) <= 2 {
+		return false
+	}
+	return true
+}
+
+// dedupe drops bullets that repeat (by distill.Key) an earlier bullet or a
+// line of the existing block.
+func dedupe(bullets, oldBody []string) []string {
+	seen := map[string]bool{}
+	for _, l := range oldBody {
+		seen[distill.Key(l)] = true
+	}
+	var out []string
+	for _, b := range bullets {
+		b = strings.TrimSpace(b)
+		k := distill.Key(b)
+		if b == "" || seen[k] && k != "" {
+			continue
+		}
+		seen[k] = true
+		out = append(out, b)
+	}
+	return out
+}
+
+func isBlankOrBreak(l string) bool {
+	t := strings.TrimRight(l, "\r\n")
+	return strings.TrimSpace(t) == "" || breakRE.MatchString(t)
+}
+
+func eolOf(text string) string {
+	if strings.Count(text, "\r\n")*2 > strings.Count(text, "\n") {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+func normalizeEOL(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}

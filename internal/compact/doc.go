@@ -1,0 +1,32 @@
+// Package compact runs the compaction protocol on one budgeted memory file.
+//
+// Prepare does all the thinking and writes nothing:
+//
+//  1. measure the file against its budget (a file within budget is left
+//     alone unless compaction was asked for by name);
+//  2. split it into entries and tiers (package entries); an entry is a
+//     secret when its heading says so or the secrets scanner finds one in
+//     it, and a secret entry is never given to any summarizer;
+//  3. distill the oldest tier's other entries into bullets (package
+//     distill: built-in, an external command, or an agent's summary file);
+//  4. rewrite: the distilled entries give way to one "## Compacted History"
+//     block (merged into an existing one), whose second line reads
+//     "*Distilled from N entries on DATE. Full detail in SNAPSHOT.*";
+//     secret entries and lines between entries stay verbatim where they
+//     were; mid and newest tiers stay byte for byte;
+//  5. only if that is still over budget, lighten the mid tier (duplicate
+//     and filler lines); if still over, stop: the shortfall is reported and
+//     nothing is written;
+//  6. verify the new text: within budget; the newest tier byte-identical
+//     (checked by splitting the new text again); every fact of the distilled
+//     entries and of an earlier block present in the new block; every fact
+//     of the mid tier still in the file; every secret entry still verbatim;
+//     no secret in the block. Any failure aborts with what would be lost.
+//
+// Plan.Write then acts, in this order: snapshot (created exclusively, read
+// back and compared), then an atomic replace of the file that refuses if
+// the file changed since it was read. A failure in the replace leaves the
+// original file and the snapshot in place. The snapshot comes first on
+// disk, as the design demands, but it is planned last, so a compaction that
+// cannot succeed leaves no snapshot behind.
+package compact

@@ -1,0 +1,67 @@
+package compact
+
+import "github.com/memcompact/memcompact/internal/facts"
+
+// The structs in this file are memcompact's JSON output for compact (and
+// the compaction part of save); field names are a stable protocol.
+
+// SchemaVersion is the version of the JSON written by compact and save.
+const SchemaVersion = 1
+
+// Outcomes of one file's compaction.
+const (
+	StatusCompacted    = "compacted"     // rewritten (or would be, in a dry run)
+	StatusWithin       = "within_budget" // not over budget, not asked for: nothing to do
+	StatusNothing      = "nothing_to_compact"
+	StatusShortfall    = "over_budget" // cannot reach the budget; nothing written
+	StatusAborted      = "aborted"     // verification or the summarizer failed; nothing written
+	StatusRefused      = "refused"     // not in the policy, no entries, not text, …
+	StatusNotConfirmed = "not_confirmed"
+	StatusPlanned      = "planned" // --plan: tier and facts shown, nothing written
+)
+
+// Tier is one tier's size.
+type Tier struct {
+	Entries int `json:"entries"`
+	Lines   int `json:"lines"`
+}
+
+// Secret is an entry kept verbatim because it holds (or sits under) a secret.
+type Secret struct {
+	Line   int    `json:"line"` // 1-based line of the entry's start in the original file
+	Title  string `json:"title"`
+	Reason string `json:"reason"` // "heading" or the scanner's rule id
+}
+
+// Report is the result of compacting one file.
+type Report struct {
+	File       string `json:"file"` // root-relative
+	Status     string `json:"status"`
+	DryRun     bool   `json:"dry_run"`
+	Unit       string `json:"unit"`
+	Budget     int    `json:"budget"`
+	SizeBefore int    `json:"size_before"`
+	SizeAfter  int    `json:"size_after"`
+	Mode       string `json:"entry_rule,omitempty"`
+	Entries    int    `json:"entries"`
+	Oldest     Tier   `json:"oldest_tier"`
+	Mid        Tier   `json:"mid_tier"`
+	Newest     Tier   `json:"newest_tier"`
+	// Compacted is N, the entries distilled; CompactedSize is X and
+	// BlockSize is Y, both in Unit.
+	Compacted     int          `json:"compacted_entries"`
+	CompactedSize int          `json:"compacted_size"`
+	BlockSize     int          `json:"block_size"`
+	MidLightened  bool         `json:"mid_lightened"`
+	MidRemoved    int          `json:"mid_lines_removed"`
+	Summarizer    string       `json:"summarizer"`
+	Snapshot      string       `json:"snapshot,omitempty"` // root-relative
+	Secrets       []Secret     `json:"secrets_kept"`
+	Missing       []facts.Fact `json:"missing_facts,omitempty"`
+	SecretInBlock []string     `json:"secrets_in_block,omitempty"`
+	Shortfall     int          `json:"shortfall,omitempty"` // units over budget at best
+	Message       string       `json:"message"`
+	Block         string       `json:"block,omitempty"`     // the new history block (dry run)
+	TierText      string       `json:"tier_text,omitempty"` // --plan: the entries to distill (no secret entry)
+	Facts         []facts.Fact `json:"facts,omitempty"`     // --plan: what the summary must keep, lines in the file
+}

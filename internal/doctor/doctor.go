@@ -1,0 +1,387 @@
+// Package doctor gives one friendly verdict on a memory store: what Claude
+// Code loads of its index, subjects without a recall hook and notes shared
+// over several subjects (R1/R2), drift (orphan entry files and dangling
+// pointers), secrets, budgets when a compaction policy exists, and what
+// the strict check makes of it — each finding with the one command that
+// explains or fixes it.
+//
+// The strict check refuses most real stores (a flat list under "# Memory"
+// has no "## " section heading and no adopted policy). The doctor does not:
+// it judges R1/R2 on whatever pointer lines it finds, and reports the
+// check's refusal as one line on what adopting the policy would add. It
+// refuses nothing it can read. Every judgment is made by the engine the
+// corresponding verb uses (check, loadcut, secrets, budget, records), so
+// the doctor and the verbs can never disagree.
+package doctor
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/check"
+	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/loadcut"
+	"github.com/memcompact/memcompact/internal/secrets"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// SchemaVersion is the version of the doctor's JSON.
+const SchemaVersion = 1
+
+// Options are the inputs of one diagnosis.
+type Options struct {
+	Index     string          // the store's MEMORY.md
+	Reference check.Reference // the reference copy the strict check compares against
+	Today     time.Time
+	// Quick skips the strict check (policy comparison and reference
+	// resolution), which a session-start hook does not report: the hook
+	// runs on every session and says only what the agent can act on.
+	Quick bool
+}
+
+// Area names a part of the diagnosis.
+const (
+	AreaLoad    = "load"
+	AreaHooks   = "hooks"
+	AreaNotes   = "notes"
+	AreaDrift   = "drift"
+	AreaSecrets = "secrets"
+	AreaBudgets = "budgets"
+	AreaCheck   = "check"
+	AreaPolicy  = "policy"
+)
+
+// Status of one area.
+const (
+	StatusOK      = "ok"
+	StatusProblem = "problem"
+	StatusInfo    = "info" // not a defect: a note, or an area that does not apply
+)
+
+// Finding is the verdict on one area.
+type Finding struct {
+	Area    string   `json:"area"`
+	Status  string   `json:"status"`
+	Summary string   `json:"summary"`
+	Details []string `json:"details,omitempty"`
+	Command string   `json:"command,omitempty"` // the one command that explains or fixes it
+}
+
+// Report is the doctor's verdict on one store.
+type Report struct {
+	SchemaVersion int    `json:"schema_version"`
+	Index         string `json:"index"`
+	Store         string `json:"store"`
+	// Result is "healthy" (no problem), "problems", or "unreadable" (the
+	// index itself could not be read; Reason says why).
+	Result   string `json:"result"`
+	Reason   string `json:"reason,omitempty"`
+	Problems int    `json:"problems"`
+
+	Lines         int    `json:"lines"`
+	Characters    int    `json:"characters"`
+	PointerLines  int    `json:"pointer_lines"`
+	Subjects      int    `json:"subjects"`
+	PastCut       int    `json:"subjects_past_cut"`
+	WithoutHook   int    `json:"subjects_without_hook"`
+	SharedNotes   int    `json:"unattributed_shared_notes"`
+	Orphans       int    `json:"orphans"`
+	Dangling      int    `json:"dangling"`
+	Secrets       int    `json:"secrets"`
+	OverBudget    int    `json:"files_over_budget"`
+	CheckResult   string `json:"check_result"` // the strict check's result, or "skipped"
+	PolicyAdopted bool   `json:"policy_adopted"`
+
+	Findings []Finding `json:"findings"`
+
+	// The engines' results in full (the findings above list at most five
+	// of each): the same objects the load, check, secrets and budgets
+	// verbs print.
+	Load           loadcut.Result        `json:"load"`
+	Hookless       []check.WithoutHook   `json:"without_hook"`
+	Notes          []check.SharedNote    `json:"shared_notes"`
+	SecretFindings []secrets.FileFinding `json:"secret_findings"`
+	BudgetFiles    []budget.FileStatus   `json:"budget_files"`
+}
+
+// ExitCode is 0 healthy, 1 problems, 2 unreadable.
+func (r *Report) ExitCode() int {
+	switch r.Result {
+	case "healthy":
+		return 0
+	case "problems":
+		return 1
+	}
+	return 2
+}
+
+// Diagnose examines the store whose index is opt.Index. It never fails:
+// an index it cannot read is reported as unreadable.
+func Diagnose(opt Options) *Report {
+	dir := filepath.Dir(opt.Index)
+	r := &Report{SchemaVersion: SchemaVersion, Index: opt.Index, Store: dir, Findings: []Finding{}, CheckResult: "skipped",
+		Hookless: []check.WithoutHook{}, Notes: []check.SharedNote{}, SecretFindings: []secrets.FileFinding{}, BudgetFiles: []budget.FileStatus{}}
+	f, err := textfile.Read(opt.Index)
+	if err != nil {
+		r.Result, r.Reason = "unreadable", err.Error()
+		return r
+	}
+	lines := textfile.Lines(f.Text)
+	ix := index.Parse(lines)
+	r.Lines, r.Characters = len(lines), textfile.Units(f.Text)
+	for i := range ix.Lines {
+		if ix.Lines[i].IsPointerLine() {
+			r.PointerLines++
+			r.Subjects += len(ix.Lines[i].Subjects())
+		}
+	}
+	d := &diagnosis{opt: opt, r: r, text: f.Text, lines: lines, ix: ix, dir: dir}
+	d.load()
+	d.hooks()
+	d.notes()
+	d.drift()
+	d.secrets()
+	d.budgets()
+	if !opt.Quick {
+		d.check()
+	}
+	for _, f := range r.Findings {
+		if f.Status == StatusProblem {
+			r.Problems++
+		}
+	}
+	r.Result = "healthy"
+	if r.Problems > 0 {
+		r.Result = "problems"
+	}
+	return r
+}
+
+type diagnosis struct {
+	opt   Options
+	r     *Report
+	text  string
+	lines []string
+	ix    *index.Index
+	dir   string
+}
+
+func (d *diagnosis) add(f Finding) { d.r.Findings = append(d.r.Findings, f) }
+
+// most lists at most n items, then how many more there are.
+func most(items []string, n int) []string {
+	if len(items) <= n {
+		return items
+	}
+	return append(items[:n:n], fmt.Sprintf("… and %d more", len(items)-n))
+}
+
+func (d *diagnosis) load() {
+	res := loadcut.Compute(d.text, loadcut.DefaultLines, loadcut.DefaultUnits)
+	d.r.Load = res
+	d.r.PastCut = len(res.PastCut)
+	cmd := "memcompact load " + quote(d.opt.Index)
+	if !res.Cut {
+		d.add(Finding{Area: AreaLoad, Status: StatusOK, Summary: fmt.Sprintf("loads whole: %d of %d lines, %s of %s characters", res.LinesTotal, res.LineLimit, check.N0(res.UnitsTotal), check.N0(res.UnitLimit))})
+		return
+	}
+	var det []string
+	for _, s := range res.PastCut {
+		det = append(det, fmt.Sprintf("line %d: [%s](%s)", s.Line, s.LinkText, s.Target))
+	}
+	limit := fmt.Sprintf("the %d-line limit", res.LineLimit)
+	if res.Limit == loadcut.LimitUnits {
+		limit = fmt.Sprintf("the %s-character limit", check.N0(res.UnitLimit))
+	}
+	d.add(Finding{Area: AreaLoad, Status: StatusProblem,
+		Summary: fmt.Sprintf("cut at line %d by %s: %d subject(s) are never loaded", res.FirstCutLine, limit, len(res.PastCut)),
+		Details: most(det, 5), Command: cmd})
+}
+
+func (d *diagnosis) hooks() {
+	h := check.Hookless(d.ix)
+	if h != nil {
+		d.r.Hookless = h
+	}
+	d.r.WithoutHook = len(h)
+	if d.r.Subjects == 0 {
+		d.add(Finding{Area: AreaHooks, Status: StatusInfo, Summary: "no linked subjects on pointer lines (an index of prose or tables): nothing to judge"})
+		return
+	}
+	if len(h) == 0 {
+		d.add(Finding{Area: AreaHooks, Status: StatusOK, Summary: fmt.Sprintf("all %d linked subjects say what they teach", d.r.Subjects)})
+		return
+	}
+	var det []string
+	for _, w := range h {
+		det = append(det, fmt.Sprintf("line %d: [%s](%s) — %s", w.Line, w.LinkText, w.Target, w.Reason))
+	}
+	d.add(Finding{Area: AreaHooks, Status: StatusProblem,
+		Summary: fmt.Sprintf("%d of %d linked subjects have no recall hook (R1): a future session cannot tell when to open them; after each link, say what the entry teaches", len(h), d.r.Subjects),
+		Details: most(det, 5), Command: "memcompact doctor --json " + quote(d.opt.Index)})
+}
+
+func (d *diagnosis) notes() {
+	n := check.SharedNotes(d.ix)
+	if n != nil {
+		d.r.Notes = n
+	}
+	d.r.SharedNotes = len(n)
+	if len(n) == 0 {
+		if d.r.Subjects > 0 {
+			d.add(Finding{Area: AreaNotes, Status: StatusOK, Summary: "no note is shared over subjects without hooks of their own"})
+		}
+		return
+	}
+	var det []string
+	for _, s := range n {
+		det = append(det, fmt.Sprintf("line %d: %q over %d subjects", s.Line, s.Note, len(s.Subjects)))
+	}
+	d.add(Finding{Area: AreaNotes, Status: StatusProblem,
+		Summary: fmt.Sprintf("%d unattributed shared note(s) (R2): one clause over several subjects that say nothing themselves; give each subject its own pointer line", len(n)),
+		Details: most(det, 5), Command: "memcompact doctor --json " + quote(d.opt.Index)})
+}
+
+func (d *diagnosis) secrets() {
+	rep := secrets.ScanFiles([]string{d.dir})
+	if rep.Findings != nil {
+		d.r.SecretFindings = rep.Findings
+	}
+	d.r.Secrets = len(rep.Findings)
+	cmd := "memcompact secrets " + quote(d.dir)
+	if len(rep.Findings) == 0 {
+		what := fmt.Sprintf("no secrets in %d file(s)", len(rep.Scanned))
+		st := StatusOK
+		if len(rep.Errors) > 0 {
+			what += fmt.Sprintf("; %d file(s) could not be read", len(rep.Errors))
+			st = StatusInfo
+		}
+		d.add(Finding{Area: AreaSecrets, Status: st, Summary: what})
+		return
+	}
+	files := map[string]bool{}
+	var det []string
+	for _, f := range rep.Findings {
+		files[f.File] = true
+		det = append(det, fmt.Sprintf("%s:%d (%s): %s", rel(d.dir, f.File), f.Line, f.Rule, f.Excerpt))
+	}
+	d.add(Finding{Area: AreaSecrets, Status: StatusProblem,
+		Summary: fmt.Sprintf("%d secret(s) in %d file(s) of always-available memory", len(rep.Findings), len(files)),
+		Details: most(det, 5), Command: cmd})
+}
+
+func (d *diagnosis) budgets() {
+	root, err := budget.FindRoot(d.dir)
+	if errors.Is(err, budget.ErrNoRoot) || err != nil {
+		d.add(Finding{Area: AreaBudgets, Status: StatusInfo, Summary: "no compaction policy: memory files have no size budgets", Command: "memcompact init " + quote(d.dir)})
+		return
+	}
+	p, err := budget.Load(root)
+	if err != nil {
+		d.add(Finding{Area: AreaBudgets, Status: StatusProblem, Summary: "the compaction policy cannot be used: " + oneLine(err), Command: "memcompact budgets --root " + quote(root)})
+		return
+	}
+	rep := budget.Check(root, p)
+	if rep.Files != nil {
+		d.r.BudgetFiles = rep.Files
+	}
+	d.r.OverBudget = rep.Over
+	if rep.Over == 0 && rep.Errors == 0 {
+		d.add(Finding{Area: AreaBudgets, Status: StatusOK, Summary: fmt.Sprintf("%d budgeted file(s), all within budget", len(rep.Files))})
+		return
+	}
+	var det []string
+	for _, f := range rep.Files {
+		if f.Status == budget.StatusOver || f.Status == budget.StatusError {
+			det = append(det, fmt.Sprintf("%s: %d/%d %s (%s)", f.File, f.Size, f.Budget, f.Unit, f.Status))
+		}
+	}
+	d.add(Finding{Area: AreaBudgets, Status: StatusProblem,
+		Summary: fmt.Sprintf("%d of %d budgeted file(s) over budget, %d unreadable", rep.Over, len(rep.Files), rep.Errors),
+		Details: most(det, 5), Command: "memcompact compact --all --dry-run --root " + quote(root)})
+}
+
+// check runs the strict four-axis check and turns a refusal into a line on
+// what adopting the policy would add.
+func (d *diagnosis) check() {
+	rep := check.Run(check.Options{IndexPath: d.opt.Index, Reference: d.opt.Reference, Today: d.opt.Today})
+	d.r.CheckResult = rep.Result
+	cmd := "memcompact check " + quote(d.opt.Index)
+	switch rep.Result {
+	case check.Refused:
+		reason := ""
+		if rep.Refusal != nil {
+			reason = rep.Refusal.Reason
+		}
+		d.add(Finding{Area: AreaCheck, Status: StatusInfo, Summary: "the strict check cannot judge this store: " + reason, Command: cmd})
+		d.add(Finding{Area: AreaPolicy, Status: StatusInfo,
+			Summary: "not adopted. Adopting the compaction policy would add a size budget for this index, sections the strict check can verify, and recorded, reversible exits (LEDGER.md)",
+			Command: "memcompact reference"})
+		return
+	case check.UsageError:
+		d.add(Finding{Area: AreaCheck, Status: StatusInfo, Summary: "the strict check did not run: " + rep.Reason, Command: cmd})
+		return
+	}
+	d.r.PolicyAdopted = rep.PolicyPresent
+	size := "size " + rep.Size.State
+	if rep.Size.Evaluated() {
+		size = fmt.Sprintf("size %s of %s characters (%s)", check.N0(rep.Size.Measured), check.N0(rep.Size.Budget), rep.Size.State)
+	}
+	if !rep.PolicyPresent {
+		// Not adopting the policy is a choice, not a defect: R1/R2 are
+		// reported above on their own, and the rest needs the policy.
+		d.add(Finding{Area: AreaCheck, Status: StatusInfo, Summary: "no adopted policy, so the strict check judges only recall hooks and shared notes (above)", Command: cmd})
+		d.add(Finding{Area: AreaPolicy, Status: StatusInfo,
+			Summary: "not adopted. Adopting it would add a size budget for this index (checked against Claude Code's measured limit) and recorded, reversible exits (LEDGER.md)",
+			Command: "memcompact reference"})
+		return
+	}
+	st, summary := StatusOK, "policy "+rep.PolicyStatus+"; "+size
+	switch {
+	case !rep.PolicyComplete || rep.PolicyDivergence != "":
+		st = StatusProblem
+		if rep.PolicyDivergence != "" {
+			summary += "; " + rep.PolicyDivergence
+		}
+	case rep.Size.State == check.SizeOver || rep.Size.State == check.SizeCouldNotVerify:
+		st = StatusProblem
+		if rep.Size.Cause != "" {
+			summary += ": " + rep.Size.Cause
+		}
+	}
+	d.add(Finding{Area: AreaCheck, Status: st, Summary: summary, Command: cmd})
+}
+
+// drift reports orphan entry files and dangling pointers (drift.go).
+func (d *diagnosis) drift() { driftFinding(d) }
+
+// rel writes path relative to dir when it lies inside it.
+func rel(dir, path string) string {
+	if r, err := filepath.Rel(dir, path); err == nil && !filepath.IsAbs(r) && r != "" && r[0] != '.' {
+		return r
+	}
+	return path
+}
+
+// quote makes a path safe to paste into a shell when it needs to be.
+func quote(p string) string {
+	for _, c := range p {
+		if !(c == '/' || c == '.' || c == '-' || c == '_' || c == '~' || c == ':' || c == '\\' ||
+			(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+			return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+		}
+	}
+	return p
+}
+
+func oneLine(err error) string {
+	var el budget.ErrorList
+	if errors.As(err, &el) && len(el) > 0 {
+		return fmt.Sprintf("%v (and %d more)", el[0], len(el)-1)
+	}
+	return err.Error()
+}

@@ -1,0 +1,34 @@
+package doctor
+
+import (
+	"fmt"
+
+	"github.com/memcompact/memcompact/internal/drift"
+	"github.com/memcompact/memcompact/internal/records"
+)
+
+// driftFinding reports orphan entry files and dangling pointers, as the
+// drift verb finds them (exited orphans are not drift).
+func driftFinding(d *diagnosis) {
+	cmd := "memcompact drift " + quote(d.dir)
+	res, err := drift.Compute(d.opt.Index, records.DateOf(d.opt.Today))
+	if err != nil {
+		d.add(Finding{Area: AreaDrift, Status: StatusInfo, Summary: "not checked: " + err.Error(), Command: cmd})
+		return
+	}
+	d.r.Orphans, d.r.Dangling = len(res.Orphans), len(res.Dangling)
+	if !res.Drifted() {
+		d.add(Finding{Area: AreaDrift, Status: StatusOK, Summary: fmt.Sprintf("every one of %d entry file(s) is linked, and every pointer reaches its file", res.Entries)})
+		return
+	}
+	var det []string
+	for _, o := range res.Orphans {
+		det = append(det, "orphan: "+o.File+" (no pointer names it)")
+	}
+	for _, g := range res.Dangling {
+		det = append(det, fmt.Sprintf("dangling: line %d: %s (%s)", g.Line, g.Target, g.Reason))
+	}
+	d.add(Finding{Area: AreaDrift, Status: StatusProblem,
+		Summary: fmt.Sprintf("%d orphan entry file(s) the agent is never led to, %d pointer(s) to missing files", len(res.Orphans), len(res.Dangling)),
+		Details: most(det, 5), Command: cmd})
+}

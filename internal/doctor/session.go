@@ -1,0 +1,82 @@
+package doctor
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// maxNoteItems bounds each list in the session note: the note is read at
+// the start of every session and must stay short.
+const maxNoteItems = 5
+
+// SessionNote is the short note a session-start hook gives the agent about
+// its store: entries past the load cut, files over budget, subjects without
+// a recall hook, unattributed shared notes, secrets. It is "" when there is
+// nothing the agent should know.
+func SessionNote(r *Report) string {
+	if r.Result != "problems" {
+		return ""
+	}
+	var items []string
+	if r.Load.Cut {
+		var names []string
+		for _, s := range r.Load.PastCut {
+			names = append(names, fmt.Sprintf("%s (line %d)", s.Target, s.Line))
+		}
+		item := fmt.Sprintf("MEMORY.md is longer than Claude Code loads (%d lines, %d characters; the limit is %d lines or %d characters): everything from line %d on was NOT loaded into this session",
+			r.Load.LinesTotal, r.Load.UnitsTotal, r.Load.LineLimit, r.Load.UnitLimit, r.Load.FirstCutLine)
+		if len(names) > 0 {
+			item += fmt.Sprintf(", including %d entr%s: %s", len(names), plural(len(names), "y", "ies"), strings.Join(most(names, maxNoteItems), ", "))
+		}
+		item += fmt.Sprintf(". Read %s from line %d when those may matter, and shorten the index (one short pointer per entry) when you next edit it", r.Index, r.Load.FirstCutLine)
+		items = append(items, item)
+	}
+	if r.OverBudget > 0 {
+		var names []string
+		for _, f := range r.BudgetFiles {
+			if f.Status == "OVER" {
+				names = append(names, fmt.Sprintf("%s (%d/%d %s)", f.File, f.Size, f.Budget, f.Unit))
+			}
+		}
+		items = append(items, fmt.Sprintf("over budget: %s. Compact before adding to %s ('memcompact compact FILE')", strings.Join(most(names, maxNoteItems), ", "), plural(len(names), "it", "them")))
+	}
+	if r.WithoutHook > 0 {
+		var names []string
+		for _, w := range r.Hookless {
+			names = append(names, fmt.Sprintf("[%s](%s) line %d", w.LinkText, w.Target, w.Line))
+		}
+		items = append(items, fmt.Sprintf("%d pointer%s say%s nothing the filename does not (no recall hook): %s. When you touch them, add after the link what the entry teaches",
+			r.WithoutHook, plural(r.WithoutHook, "", "s"), plural(r.WithoutHook, "s", ""), strings.Join(most(names, maxNoteItems), ", ")))
+	}
+	if r.SharedNotes > 0 {
+		var names []string
+		for _, n := range r.Notes {
+			names = append(names, fmt.Sprintf("line %d", n.Line))
+		}
+		items = append(items, fmt.Sprintf("%d line%s share one note over several entries (%s): give each entry its own pointer and hook",
+			r.SharedNotes, plural(r.SharedNotes, "", "s"), strings.Join(most(names, maxNoteItems), ", ")))
+	}
+	if r.Secrets > 0 {
+		var names []string
+		for _, f := range r.SecretFindings {
+			names = append(names, fmt.Sprintf("%s:%d (%s)", filepath.Base(f.File), f.Line, f.Rule))
+		}
+		items = append(items, fmt.Sprintf("memory holds %d secret%s: %s. Do not repeat them; suggest the user move them out ('memcompact secrets')",
+			r.Secrets, plural(r.Secrets, "", "s"), strings.Join(most(names, maxNoteItems), ", ")))
+	}
+	if r.Orphans > 0 || r.Dangling > 0 {
+		items = append(items, fmt.Sprintf("drift: %d entry file(s) no pointer names, %d pointer(s) to missing files ('memcompact drift')", r.Orphans, r.Dangling))
+	}
+	if len(items) == 0 {
+		return ""
+	}
+	return "memcompact: this project's memory store (" + r.Store + ") needs attention:\n- " + strings.Join(items, "\n- ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,60 @@
+package doctor
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func writeStore(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "MEMORY.md")
+}
+
+func TestSessionNote(t *testing.T) {
+	today := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+
+	// Healthy: no note at all.
+	ix := writeStore(t, map[string]string{
+		"MEMORY.md":        "# Memory\n\n## Feedback\n- [Run tests with race](feedback_race.md) — always pass -race\n",
+		"feedback_race.md": "x\n",
+	})
+	if note := SessionNote(Diagnose(Options{Index: ix, Today: today, Quick: true})); note != "" {
+		t.Fatalf("healthy store got a note: %q", note)
+	}
+
+	// 203 pointer lines: the last ones are past the 200-line cut, and the
+	// note names them, nearest the cut first, and says where to read on.
+	var b strings.Builder
+	b.WriteString("# Memory\n\n## Feedback\n")
+	files := map[string]string{}
+	for i := 1; i <= 200; i++ {
+		fmt.Fprintf(&b, "- [Lesson %d](feedback_l%d.md) — what lesson %d teaches\n", i, i, i)
+		files[fmt.Sprintf("feedback_l%d.md", i)] = "x\n"
+	}
+	files["MEMORY.md"] = b.String()
+	ix = writeStore(t, files)
+	r := Diagnose(Options{Index: ix, Today: today, Quick: true})
+	note := SessionNote(r)
+	for _, want := range []string{
+		"needs attention:",
+		"everything from line 201 on was NOT loaded into this session, including 3 entries: feedback_l198.md (line 201), feedback_l199.md (line 202), feedback_l200.md (line 203)",
+		"Read " + ix + " from line 201",
+	} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note lacks %q:\n%s", want, note)
+		}
+	}
+	if r.CheckResult != "skipped" {
+		t.Errorf("quick mode ran the strict check: %s", r.CheckResult)
+	}
+}

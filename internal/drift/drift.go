@@ -1,0 +1,297 @@
+// Package drift finds where a memory store and its index disagree: entry
+// files that no pointer names (orphans) and pointers that name files that
+// do not exist (dangling pointers).
+//
+// Both kinds of drift make memory quietly wrong. An orphan is knowledge the
+// agent will never be led to, because Claude Code loads only the index; a
+// dangling pointer promises knowledge that is not there. Neither is always a
+// mistake, so drift reports and never repairs.
+//
+// The rules:
+//
+//   - The index is the store's MEMORY.md (or the index file given). Its
+//     pointers are read with package index: a pointer is a subject link (a
+//     link whose target ends in .md) on a pointer-pattern line (a list
+//     item). Links in prose, tables or headings are not pointers.
+//   - An entry file is a regular file directly in the index's directory
+//     (not in sub-folders: a store's snapshots, archives and tooling live
+//     there) whose name ends in .md (any case) and does not start with '.'.
+//     The store's own files are not entries: the index itself, LEDGER.md,
+//     SLATE.md, ARCHIVE.md and POLICY.md (names compared without regard to
+//     case, as the sweep's inventory does), and the policy file the index's
+//     stanza names.
+//   - An orphan is an entry file whose name (case-insensitively) is the
+//     file name of no link's target in the index. Here every subject link
+//     counts, pointer or not: a link in a table row or in prose ("See
+//     [x](x.md)") still leads the agent to the file. An orphan whose life key
+//     (name@admitted, from its frontmatter) has an exit in force in the
+//     store's LEDGER.md left the index deliberately and on the record: it
+//     is listed as exited, not as drift.
+//   - A dangling pointer is a pointer (never a link elsewhere: an HTML
+//     comment's example link or a prose reference to a repository document
+//     promises no entry) whose target, resolved against the
+//     index's directory (percent-escapes decoded; URLs are not checked), is
+//     not a regular file. When a file differing only in letter case exists,
+//     the finding says so: on a case-sensitive file system the link does
+//     not reach it.
+package drift
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/policy"
+	"github.com/memcompact/memcompact/internal/records"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// IndexName is the file name of a Claude Code store's index.
+const IndexName = "MEMORY.md"
+
+// Orphan is an entry file no pointer names.
+type Orphan struct {
+	File     string `json:"file"`     // file name, in the store directory
+	Identity string `json:"identity"` // name@admitted, "@unknown" when it records none
+	// Exit is the disposition of the exit in force for this life, for
+	// orphans that left on the record; "" for drift.
+	Exit string `json:"exit,omitempty"`
+	// ExitLine is the LEDGER.md line of that record.
+	ExitLine int `json:"exit_line,omitempty"`
+}
+
+// Dangling is a pointer to a file that does not exist.
+type Dangling struct {
+	Line   int    `json:"line"`           // 1-based line of the pointer line in the index
+	Target string `json:"target"`         // the link target as written (cut at '#')
+	Reason string `json:"reason"`         // "no such file", "a directory", ...
+	Hint   string `json:"hint,omitempty"` // e.g. a file differing only in case
+}
+
+// Result is what Compute found.
+type Result struct {
+	Store    string     `json:"store"`    // the store directory
+	Index    string     `json:"index"`    // the index file
+	Ledger   string     `json:"ledger"`   // the ledger path consulted
+	Entries  int        `json:"entries"`  // entry files in the store
+	Pointers int        `json:"pointers"` // pointers (subject links on pointer lines)
+	Orphans  []Orphan   `json:"orphans"`  // drift: entry files no pointer names
+	Exited   []Orphan   `json:"exited"`   // not drift: unnamed, but their exit is in force
+	Dangling []Dangling `json:"dangling"` // drift: pointers to missing files
+	// LedgerProblems counts LEDGER.md records that could not be read (and
+	// so could not excuse an orphan), plus one for a duplicated marker.
+	LedgerProblems int `json:"ledger_problems"`
+}
+
+// Drifted reports whether anything drifted: an orphan or a dangling pointer.
+func (r *Result) Drifted() bool { return len(r.Orphans) > 0 || len(r.Dangling) > 0 }
+
+// ErrNoIndex is returned (wrapped) when the store has no index file.
+var ErrNoIndex = errors.New("no index file")
+
+// reserved are the names of a store's own files (without extension, upper
+// case), which are never entries.
+var reserved = []string{"LEDGER", "SLATE", "ARCHIVE", "POLICY"}
+
+// Compute finds the drift of the store at path: a store directory (its
+// index is MEMORY.md there) or an index file (its directory is the store).
+// asOf is the date the ledger is read as of (records dated later are
+// malformed, as the sweep reads them). An index that cannot be read, or a
+// ledger that exists but cannot be read, is an error: without them there is
+// no verdict.
+func Compute(path string, asOf records.Date) (*Result, error) {
+	indexPath := path
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		indexPath = filepath.Join(path, IndexName)
+	}
+	f, err := textfile.Read(indexPath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", indexPath, ErrNoIndex)
+		}
+		return nil, err
+	}
+	dir := filepath.Dir(indexPath)
+	res := &Result{Store: dir, Index: indexPath, Ledger: filepath.Join(dir, "LEDGER.md")}
+	lines := textfile.Lines(f.Text)
+	ix := index.Parse(lines)
+
+	named := map[string]bool{} // lower-cased file names of link targets
+	// listings caches directory listings for the letter-case hint, so a
+	// store with many dangling pointers is listed once, not once each.
+	listings := map[string][]string{}
+	for i := range ix.Lines {
+		ln := &ix.Lines[i]
+		if !ln.Pointer {
+			// A link in a table row or in prose ("See [x](x.md)") still
+			// leads the agent to its file, so it keeps that file from
+			// being an orphan; it is not a pointer, so it is never
+			// reported dangling (an HTML comment's example link is not a
+			// promise).
+			links, _ := index.ScanLinks(ln.Text)
+			for _, k := range links {
+				if k.Subject {
+					name(named, k.Target)
+				}
+			}
+			continue
+		}
+		for _, k := range ln.Subjects() {
+			res.Pointers++
+			name(named, k.Target)
+			if d, ok := dangling(dir, ln.Num, k.Target, listings); ok {
+				res.Dangling = append(res.Dangling, d)
+			}
+		}
+	}
+
+	skip := map[string]bool{strings.ToLower(filepath.Base(indexPath)): true}
+	for _, r := range reserved {
+		skip[strings.ToLower(r)+".md"] = true
+	}
+	if st := policy.ReadStanza(lines, ix.FirstHeading); st.Path != "" {
+		p := st.Path
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if filepath.Dir(filepath.Clean(p)) == filepath.Clean(dir) {
+			skip[strings.ToLower(filepath.Base(p))] = true
+		}
+	}
+
+	entries, err := entryFiles(dir, skip)
+	if err != nil {
+		return nil, err
+	}
+	res.Entries = len(entries)
+	var ledger *records.Ledger
+	for _, name := range entries {
+		if named[strings.ToLower(name)] {
+			continue
+		}
+		if ledger == nil {
+			ledger, err = records.ReadLedger(res.Ledger, asOf)
+			if err != nil {
+				return nil, err
+			}
+			res.LedgerProblems = len(ledger.Malformed)
+			if ledger.State() == records.StateDuplicated {
+				res.LedgerProblems++
+			}
+		}
+		id, err := records.EntryIdentity(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		o := Orphan{File: name, Identity: id}
+		if rec, ok := ledger.ExitInForce(id); ok {
+			o.Exit, o.ExitLine = rec.Disposition, rec.Line
+			res.Exited = append(res.Exited, o)
+			continue
+		}
+		res.Orphans = append(res.Orphans, o)
+	}
+	return res, nil
+}
+
+// name marks the file a link target names, as written and with its
+// percent-escapes decoded ("my%20note.md" names "my note.md").
+func name(named map[string]bool, target string) {
+	named[strings.ToLower(index.FileName(target))] = true
+	if strings.Contains(target, "%") {
+		if u, err := url.PathUnescape(target); err == nil {
+			named[strings.ToLower(index.FileName(u))] = true
+		}
+	}
+}
+
+// entryFiles lists the entry files of dir, sorted by name.
+func entryFiles(dir string, skip map[string]bool) ([]string, error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, de := range des {
+		name := de.Name()
+		lower := strings.ToLower(name)
+		if strings.HasPrefix(name, ".") || !strings.HasSuffix(lower, ".md") || skip[lower] {
+			continue
+		}
+		fi, err := os.Stat(filepath.Join(dir, name)) // follows a symlink
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// dangling reports whether a pointer's target is missing.
+func dangling(dir string, line int, target string, listings map[string][]string) (Dangling, bool) {
+	if target == "" || strings.Contains(target, "://") || strings.HasPrefix(strings.ToLower(target), "mailto:") {
+		return Dangling{}, false
+	}
+	p := target
+	if strings.Contains(p, "%") {
+		if u, err := url.PathUnescape(p); err == nil {
+			p = u
+		}
+	}
+	p = filepath.FromSlash(p)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case err == nil && fi.Mode().IsRegular():
+		return Dangling{}, false
+	case err == nil && fi.IsDir():
+		return Dangling{Line: line, Target: target, Reason: "a directory, not a file"}, true
+	case err == nil:
+		return Dangling{Line: line, Target: target, Reason: "not a regular file"}, true
+	case !errors.Is(err, fs.ErrNotExist):
+		return Dangling{Line: line, Target: target, Reason: "cannot be read: " + errText(err)}, true
+	}
+	d := Dangling{Line: line, Target: target, Reason: "no such file"}
+	if alt := caseTwin(p, listings); alt != "" {
+		d.Hint = "a file differing only in letter case exists: " + alt
+	}
+	return d, true
+}
+
+// caseTwin returns the name of a file in p's directory whose name equals
+// p's without regard to case, if there is one.
+func caseTwin(p string, listings map[string][]string) string {
+	dir := filepath.Dir(p)
+	names, ok := listings[dir]
+	if !ok {
+		des, _ := os.ReadDir(dir)
+		for _, de := range des {
+			names = append(names, de.Name())
+		}
+		listings[dir] = names
+	}
+	base := filepath.Base(p)
+	for _, n := range names {
+		if n != base && strings.EqualFold(n, base) {
+			return n
+		}
+	}
+	return ""
+}
+
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

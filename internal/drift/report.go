@@ -1,0 +1,122 @@
+package drift
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+)
+
+// JSONVersion is the version of the drift verb's JSON. It changes only
+// when a field changes meaning or goes away.
+const JSONVersion = 1
+
+// JSONReport is the drift verb's JSON output. result is "clean" (exit 0)
+// or "drift" (exit 1). Arrays are never null.
+//
+//	{
+//	  "version": 1, "result": "drift",
+//	  "store": "DIR", "index": "DIR/MEMORY.md", "ledger": "DIR/LEDGER.md",
+//	  "entries": 12, "pointers": 14,
+//	  "orphans":  [{"file": "x.md", "identity": "x@2026-05-01"}],
+//	  "exited":   [{"file": "y.md", "identity": "y@2026-01-05", "exit": "promote", "exit_line": 7}],
+//	  "dangling": [{"line": 9, "target": "z.md", "reason": "no such file", "hint": "..."}],
+//	  "ledger_problems": 0
+//	}
+//
+// A refusal (exit 2) or usage error (exit 3) is JSONError instead.
+type JSONReport struct {
+	Version        int        `json:"version"`
+	Result         string     `json:"result"`
+	Store          string     `json:"store"`
+	Index          string     `json:"index"`
+	Ledger         string     `json:"ledger"`
+	Entries        int        `json:"entries"`
+	Pointers       int        `json:"pointers"`
+	Orphans        []Orphan   `json:"orphans"`
+	Exited         []Orphan   `json:"exited"`
+	Dangling       []Dangling `json:"dangling"`
+	LedgerProblems int        `json:"ledger_problems"`
+}
+
+// JSONError is the JSON of a drift run that gave no verdict: result is
+// "refused" (exit 2) or "usage-error" (exit 3).
+type JSONError struct {
+	Version int    `json:"version"`
+	Result  string `json:"result"`
+	Reason  string `json:"reason"`
+}
+
+// JSON returns the report's JSON form.
+func (r *Result) JSON() JSONReport {
+	result := "clean"
+	if r.Drifted() {
+		result = "drift"
+	}
+	return JSONReport{
+		Version: JSONVersion, Result: result,
+		Store: r.Store, Index: r.Index, Ledger: r.Ledger,
+		Entries: r.Entries, Pointers: r.Pointers,
+		Orphans:        nonNil(r.Orphans),
+		Exited:         nonNil(r.Exited),
+		Dangling:       nonNil(r.Dangling),
+		LedgerProblems: r.LedgerProblems,
+	}
+}
+
+// WriteJSON writes v (a JSONReport or JSONError) as indented JSON.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// WriteText writes the report for a person: one line per finding, each
+// with what to do about it, then a summary line.
+func (r *Result) WriteText(w io.Writer) error {
+	idx := filepath.Base(r.Index)
+	var err error
+	p := func(format string, a ...any) {
+		if err == nil {
+			_, err = fmt.Fprintf(w, format, a...)
+		}
+	}
+	p("store: %s (%s, %s)\n", r.Store, plural(r.Entries, "entry file"), plural(r.Pointers, "pointer"))
+	for _, o := range r.Orphans {
+		p("orphan: %s (%s): no pointer names it; add a pointer line to %s, or record its exit in LEDGER.md\n", o.File, o.Identity, idx)
+	}
+	for _, d := range r.Dangling {
+		p("dangling: %s:%d: %s: %s", idx, d.Line, d.Target, d.Reason)
+		if d.Hint != "" {
+			p(" (%s)", d.Hint)
+		}
+		p("; restore the file or remove the pointer\n")
+	}
+	for _, o := range r.Exited {
+		p("exited: %s (%s): its %s is in force (LEDGER.md:%d), so it is not drift\n", o.File, o.Identity, o.Exit, o.ExitLine)
+	}
+	if r.LedgerProblems > 0 {
+		p("note: LEDGER.md has %s that could not be read; an exit recorded there excuses nothing ('memcompact inventory' lists them)\n", plural(r.LedgerProblems, "problem"))
+	}
+	if r.Drifted() {
+		p("drift: %s, %s\n", plural(len(r.Orphans), "orphan"), plural(len(r.Dangling), "dangling pointer"))
+	} else {
+		p("no drift: every entry file has a pointer and every pointer has its file\n")
+	}
+	return err
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

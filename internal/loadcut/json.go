@@ -1,0 +1,32 @@
+package loadcut
+
+// Report is load's JSON output, shared by the CLI verb and the MCP tool so
+// both return the same object. Result's fields are inlined.
+type Report struct {
+	SchemaVersion int    `json:"schema_version"` // 1
+	Outcome       string `json:"result"`         // "whole" or "cut"
+	Index         string `json:"index"`          // the index path as given
+	Result
+	SubjectsPastCut int `json:"subjects_past_cut"`
+}
+
+// ErrorReport is load's JSON output on a usage error or refusal.
+type ErrorReport struct {
+	SchemaVersion int      `json:"schema_version"` // 1
+	Outcome       string   `json:"result"`         // "usage-error" or "refused"
+	Index         string   `json:"index"`
+	Reason        string   `json:"reason"`
+	Hints         []string `json:"hints"`
+}
+
+// NewReport wraps r for JSON output.
+func NewReport(index string, r Result) Report {
+	out := Report{SchemaVersion: 1, Outcome: "whole", Index: index, Result: r, SubjectsPastCut: len(r.PastCut)}
+	if r.Cut {
+		out.Outcome = "cut"
+	}
+	if out.PastCut == nil {
+		out.PastCut = []Subject{}
+	}
+	return out
+}

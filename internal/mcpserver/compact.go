@@ -1,0 +1,76 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// CompactPlanInput is the input of compact_plan.
+type CompactPlanInput struct {
+	File         string `json:"file" jsonschema:"the budgeted memory file to compact (relative to the working directory, or absolute)"`
+	Root         string `json:"root,omitempty" jsonschema:"the memory root holding compaction/; default: the nearest one upward"`
+	EntryHeading string `json:"entry_heading,omitempty" jsonschema:"what starts an entry: a heading level such as ## or a regular expression"`
+}
+
+// CompactApplyInput is the input of compact_apply.
+type CompactApplyInput struct {
+	CompactPlanInput
+	Summary string `json:"summary" jsonschema:"your distillation of the oldest tier from compact_plan: one bullet per fact, decision or preference, keeping every listed fact"`
+	Confirm bool   `json:"confirm,omitempty" jsonschema:"must be true to write; otherwise the tool only reports what it would do (a dry run)"`
+}
+
+func (in CompactPlanInput) flags(args []string) []string {
+	args = opt(args, "root", in.Root)
+	return opt(args, "entry-heading", in.EntryHeading)
+}
+
+func init() {
+	tools = append(tools, func(s *mcp.Server, run Runner) {
+		mcp.AddTool(s, &mcp.Tool{
+			Name: "compact_plan",
+			Description: "Step 1 of compacting a memory file with your own summary: returns its oldest tier (the entries to distill) and the facts " +
+				"that must survive (code spans, paths, URLs, commands, versions, dates, numbers, settings). Write one bullet per fact, " +
+				"decision or preference, then call compact_apply. Result: the JSON of 'memcompact compact --plan --json'. Writes nothing.",
+			Annotations: readOnly("Plan a compaction"),
+		}, func(ctx context.Context, _ *mcp.CallToolRequest, in CompactPlanInput) (*mcp.CallToolResult, any, error) {
+			args := in.flags([]string{"compact", "--plan", "--json"})
+			return call(ctx, run, positional(args, in.File), nil)
+		})
+		mcp.AddTool(s, &mcp.Tool{
+			Name: "compact_apply",
+			Description: "Step 2: compact the file with your summary of its oldest tier. The file is snapshotted first, the newest tier is kept " +
+				"byte for byte, and the rewrite is verified (within budget, every fact kept, no secret) or aborted with what would be lost. " +
+				"Writes only with confirm: true; without it, returns the dry run. Result: the JSON of 'memcompact compact --summary FILE --json'.",
+			Annotations: writes("Apply a compaction"),
+		}, func(ctx context.Context, _ *mcp.CallToolRequest, in CompactApplyInput) (*mcp.CallToolResult, any, error) {
+			if strings.TrimSpace(in.Summary) == "" {
+				return nil, nil, errors.New("summary is empty: write one bullet per fact of the oldest tier (see compact_plan)")
+			}
+			f, err := os.CreateTemp("", "memcompact-summary-*.md")
+			if err != nil {
+				return nil, nil, err
+			}
+			defer os.Remove(f.Name())
+			_, werr := f.WriteString(in.Summary)
+			if cerr := f.Close(); werr == nil {
+				werr = cerr
+			}
+			if werr != nil {
+				return nil, nil, werr
+			}
+			args := in.flags([]string{"compact", "--json", "--summary", f.Name()})
+			if in.Confirm {
+				// The agent's explicit confirm is the answer to the first
+				// compaction's question, which has no terminal to ask on.
+				args = append(args, "--yes")
+			} else {
+				args = append(args, "--dry-run")
+			}
+			return call(ctx, run, positional(args, in.File), nil)
+		})
+	})
+}

@@ -1,0 +1,31 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// LoadInput is the input of the load tool.
+type LoadInput struct {
+	Index string `json:"index,omitempty" jsonschema:"the memory index (MEMORY.md); default: the current project's Claude Code store"`
+	Lines int    `json:"lines,omitempty" jsonschema:"the line limit; default 200 (Claude Code's)"`
+	Units int    `json:"units,omitempty" jsonschema:"the size limit in UTF-16 code units; default 25000 (Claude Code's)"`
+}
+
+func init() {
+	tools = append(tools, func(s *mcp.Server, run Runner) {
+		mcp.AddTool(s, &mcp.Tool{
+			Name: "load",
+			Description: "What Claude Code loads of a memory index at session start: lines and UTF-16 units loaded of the total, " +
+				"which limit cuts first, and every linked subject past the cut (line, target, link text), nearest the cut first. " +
+				"Result: the JSON of 'memcompact load --json'. Exit 0 everything loads, 1 something is cut.",
+			Annotations: readOnly("What a session loads"),
+		}, func(ctx context.Context, _ *mcp.CallToolRequest, in LoadInput) (*mcp.CallToolResult, any, error) {
+			args := []string{"load", "--json"}
+			args = optInt(args, "lines", in.Lines)
+			args = optInt(args, "units", in.Units)
+			return call(ctx, run, positional(args, in.Index), nil)
+		})
+	})
+}

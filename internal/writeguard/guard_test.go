@@ -1,0 +1,235 @@
+package writeguard
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/claudehooks"
+)
+
+func str(s string) *string { return &s }
+
+func TestApply(t *testing.T) {
+	tests := []struct {
+		name    string
+		tool    string
+		current string
+		exists  bool
+		in      claudehooks.ToolInput
+		want    string
+		stale   int // -1: not stale; else the StaleError's Edit
+	}{
+		{"write replaces", "Write", "old", true, claudehooks.ToolInput{Content: str("new")}, "new", -1},
+		{"write creates", "Write", "", false, claudehooks.ToolInput{Content: str("new")}, "new", -1},
+		{"edit first only", "Edit", "a a a", true, claudehooks.ToolInput{OldString: str("a"), NewString: str("b")}, "b a a", -1},
+		{"edit all", "Edit", "a a a", true, claudehooks.ToolInput{OldString: str("a"), NewString: str("b"), ReplaceAll: true}, "b b b", -1},
+		{"edit stale", "Edit", "abc", true, claudehooks.ToolInput{OldString: str("x"), NewString: str("y")}, "", 0},
+		{"edit creates with empty old", "Edit", "", false, claudehooks.ToolInput{OldString: str(""), NewString: str("hi")}, "hi", -1},
+		{"edit empty old on non-empty file", "Edit", "x", true, claudehooks.ToolInput{OldString: str(""), NewString: str("hi")}, "", 0},
+		{"edit CRLF file with LF old_string", "Edit", "a\r\nb\r\n", true, claudehooks.ToolInput{OldString: str("a\nb"), NewString: str("c")}, "c\n", -1},
+		{"edit curly quotes", "Edit", "say \u201Chi\u201D", true, claudehooks.ToolInput{OldString: str(`say "hi"`), NewString: str("x")}, "x", -1},
+		{"multiedit in order", "MultiEdit", "one two", true, claudehooks.ToolInput{Edits: []claudehooks.Edit{{OldString: "one", NewString: "1"}, {OldString: "1 two", NewString: "12"}}}, "12", -1},
+		{"multiedit second stale", "MultiEdit", "one two", true, claudehooks.ToolInput{Edits: []claudehooks.Edit{{OldString: "one", NewString: "1"}, {OldString: "one", NewString: "x"}}}, "", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := tt.in
+			got, err := Apply(tt.tool, tt.current, tt.exists, &in)
+			var se *StaleError
+			if tt.stale >= 0 {
+				if !errors.As(err, &se) || se.Edit != tt.stale {
+					t.Fatalf("err %v, want stale edit %d", err, tt.stale)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	for _, bad := range []struct {
+		tool string
+		in   claudehooks.ToolInput
+	}{{"Write", claudehooks.ToolInput{}}, {"Edit", claudehooks.ToolInput{OldString: str("a")}}, {"MultiEdit", claudehooks.ToolInput{}}, {"Bash", claudehooks.ToolInput{}}} {
+		if _, err := Apply(bad.tool, "a", true, &bad.in); err == nil {
+			t.Errorf("%s %+v: no error", bad.tool, bad.in)
+		}
+	}
+}
+
+// testStore lays out a store under dir/cfg/projects/-p/memory and returns
+// the store directory.
+func testStore(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "cfg", "projects", "-p", "memory")
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func judge(path string, tool string, in claudehooks.ToolInput) *Verdict {
+	in.FilePath = path
+	return Judge(&Call{
+		Tool: tool, Input: &in, Cwd: filepath.Dir(path),
+		Getenv: func(string) string { return "" }, Home: "/nonexistent-home",
+		Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC),
+	})
+}
+
+func codes(v *Verdict) string {
+	var c []string
+	for _, p := range v.Problems {
+		c = append(c, p.Code)
+	}
+	return strings.Join(c, ",")
+}
+
+// pointers returns n hooked pointer lines, numbered from start.
+func pointers(start, n int) string {
+	var b strings.Builder
+	for i := start; i < start+n; i++ {
+		fmt.Fprintf(&b, "- [Lesson number %d](feedback_l%d.md) — what lesson %d teaches about retries\n", i, i, i)
+	}
+	return b.String()
+}
+
+func TestJudgeLoadCut(t *testing.T) {
+	head := "# Memory\n\n## Feedback\n"
+	full := head + pointers(1, 197) // 200 lines: loads whole
+	dir := testStore(t, map[string]string{"MEMORY.md": full})
+	idx := filepath.Join(dir, "MEMORY.md")
+
+	// Line 201 would be cut: deny, naming the subject.
+	v := judge(idx, "Edit", claudehooks.ToolInput{OldString: str("lesson 197 teaches about retries\n"), NewString: str("lesson 197 teaches about retries\n" + pointers(198, 1))})
+	if codes(v) != "load-cut" || !strings.Contains(v.Reason(), "line 201 [Lesson number 198](feedback_l198.md)") {
+		t.Fatalf("append past line 200: %s\n%s", codes(v), v.Reason())
+	}
+	// Inserting at the top pushes the last pointer past the cut.
+	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str("## Feedback\n"), NewString: str("## Feedback\n" + pointers(500, 1))})
+	if codes(v) != "load-cut" || !strings.Contains(v.Reason(), "feedback_l197.md") {
+		t.Fatalf("insert at top: %s\n%s", codes(v), v.Reason())
+	}
+	// Rewording within the limit is fine.
+	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str("lesson 5 teaches"), NewString: str("lesson five teaches")})
+	if v.Deny() {
+		t.Fatalf("reword: %s", v.Reason())
+	}
+
+	// An index already cut can still be shrunk, but not grown past the cut.
+	over := head + pointers(1, 210)
+	dir = testStore(t, map[string]string{"MEMORY.md": over})
+	idx = filepath.Join(dir, "MEMORY.md")
+	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str(pointers(3, 1)), NewString: str("")})
+	if v.Deny() && codes(v) != "dropped-pointer" {
+		t.Fatalf("shrinking a cut index: %s", v.Reason())
+	}
+	v = judge(idx, "Write", claudehooks.ToolInput{Content: str(over + pointers(300, 1))})
+	if codes(v) != "load-cut" {
+		t.Fatalf("growing a cut index: %s", codes(v))
+	}
+
+	// The unit limit: one long line per subject, the last crossing 25,000.
+	long := strings.Repeat("x", 2400)
+	var b strings.Builder
+	b.WriteString(head)
+	for i := 1; i <= 10; i++ {
+		fmt.Fprintf(&b, "- [Topic %d](project_t%d.md) — %s\n", i, i, long)
+	}
+	dir = testStore(t, map[string]string{"MEMORY.md": b.String()})
+	idx = filepath.Join(dir, "MEMORY.md")
+	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str("## Feedback\n"), NewString: str("## Feedback\n- [Topic 11](project_t11.md) — " + long + "\n")})
+	if codes(v) != "load-cut" || !strings.Contains(v.Reason(), "25,000 characters") {
+		t.Fatalf("unit cut: %s\n%s", codes(v), v.Reason())
+	}
+}
+
+func TestJudgeFileBudget(t *testing.T) {
+	dir := testStore(t, map[string]string{
+		"MEMORY.md": "# Memory\n",
+		"compaction/compaction-policy.md": "| File | Budget | Newest tier (verbatim) | Notes |\n|---|---|---|---|\n" +
+			"| topics/*.md | 5 lines | last 2 entries | |\n",
+		"topics/go.md":  "# Go\n- one\n- two\n",
+		"topics/big.md": "# Big\n- 1\n- 2\n- 3\n- 4\n- 5\n- 6\n",
+	})
+	v := judge(filepath.Join(dir, "topics", "go.md"), "Edit", claudehooks.ToolInput{OldString: str("- two\n"), NewString: str("- two\n- three\n- four\n- five\n")})
+	if codes(v) != "budget" || !strings.Contains(v.Reason(), "topics/go.md to 6 lines, over its budget of 5 lines") {
+		t.Fatalf("growing past budget: %s\n%s", codes(v), v.Reason())
+	}
+	v = judge(filepath.Join(dir, "topics", "go.md"), "Edit", claudehooks.ToolInput{OldString: str("- two\n"), NewString: str("- two\n- three\n")})
+	if v.Deny() {
+		t.Fatalf("within budget: %s", v.Reason())
+	}
+	// Already over: shrinking is allowed, growing is not.
+	v = judge(filepath.Join(dir, "topics", "big.md"), "Edit", claudehooks.ToolInput{OldString: str("- 6\n"), NewString: str("")})
+	if v.Deny() {
+		t.Fatalf("shrinking an over-budget file: %s", v.Reason())
+	}
+	v = judge(filepath.Join(dir, "topics", "big.md"), "Edit", claudehooks.ToolInput{OldString: str("- 6\n"), NewString: str("- 6\n- 7\n")})
+	if codes(v) != "budget" {
+		t.Fatalf("growing an over-budget file: %s", codes(v))
+	}
+}
+
+func TestJudgeOutsideAndUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	v := judge(filepath.Join(dir, "notes.md"), "Write", claudehooks.ToolInput{Content: str("ghp_Zx9Qw3Er7Ty1Ui5Op2As8Df4Gh6Jk0Lz3Xc7V")})
+	if v.Deny() || v.Store != "" || len(v.Skipped) == 0 {
+		t.Fatalf("outside a store: %+v", v)
+	}
+	// A directory where the index belongs: allowed, with a reason.
+	store := testStore(t, map[string]string{"MEMORY.md/x": ""})
+	v = judge(filepath.Join(store, "MEMORY.md"), "Write", claudehooks.ToolInput{Content: str("x")})
+	if v.Deny() || len(v.Skipped) == 0 {
+		t.Fatalf("directory as index: %+v", v)
+	}
+}
+
+func TestJudgeIndexBudget(t *testing.T) {
+	// A split store whose policy file records a 400-character limit: the
+	// budget is 0.80 × 400 = 320 characters.
+	index := "<!-- memory-policy-stanza-begin: POLICY.md -->\n" +
+		"Compaction rules live in the policy file named on the marker above.\n" +
+		"<!-- memory-policy-stanza-end -->\n\n## Entries\n\n" +
+		"- [alpha](reference_alpha_lesson.md) — a stale read wins the race and drops the write\n"
+	policy := "# Store policy\n\n<!-- store-values-begin -->\n" +
+		"limit_observation: 2026-11-30 | 400 | characters | a small limit\n<!-- store-values-end -->\n\n" +
+		"<!-- policy-canonical-begin -->\nEntry files carry a kind prefix: `reference_`, `feedback_` or `project_`.\n<!-- policy-canonical-end -->\n"
+	dir := testStore(t, map[string]string{"MEMORY.md": index, "POLICY.md": policy})
+	p := filepath.Join(dir, "MEMORY.md")
+	grow := "- [beta](project_beta_thing.md) — the retry cap is three, not unlimited, because the upstream rate limit resets hourly and more retries only queue\n"
+	v := judge(p, "Edit", claudehooks.ToolInput{OldString: str("drops the write\n"), NewString: str("drops the write\n" + grow)})
+	if codes(v) != "budget" || !strings.Contains(v.Reason(), "over its budget of 320 (0.80 × the 400 limit observed 2026-11-30)") {
+		t.Fatalf("growing past the index budget: %s\n%s", codes(v), v.Reason())
+	}
+	v = judge(p, "Edit", claudehooks.ToolInput{OldString: str("- [alpha]"), NewString: str("- [Alpha]")})
+	if v.Deny() {
+		t.Fatalf("same size: %s", v.Reason())
+	}
+}
+
+func TestJudgeCRLFAndBOMIndex(t *testing.T) {
+	idx := "\uFEFF# Memory\r\n\r\n## Feedback\r\n- [Run tests with race](feedback_race.md) — always pass -race\r\n"
+	dir := testStore(t, map[string]string{"MEMORY.md": idx, "feedback_race.md": "---\nadmitted: 2026-10-01\n---\nx\n"})
+	p := filepath.Join(dir, "MEMORY.md")
+	// An LF old_string against a CRLF file is not stale.
+	v := judge(p, "Edit", claudehooks.ToolInput{OldString: str("## Feedback\n- [Run"), NewString: str("## Feedback\n- [Run")})
+	if v.Deny() {
+		t.Fatalf("CRLF edit: %s", v.Reason())
+	}
+	v = judge(p, "Edit", claudehooks.ToolInput{OldString: str("- [Run tests with race](feedback_race.md) — always pass -race\r\n"), NewString: str("")})
+	if codes(v) != "dropped-pointer" {
+		t.Fatalf("CRLF drop: %s", codes(v))
+	}
+}
