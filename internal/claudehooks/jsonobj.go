@@ -84,6 +84,19 @@ func (o *object) get(key string) (json.RawMessage, bool) {
 	return nil, false
 }
 
+// count returns how many members are named key. JSON.parse (Claude Code)
+// keeps the last of duplicate keys; editing the first would change nothing
+// it reads, so duplicates of a key memcompact edits are refused.
+func (o *object) count(key string) int {
+	n := 0
+	for _, m := range o.members {
+		if m.key == key {
+			n++
+		}
+	}
+	return n
+}
+
 // set replaces the first member named key in place, or appends one.
 func (o *object) set(key string, v json.RawMessage) {
 	for i := range o.members {

@@ -135,10 +135,18 @@ func edit(path string, change func(hooks *object, c *Change) error) (*Change, er
 		return nil, &InvalidError{path, err}
 	}
 
+	if doc.count("hooks") > 1 {
+		return nil, &InvalidError{path, errors.New(`"hooks" appears more than once; refusing to edit it`)}
+	}
 	hooks := &object{}
 	if v, ok := doc.get("hooks"); ok && !isNull(v) {
 		if hooks, err = parseObject(v); err != nil {
 			return nil, &InvalidError{path, errors.New(`"hooks" is not a JSON object; refusing to edit it`)}
+		}
+	}
+	for _, h := range Ours {
+		if hooks.count(h.Event) > 1 {
+			return nil, &InvalidError{path, fmt.Errorf(`"hooks.%s" appears more than once; refusing to edit it`, h.Event)}
 		}
 	}
 	if err := change(hooks, c); err != nil {
@@ -245,12 +253,14 @@ func setHook(hooks *object, h Hook, bin string, install bool, c *Change) error {
 	var kept []json.RawMessage
 	for _, g := range groups {
 		ng, n, drop := withoutOurs(g, h.Sub)
-		if n > 0 && at < 0 {
-			at = len(kept)
-		}
 		removed += n
 		if !drop {
 			kept = append(kept, ng)
+		}
+		// Ours goes back where the first one was: in place of a group it
+		// had to itself, or just after a group it shared.
+		if n > 0 && at < 0 {
+			at = len(kept)
 		}
 	}
 	if install {

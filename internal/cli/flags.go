@@ -98,7 +98,14 @@ func foldFlagNames(fs *flag.FlagSet, args []string) []string {
 }
 
 func printFlags(w io.Writer, fs *flag.FlagSet, usage string) {
-	io.WriteString(w, "usage: memcompact "+usage+"\n\nflags:\n")
+	io.WriteString(w, "usage: memcompact "+usage+"\n")
+	if c, ok := commands[fs.Name()]; ok {
+		io.WriteString(w, "\n"+c.short+"\n")
+		if long := strings.TrimSpace(c.long); long != "" {
+			io.WriteString(w, "\n"+long+"\n")
+		}
+	}
+	io.WriteString(w, "\nflags:\n")
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)

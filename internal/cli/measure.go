@@ -84,6 +84,9 @@ func runMeasure(env *Env, args []string) error {
 	}
 	if set["validate"] {
 		v := measure.Validate(validate)
+		for _, n := range v.Notes {
+			fmt.Fprintf(env.Stderr, "memcompact: warning: %s\n", n)
+		}
 		if asJSON {
 			writeJSONTo(env.Stdout, v)
 		} else {

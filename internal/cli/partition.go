@@ -137,4 +137,3 @@ func partitionLines(r *sweep.PartitionReport) []string {
 
 // psText renders an echoed artifact value as the reference interpolates it.
 func psText(v []byte) string { return sweep.PSString(v) }
-

@@ -54,36 +54,31 @@ var (
 // Builtin distills srcs into bullets (without the "- " marker).
 func Builtin(srcs []Source) []string {
 	var bullets, keys []string
-	keep := func(s string) {
-		k := Key(s)
-		if k == "" {
-			return
-		}
+	// dup reports whether s repeats (or is contained in) a kept bullet.
+	dup := func(k string) bool {
 		for _, old := range keys {
 			if old == k || (len(k) >= 12 && strings.Contains(old, k)) {
-				return
+				return true
 			}
 		}
-		bullets = append(bullets, s)
-		keys = append(keys, k)
+		return false
 	}
 	for _, src := range srcs {
-		us := units(src)
-		var kept []string
-		for _, u := range us {
-			if worth(u) {
-				kept = append(kept, u)
+		first := true
+		for _, u := range units(src) {
+			k := Key(u)
+			if !worth(u) || k == "" || dup(k) {
+				continue
 			}
-		}
-		if src.Title != "" {
-			if len(kept) > 0 {
-				kept[0] = src.Title + ": " + kept[0]
-			} else if len(facts.Extract(src.Title)) > 0 || keywordRE.MatchString(src.Title) {
-				kept = []string{src.Title}
+			keys = append(keys, k)
+			if first && src.Title != "" {
+				u = src.Title + ": " + u
 			}
+			first = false
+			bullets = append(bullets, u)
 		}
-		for _, u := range kept {
-			keep(u)
+		if first && src.Title != "" && (len(facts.Extract(src.Title)) > 0 || keywordRE.MatchString(src.Title)) {
+			bullets = append(bullets, src.Title)
 		}
 	}
 	// The guarantee: bring back the line of any fact still missing.

@@ -97,6 +97,9 @@ func Surface(abs, home string) string {
 type Verdict struct {
 	Result   string   `json:"result"` // "conforming" or "non-conforming"
 	Problems []string `json:"problems"`
+	// Notes are observations that do not make a record non-conforming:
+	// the reference accepts them, so memcompact only points them out.
+	Notes []string `json:"-"`
 }
 
 // Conforming reports whether the record had no problem.
@@ -133,7 +136,15 @@ func Validate(record string) Verdict {
 	if index.TrimSpace(strings.Join(fields[4:], " | ")) == "" {
 		problems = append(problems, "method must state how the measurement reproduces")
 	}
-	return verdict(problems)
+	v := verdict(problems)
+	// A surface is written home-relative ("~/...") so that a record made
+	// on one machine names the same file on another. The reference does
+	// not enforce it, so neither the verdict nor the exit code depends on
+	// it; the note tells the owner.
+	if s := fields[3]; s != "" && s != "~" && !strings.HasPrefix(s, "~/") {
+		v.Notes = append(v.Notes, fmt.Sprintf("the surface '%s' is not written home-relative ('~/...'), as 'memcompact measure' writes it; the record will not name the same file on another machine", s))
+	}
+	return v
 }
 
 func verdict(problems []string) Verdict {

@@ -9,6 +9,7 @@
 package textfile
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -61,7 +62,11 @@ func Read(path string) (*File, error) {
 	defer f.Close()
 	// Read one byte past the limit so a file that grew past it between the
 	// stat and the read is still caught.
-	raw, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	// Size the buffer from the stat so a large index is read in one
+	// allocation rather than by repeated doubling.
+	buf := bytes.NewBuffer(make([]byte, 0, min(fi.Size(), MaxSize)+1))
+	_, err = buf.ReadFrom(io.LimitReader(f, MaxSize+1))
+	raw := buf.Bytes()
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}

@@ -233,3 +233,19 @@ func TestJudgeCRLFAndBOMIndex(t *testing.T) {
 		t.Fatalf("CRLF drop: %s", codes(v))
 	}
 }
+
+// FuzzApply: no call panics Apply, and a successful Edit's result contains
+// its new_string.
+func FuzzApply(f *testing.F) {
+	f.Add("a\r\nb\r\n", "a\nb", "c", false)
+	f.Add("say \u201Chi\u201D", `say "hi"`, "x", true)
+	f.Add("", "", "new", false)
+	f.Add("\xff\xfe", "\xff", "", true)
+	f.Fuzz(func(t *testing.T, current, old, new string, all bool) {
+		out, err := Apply("Edit", current, current != "", &claudehooks.ToolInput{OldString: &old, NewString: &new, ReplaceAll: all})
+		if err == nil && !strings.Contains(out, new) {
+			t.Fatalf("Apply(%q, %q→%q) = %q lacks the new text", current, old, new, out)
+		}
+		_, _ = Apply("MultiEdit", current, true, &claudehooks.ToolInput{Edits: []claudehooks.Edit{{OldString: old, NewString: new, ReplaceAll: all}, {OldString: new, NewString: old}}})
+	})
+}

@@ -1,0 +1,174 @@
+package claudehooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestIsOurs(t *testing.T) {
+	tests := []struct {
+		cmd, sub string
+		want     bool
+	}{
+		{"memcompact hook pre-write", "pre-write", true},
+		{"/opt/bin/memcompact hook pre-write", "pre-write", true},
+		{`"/Program Files/memcompact.exe" hook session-start`, "session-start", true},
+		{"memcompact hook pre-write", "session-start", false},
+		{"other-tool hook pre-write", "pre-write", false},
+		{"memcompact hook", "pre-write", false},
+		{"echo memcompact hook pre-write extra", "pre-write", false},
+	}
+	for _, tt := range tests {
+		if got := IsOurs(tt.cmd, tt.sub); got != tt.want {
+			t.Errorf("IsOurs(%q, %q) = %v", tt.cmd, tt.sub, got)
+		}
+	}
+}
+
+func TestInstallKeepsOtherHooksAndIsIdempotent(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	orig := "\uFEFF{\r\n  \"hooks\": {\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo hi <b>\"}, {\"type\": \"command\", \"command\": \"memcompact hook session-start\"}]}]},\r\n  \"z\": 1.50\r\n}\r\n"
+	if err := os.WriteFile(path, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Install(path, "memcompact")
+	if err != nil || !c.Changed {
+		t.Fatalf("install: %+v %v", c, err)
+	}
+	b, _ := os.ReadFile(path)
+	s := string(b)
+	if !strings.HasPrefix(s, "\uFEFF{\r\n") || !strings.Contains(s, `"echo hi <b>"`) || !strings.Contains(s, `"z": 1.50`) {
+		t.Fatalf("BOM, CRLF, HTML characters or number spelling lost:\n%s", s)
+	}
+	if n := strings.Count(s, "hook session-start"); n != 1 {
+		t.Fatalf("%d session-start hooks:\n%s", n, s)
+	}
+	// The user's echo hook shared a group with ours; it stays, first.
+	var doc struct {
+		Hooks map[string][]struct {
+			Matcher string
+			Hooks   []commandHook
+		}
+	}
+	if err := json.Unmarshal(bytes.TrimPrefix(b, []byte("\uFEFF")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if ss := doc.Hooks["SessionStart"]; len(ss) != 2 || ss[0].Hooks[0].Command != "echo hi <b>" {
+		t.Fatalf("SessionStart groups: %+v", ss)
+	}
+	again, err := Install(path, "memcompact")
+	if err != nil || again.Changed {
+		t.Fatalf("second install changed the file: %+v %v", again, err)
+	}
+	if bak, _ := os.ReadFile(path + BackupSuffix); string(bak) != orig {
+		t.Fatalf("backup is not the original bytes")
+	}
+	u, err := Uninstall(path)
+	if err != nil || !u.Changed || len(u.Removed) != 2 {
+		t.Fatalf("uninstall: %+v %v", u, err)
+	}
+	b, _ = os.ReadFile(path)
+	if strings.Contains(string(b), "memcompact") || !strings.Contains(string(b), "echo hi <b>") {
+		t.Fatalf("after uninstall:\n%s", b)
+	}
+}
+
+func TestInvalidSettingsRefused(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"comment.json":   "{\n  // a comment\n  \"a\": 1\n}\n",
+		"array.json":     "[]",
+		"hooksarr.json":  `{"hooks": {"PreToolUse": {}}}`,
+		"badutf8.json":   "{\"a\": \"\xff\"}",
+		"truncated.json": `{"a": `,
+		"duphooks.json":  `{"hooks": {}, "hooks": {}}`,
+		"dupevent.json":  `{"hooks": {"PreToolUse": [], "PreToolUse": []}}`,
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Install(path, "memcompact")
+		var inv *InvalidError
+		if !errors.As(err, &inv) {
+			t.Errorf("%s: err %v, want InvalidError", name, err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != body {
+			t.Errorf("%s: changed", name)
+		}
+	}
+}
+
+// FuzzInstall: no input panics Install or Uninstall; a file either is
+// refused untouched or ends up with exactly one copy of each hook, and a
+// second install changes nothing.
+func FuzzInstall(f *testing.F) {
+	for _, s := range []string{"", "{}", `{"hooks":{}}`, `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x"}]}]}}`,
+		`{"hooks":{"SessionStart":[{"hooks":[{"command":"memcompact hook session-start"},{"command":"memcompact hook session-start"}]}]}}`,
+		`{"a":[1,2,{"b":null}],"hooks":null}`, "{\"k\\u0000\": \"\\ud800\"}", `{"hooks":{"PreToolUse":[1,"x",null,{"hooks":5}]}}`, `{"hooks":{},"hooks":{"PreToolUse":[]}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "settings.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Install(path, "memcompact")
+		if err != nil {
+			if b, _ := os.ReadFile(path); !bytes.Equal(b, data) {
+				t.Fatalf("refused (%v) but changed the file", err)
+			}
+			return
+		}
+		b, _ := os.ReadFile(path)
+		for _, h := range Ours {
+			if n := countOurs(t, b, h); n != 1 {
+				t.Fatalf("%d copies of %s:\n%s", n, h.Sub, b)
+			}
+		}
+		if c, err := Install(path, "memcompact"); err != nil || c.Changed {
+			t.Fatalf("second install: %+v %v", c, err)
+		}
+		if _, err := Uninstall(path); err != nil {
+			t.Fatalf("uninstall: %v", err)
+		}
+		b, _ = os.ReadFile(path)
+		for _, h := range Ours {
+			if n := countOurs(t, b, h); n != 0 {
+				t.Fatalf("uninstall left %d copies of %s:\n%s", n, h.Sub, b)
+			}
+		}
+	})
+}
+
+// countOurs counts memcompact's handlers for h in h's event of a settings
+// file, reading it the way Claude Code does.
+func countOurs(t *testing.T, b []byte, h Hook) int {
+	var doc struct {
+		Hooks map[string][]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(bytes.TrimPrefix(b, []byte("\uFEFF")), &doc); err != nil {
+		t.Fatalf("settings no longer parse: %v\n%s", err, b)
+	}
+	n := 0
+	for _, g := range doc.Hooks[h.Event] {
+		var group struct {
+			Hooks []commandHook `json:"hooks"`
+		}
+		if json.Unmarshal(g, &group) != nil {
+			continue
+		}
+		for _, c := range group.Hooks {
+			if IsOurs(c.Command, h.Sub) {
+				n++
+			}
+		}
+	}
+	return n
+}
