@@ -156,21 +156,22 @@ func (pl *Plan) needsBreak(out []string, at int) bool {
 	return true
 }
 
-// dedupe drops bullets that repeat (by distill.Key) an earlier bullet or a
-// line of the existing block.
+// dedupe drops bullets that repeat, word for word, an earlier bullet or a
+// bullet of the existing block. (Near-duplicates are the summarizer's
+// business: two lines that differ only in punctuation can differ in a
+// fact, and the fact check would then abort the compaction.)
 func dedupe(bullets, oldBody []string) []string {
 	seen := map[string]bool{}
 	for _, l := range oldBody {
-		seen[distill.Key(l)] = true
+		seen[strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- "))] = true
 	}
 	var out []string
 	for _, b := range bullets {
 		b = strings.TrimSpace(b)
-		k := distill.Key(b)
-		if b == "" || seen[k] && k != "" {
+		if b == "" || seen[b] {
 			continue
 		}
-		seen[k] = true
+		seen[b] = true
 		out = append(out, b)
 	}
 	return out

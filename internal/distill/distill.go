@@ -21,7 +21,8 @@
 // kept: an extractive summarizer cannot tell a lesson from chatter, so it
 // errs on the side of keeping. A unit whose normalized text (lower case,
 // letters and digits only) repeats, or is contained in, an earlier kept
-// unit is dropped as a duplicate. A heading entry's first bullet is
+// unit is dropped as a duplicate (containment is checked against the last 64
+// kept bullets, exact repeats against all). A heading entry's first bullet is
 // prefixed with its title ("2026-04-08 14:30 — Port fix: …"), so the date
 // survives. Last, any fact of the tier still missing from the bullets brings
 // back the line that held it, so the built-in summary never loses a fact.
@@ -34,6 +35,10 @@ import (
 
 	"github.com/memcompact/memcompact/internal/facts"
 )
+
+// nearDupWindow is how many recent bullets a unit is compared with for
+// containment (exact repeats are caught across the whole tier).
+const nearDupWindow = 64
 
 // Source is one entry handed to a summarizer.
 type Source struct {
@@ -54,11 +59,19 @@ var (
 // Builtin distills srcs into bullets (without the "- " marker).
 func Builtin(srcs []Source) []string {
 	var bullets, keys []string
-	// dup reports whether s repeats (or is contained in) a kept bullet.
+	exact := map[string]bool{}
+	// dup reports whether k repeats a kept bullet, or is contained in one
+	// of the last nearDupWindow kept bullets (a bounded window keeps the
+	// built-in summarizer linear on huge tiers).
 	dup := func(k string) bool {
-		for _, old := range keys {
-			if old == k || (len(k) >= 12 && strings.Contains(old, k)) {
-				return true
+		if exact[k] {
+			return true
+		}
+		if len(k) >= 12 {
+			for _, old := range keys[max(0, len(keys)-nearDupWindow):] {
+				if strings.Contains(old, k) {
+					return true
+				}
 			}
 		}
 		return false
@@ -71,6 +84,7 @@ func Builtin(srcs []Source) []string {
 				continue
 			}
 			keys = append(keys, k)
+			exact[k] = true
 			if first && src.Title != "" {
 				u = src.Title + ": " + u
 			}
@@ -82,16 +96,15 @@ func Builtin(srcs []Source) []string {
 		}
 	}
 	// The guarantee: bring back the line of any fact still missing.
-	var all strings.Builder
-	for _, src := range srcs {
-		all.WriteString(src.Text)
-		all.WriteString("\n")
-	}
-	missing := facts.Missing(facts.Extract(all.String()), strings.Join(bullets, "\n"))
+	// Line numbers of facts are lines of this text, so it must be built
+	// exactly as the lines are split below.
+	all := TierText(srcs)
+	missing := facts.Missing(facts.Extract(all), strings.Join(bullets, "\n"))
 	if len(missing) > 0 {
-		lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(all.String(), "\r\n", "\n"), "\r", "\n"), "\n")
+		lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(all, "\r\n", "\n"), "\r", "\n"), "\n")
+		added := ""
 		for _, f := range missing {
-			if facts.Holds(strings.Join(bullets, "\n"), f) {
+			if facts.Holds(added, f) {
 				continue
 			}
 			if f.Line-1 < len(lines) {
@@ -101,6 +114,7 @@ func Builtin(srcs []Source) []string {
 					b = quoteCode(strings.TrimSpace(lines[f.Line-1]))
 				}
 				bullets = append(bullets, b)
+				added += b + "\n"
 			}
 		}
 	}

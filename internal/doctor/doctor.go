@@ -186,7 +186,7 @@ func (d *diagnosis) load() {
 	d.r.PastCut = len(res.PastCut)
 	cmd := "memcompact load " + quote(d.opt.Index)
 	if !res.Cut {
-		d.add(Finding{Area: AreaLoad, Status: StatusOK, Summary: fmt.Sprintf("loads whole: %d of %d lines, %s of %s characters", res.LinesTotal, res.LineLimit, check.N0(res.UnitsTotal), check.N0(res.UnitLimit))})
+		d.add(Finding{Area: AreaLoad, Status: StatusOK, Summary: fmt.Sprintf("loads whole: %d of %d lines, %s of %s characters, as Claude Code counts them", res.LinesTotal, res.LineLimit, check.N0(res.UnitsTotal), check.N0(res.UnitLimit))})
 		return
 	}
 	var det []string

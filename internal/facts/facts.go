@@ -111,11 +111,18 @@ func Extract(text string) []Fact {
 
 // lineFacts extracts the facts of one line outside code fences.
 func lineFacts(line string, ln int, add func(Kind, string, int)) {
-	if m := promptRE.FindStringSubmatch(line); m != nil {
-		add(Command, m[1], ln)
+	// Cheap byte tests first: most lines hold no fact, and the regular
+	// expressions are the cost of a compaction.
+	hasDigit := strings.ContainsAny(line, "0123456789")
+	if strings.Contains(line, "$ ") {
+		if m := promptRE.FindStringSubmatch(line); m != nil {
+			add(Command, m[1], ln)
+		}
 	}
-	if m := keyValueRE.FindStringSubmatch(line); m != nil {
-		add(Setting, m[1], ln)
+	if strings.IndexByte(line, ':') >= 0 {
+		if m := keyValueRE.FindStringSubmatch(line); m != nil {
+			add(Setting, m[1], ln)
+		}
 	}
 	masked := []byte(line)
 	mask := func(loc []int) {
@@ -123,25 +130,37 @@ func lineFacts(line string, ln int, add func(Kind, string, int)) {
 			masked[j] = ' '
 		}
 	}
+	if strings.IndexByte(line, '`') < 0 && !hasDigit && !strings.ContainsAny(line, "/.=:$") {
+		return
+	}
 	for _, sp := range codeSpans(line) {
 		add(Code, line[sp[2]:sp[3]], ln)
 		mask(sp[:2])
 	}
-	for _, loc := range urlRE.FindAllStringIndex(string(masked), -1) {
+	for _, loc := range urlIndexes(line, masked) {
 		u := strings.TrimRight(line[loc[0]:loc[1]], ".,;:!?*_")
 		add(URL, u, ln)
 		mask(loc)
 	}
 	rest := string(masked)
-	for _, m := range settingRE.FindAllString(rest, -1) {
-		add(Setting, m, ln)
+	if strings.IndexByte(rest, '=') >= 0 {
+		for _, m := range settingRE.FindAllString(rest, -1) {
+			add(Setting, m, ln)
+		}
 	}
-	for _, m := range pathRE.FindAllStringSubmatch(rest, -1) {
+	var paths [][]string
+	if strings.ContainsAny(rest, "/.") {
+		paths = pathRE.FindAllStringSubmatch(rest, -1)
+	}
+	for _, m := range paths {
 		p := strings.TrimRight(m[1], ".")
 		if p == "/" || p == "" || strings.Trim(p, "./~") == "" || !pathLike(p) {
 			continue
 		}
 		add(Path, p, ln)
+	}
+	if !hasDigit {
+		return
 	}
 	for _, m := range dateRE.FindAllString(rest, -1) {
 		add(Date, m, ln)
@@ -204,6 +223,15 @@ func codeSpans(line string) [][4]int {
 		}
 	}
 	return out
+}
+
+// urlIndexes finds URLs in the masked line, skipping the search when the
+// line cannot hold one.
+func urlIndexes(line string, masked []byte) [][]int {
+	if !strings.Contains(line, "://") {
+		return nil
+	}
+	return urlRE.FindAllStringIndex(string(masked), -1)
 }
 
 // splitLines splits at LF, CRLF and lone CR, without terminators.

@@ -65,6 +65,10 @@ func BuildCorpus(p Paths, lines []string) (*Corpus, error) {
 		pointed[strings.ToLower(s.Name)] = true
 	}
 	base := filepath.Base(p.Index)
+	dirReal, err := filepath.EvalSymlinks(p.Dir)
+	if err != nil {
+		dirReal = p.Dir
+	}
 	for _, s := range subjects {
 		if containsFold(reserved, s.Name) {
 			c.NonEntryFiles = append(c.NonEntryFiles, s.Name)
@@ -78,6 +82,14 @@ func BuildCorpus(p Paths, lines []string) (*Corpus, error) {
 		facts, err := records.ReadEntryFacts(body)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: the body of '%s' could not be read: %w", base, s.Line, s.Name, err)
+		}
+		if real, ok := leavesStore(body, dirReal); ok {
+			c.Warnings = append(c.Warnings, Warning{File: base, Line: s.Line,
+				Msg: fmt.Sprintf("the body of '%s' is a link to '%s', outside the store", s.Name, real)})
+		}
+		if records.IsReservedName(s.Name) {
+			c.Warnings = append(c.Warnings, Warning{File: base, Line: s.Line,
+				Msg: fmt.Sprintf("'%s' is reserved for the sweep's own records, so no ledger or slate record can name this entry; rename it", s.Name)})
 		}
 		c.Entries = append(c.Entries, Entry{Name: s.Name, Identity: s.Name + "@" + facts.Admitted, Population: PopPointer, Line: s.Line})
 	}
@@ -113,14 +125,36 @@ func BuildCorpus(p Paths, lines []string) (*Corpus, error) {
 			c.NonEntryFiles = append(c.NonEntryFiles, name)
 			continue
 		}
-		if real, err := filepath.EvalSymlinks(path); err == nil {
-			if dir, err := filepath.EvalSymlinks(p.Dir); err == nil && filepath.Dir(real) != dir {
-				c.Warnings = append(c.Warnings, Warning{File: n, Msg: fmt.Sprintf("this entry is a link to '%s', outside the store", real)})
-			}
+		if real, ok := leavesStore(path, dirReal); ok {
+			c.Warnings = append(c.Warnings, Warning{File: n, Msg: fmt.Sprintf("this entry is a link to '%s', outside the store", real)})
+		}
+		if records.IsReservedName(name) {
+			c.Warnings = append(c.Warnings, Warning{File: n,
+				Msg: fmt.Sprintf("'%s' is reserved for the sweep's own records, so no ledger or slate record can name this entry; rename it", name)})
 		}
 		c.Entries = append(c.Entries, Entry{Name: name, Identity: name + "@" + facts.Admitted, Population: PopOrphan})
 	}
 	return c, nil
+}
+
+// leavesStore reports whether path is a symbolic link whose target lies
+// outside the store's directory (dirReal, symlinks resolved), and where it
+// leads. Only links are resolved, so a store of plain files costs one lstat
+// per body.
+func leavesStore(path, dirReal string) (string, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return "", false
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(dirReal, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return real, true
+	}
+	return "", false
 }
 
 // outside reports whether a link target climbs out of the store's

@@ -43,8 +43,8 @@ func (e *ArtifactError) Error() string { return e.Reason }
 type LoadedArtifact struct {
 	EnumeratedOn json.RawMessage
 	Source       json.RawMessage
-	Subjects     []map[string]json.RawMessage // nil element: not a JSON object
-	IndexSHA256  string                       // "" when the artifact carries none
+	Subjects     []ArtifactSubject
+	IndexSHA256  string // "" when the artifact carries none
 	Index        string
 }
 
@@ -102,7 +102,18 @@ func lookupFold(obj map[string]json.RawMessage, key string) (json.RawMessage, bo
 	return nil, false
 }
 
-func parseSubjects(v json.RawMessage) []map[string]json.RawMessage {
+// ArtifactSubject is one subject of a loaded artifact. A field is nil when
+// the subject does not carry it (JSON null is carried: "null").
+type ArtifactSubject struct {
+	Name       json.RawMessage `json:"name"`
+	Identity   json.RawMessage `json:"identity"`
+	Population json.RawMessage `json:"population"`
+}
+
+// parseSubjects reads the subjects array; a non-array value is one subject,
+// as PowerShell's @() makes it, and an element that is not an object
+// carries no field. Field names match without regard to case.
+func parseSubjects(v json.RawMessage) []ArtifactSubject {
 	var arr []json.RawMessage
 	t := bytes.TrimSpace(v)
 	switch {
@@ -115,11 +126,10 @@ func parseSubjects(v json.RawMessage) []map[string]json.RawMessage {
 	default:
 		arr = []json.RawMessage{t}
 	}
-	out := make([]map[string]json.RawMessage, len(arr))
+	out := make([]ArtifactSubject, len(arr))
 	for i, el := range arr {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(el, &m) == nil && m != nil {
-			out[i] = m
+		if len(el) > 0 && el[0] == '{' {
+			json.Unmarshal(el, &out[i])
 		}
 	}
 	return out
@@ -132,6 +142,12 @@ func PSString(v json.RawMessage) string {
 	t := bytes.TrimSpace(v)
 	if len(t) == 0 {
 		return ""
+	}
+	if t[0] == '"' {
+		var str string
+		if json.Unmarshal(t, &str) == nil {
+			return str
+		}
 	}
 	var x any
 	if json.Unmarshal(t, &x) != nil {
@@ -253,22 +269,16 @@ func RunPartition(a *LoadedArtifact, in PartitionInput) (*Partition, error) {
 		return usage(fmt.Sprintf("the enumeration artifact's 'enumerated_on' is not a date in yyyy-MM-dd form: '%s'", onText)), nil
 	}
 
-	for _, s := range a.Subjects {
-		var name, identity, population string
-		for _, field := range []string{"name", "identity", "population"} {
-			v, ok := lookupFold(s, field)
-			if !ok {
-				return usage(fmt.Sprintf("the enumeration artifact carries a subject with no '%s'; it was not produced by Get-MemorySweepInventory.ps1", field)), nil
-			}
-			switch field {
-			case "name":
-				name = PSString(v)
-			case "identity":
-				identity = PSString(v)
-			case "population":
-				population = PSString(v)
+	for _, sub := range a.Subjects {
+		for _, f := range []struct {
+			name string
+			v    json.RawMessage
+		}{{"name", sub.Name}, {"identity", sub.Identity}, {"population", sub.Population}} {
+			if f.v == nil {
+				return usage(fmt.Sprintf("the enumeration artifact carries a subject with no '%s'; it was not produced by Get-MemorySweepInventory.ps1", f.name)), nil
 			}
 		}
+		name, identity, population := PSString(sub.Name), PSString(sub.Identity), PSString(sub.Population)
 		miss := func(why string) {
 			rep.Unaccounted = append(rep.Unaccounted, UnaccountedItem{Name: name, Identity: identity, Population: population, Why: why})
 		}

@@ -67,6 +67,12 @@ func TestApply(t *testing.T) {
 func testStore(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "cfg", "projects", "-p", "memory")
+	writeFiles(t, dir, files)
+	return dir
+}
+
+func writeFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -76,7 +82,6 @@ func testStore(t *testing.T, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
 func judge(path string, tool string, in claudehooks.ToolInput) *Verdict {

