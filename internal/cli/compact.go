@@ -58,13 +58,6 @@ type compactFlags struct {
 	all, dryRun, yes, plan, json            bool
 }
 
-type compactResult struct {
-	SchemaVersion int               `json:"schema_version"`
-	Root          string            `json:"root"`
-	DryRun        bool              `json:"dry_run"`
-	Files         []*compact.Report `json:"files"`
-}
-
 func compactFlagSet(f *compactFlags, name string) *flag.FlagSet {
 	fset := newFlagSet(name)
 	fset.StringVar(&f.root, "root", "", "the memory root (the directory holding compaction/)")
@@ -75,6 +68,7 @@ func compactFlagSet(f *compactFlags, name string) *flag.FlagSet {
 	fset.BoolVar(&f.json, "json", false, "print the result as JSON")
 	alias(fset, "json", "Json")
 	alias(fset, "yes", "y")
+	alias(fset, "timeout", "summarizer-timeout")
 	return fset
 }
 

@@ -34,14 +34,6 @@ not a directory.`,
 	})
 }
 
-type initResult struct {
-	SchemaVersion int            `json:"schema_version"`
-	Root          string         `json:"root"`
-	Actions       []string       `json:"actions"` // what init changed, in order; empty on a second run
-	Changed       bool           `json:"changed"`
-	Budgets       *budget.Report `json:"budgets"`
-}
-
 // masterSection is the Memory Compaction section init adds to
 // master-memory.md; it names the policy file, which is also how init knows
 // the section is already there.

@@ -36,17 +36,6 @@ single file to restore to, not confirmed, write failure), 3 usage.`,
 	})
 }
 
-type restoreResult struct {
-	SchemaVersion  int    `json:"schema_version"`
-	Status         string `json:"status"` // "restored", "unchanged" or "not_confirmed"
-	File           string `json:"file"`
-	Snapshot       string `json:"snapshot"`
-	Taken          string `json:"taken"`
-	Lines          int    `json:"lines"`
-	Bytes          int    `json:"bytes"`
-	SafetySnapshot string `json:"safety_snapshot,omitempty"`
-}
-
 func runRestore(env *Env, args []string) (err error) {
 	const usage = "restore SNAPSHOT [--to FILE] [--yes] [--root DIR] [--json]"
 	var rootFlag, to string

@@ -37,17 +37,6 @@ compaction was aborted; 2 refused; 3 usage (including an empty entry).`,
 	})
 }
 
-type saveResult struct {
-	SchemaVersion int             `json:"schema_version"`
-	File          string          `json:"file"`
-	Status        string          `json:"status"` // "saved", "compacted_and_saved" or "not_saved"
-	Size          int             `json:"size"`
-	Budget        int             `json:"budget,omitempty"`
-	Unit          string          `json:"unit,omitempty"`
-	Budgeted      bool            `json:"budgeted"`
-	Compaction    *compact.Report `json:"compaction,omitempty"`
-}
-
 func runSave(env *Env, args []string) (err error) {
 	var f compactFlags
 	var entryFile string

@@ -27,20 +27,6 @@ glob row that covers FILE, else 10. "N lines" may be given as one argument.`,
 	})
 }
 
-type setBudgetResult struct {
-	SchemaVersion int    `json:"schema_version"`
-	Policy        string `json:"policy"`
-	File          string `json:"file"`
-	Action        string `json:"action"` // "updated", "added" or "unchanged"
-	Budget        int    `json:"budget"`
-	Unit          string `json:"unit"`
-	Newest        int    `json:"newest"`
-	Line          int    `json:"line"`
-	OldBudget     int    `json:"old_budget,omitempty"`
-	OldUnit       string `json:"old_unit,omitempty"`
-	OldNewest     int    `json:"old_newest,omitempty"`
-}
-
 func runSetBudget(env *Env, args []string) (err error) {
 	const usage = "set-budget FILE N lines|chars [--newest N] [--root DIR] [--json]"
 	var rootFlag string

@@ -21,13 +21,6 @@ main-memory-YYYY-MM-DD….md).`,
 	})
 }
 
-type snapshotsResult struct {
-	SchemaVersion int             `json:"schema_version"`
-	Root          string          `json:"root"`
-	File          string          `json:"file,omitempty"`
-	Snapshots     []snapshot.Info `json:"snapshots"`
-}
-
 func runSnapshots(env *Env, args []string) (err error) {
 	const usage = "snapshots [FILE] [--root DIR] [--json]"
 	var rootFlag string

@@ -6,8 +6,10 @@
 //
 // # The rule
 //
-// Lines inside fenced code blocks (``` or ~~~) are never headings, list
-// items or separators. A heading is 1–6 "#" after at most three spaces,
+// Lines inside fenced code blocks (``` or ~~~) and inside a YAML front
+// matter block (the file's first line "---", up to the next "---" or "...")
+// are never headings, list items or separators; front matter is always
+// preamble. A heading is 1–6 "#" after at most three spaces,
 // then a space or the end of the line.
 //
 // A heading whose text is "Compacted History" (any case) starts a history

@@ -84,9 +84,14 @@ func Split(text string, opt Options) (*Doc, error) {
 	n := len(d.Lines)
 	info := make([]lineInfo, n)
 	var fence string
+	front := frontMatterEnd(d.Lines)
 	for i, l := range d.Lines {
 		p := trimEOL(l)
 		info[i].blank = strings.TrimSpace(p) == ""
+		if i < front {
+			info[i].fenced = true
+			continue
+		}
 		if fence != "" {
 			info[i].fenced = true
 			if m := fenceRE.FindStringSubmatch(p); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(p[len(m[0]):]) == "" {
@@ -309,6 +314,20 @@ func listEnd(lines []string, info []lineInfo, inHistory []bool, isStart map[int]
 		}
 	}
 	return end
+}
+
+// frontMatterEnd returns the number of lines of a YAML front matter block
+// ("---" on the first line, up to the next "---" or "..."), or 0.
+func frontMatterEnd(lines []string) int {
+	if len(lines) == 0 || strings.TrimRight(trimEOL(lines[0]), " \t") != "---" {
+		return 0
+	}
+	for i := 1; i < len(lines); i++ {
+		if t := strings.TrimRight(trimEOL(lines[i]), " \t"); t == "---" || t == "..." {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // SplitKeep splits text into lines that keep their terminators (LF, CRLF or

@@ -90,6 +90,10 @@ func TestSplit(t *testing.T) {
 			titles: []string{"- a", "- b"}, secret: []bool{false, false}, lines: []int{5, 1},
 		},
 		{
+			name: "front matter is preamble", text: "---\nname: x\ntags:\n- a\n- b\n---\n- one\n- two\n", mode: ModeList,
+			titles: []string{"- one", "- two"}, preamble: 6, secret: []bool{false, false}, lines: []int{1, 1},
+		},
+		{
 			name: "crlf", text: "## 2026-01-01 a\r\nx\r\n---\r\n\r\n## 2026-01-02 b\r\ny", mode: ModeDated,
 			titles: []string{"2026-01-01 a", "2026-01-02 b"}, secret: []bool{false, false}, lines: []int{4, 2},
 		},
