@@ -259,7 +259,7 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool) {
 		fmt.Fprintf(w, "The mid tier was lightly summarized: %d duplicate or filler lines removed.\n", r.MidRemoved)
 	}
 	if r.Status == compact.StatusShortfall {
-		fmt.Fprintf(w, "  hint: raise the budget (memcompact set-budget %s N %s), shrink its newest tier (--newest), or summarize harder (--summarizer)\n", r.File, r.Unit)
+		fmt.Fprint(w, shortfallHint(r))
 	}
 	if dryRun && r.Status == compact.StatusCompacted {
 		fmt.Fprintf(w, "Dry run: nothing was written. The history block would be:\n%s", r.Block)
@@ -289,4 +289,17 @@ func pluralWord(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// shortfallHint says what can still bring a file within budget. When even
+// an empty summary would leave it over (the oldest tier is capped at 30%
+// of the file), summarizing harder cannot help: the file needs its budget
+// raised, or a compaction now under a budget it can reach and another
+// after it.
+func shortfallHint(r *compact.Report) string {
+	if r.Floor > r.Budget {
+		return fmt.Sprintf("  hint: the oldest tier is at most 30%% of the file, so even an empty summary would leave %d/%d %s; compact in steps: memcompact set-budget %s %d %s, compact, then set the budget back and compact again\n",
+			r.Floor, r.Budget, r.Unit, r.File, r.Budget+r.Shortfall, r.Unit)
+	}
+	return fmt.Sprintf("  hint: raise the budget (memcompact set-budget %s N %s), shrink its newest tier (--newest), or summarize harder (--summarizer)\n", r.File, r.Unit)
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/measure"
@@ -62,15 +63,21 @@ func runMeasure(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// A blank -Path or -Validate counts as not supplied, as in the
+	// reference script: "-Path ''" is the usage error that names both
+	// parameters, not a search for a file named ''.
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "path", "Path":
-			set["path"] = true
+			set["path"] = strings.TrimSpace(path) != ""
 		case "validate", "Validate":
-			set["validate"] = true
+			set["validate"] = strings.TrimSpace(validate) != ""
 		}
 	})
+	if len(pos) == 1 && strings.TrimSpace(pos[0]) == "" {
+		pos = nil
+	}
 	switch {
 	case len(pos) > 1:
 		return measureUsageError(env.Stdout, asJSON, fmt.Sprintf("measure takes one file; found %d arguments", len(pos)))

@@ -56,7 +56,7 @@ func (pl *Plan) assemble(snapRel string, lighten bool) (text, block string, remo
 	case d.History != nil:
 		anchor = d.History.Start
 	case len(pl.distill) > 0:
-		anchor = pl.listAnchor(d.Entries[pl.distill[0]].Start)
+		anchor = pl.sectionAnchor(pl.distill[0])
 	}
 
 	out := make([]string, 0, n)
@@ -86,8 +86,10 @@ func (pl *Plan) assemble(snapRel string, lighten bool) (text, block string, remo
 	}
 	b.WriteString(heading)
 	count := pl.oldN + len(pl.distill)
+	// No blank line between the provenance line and the bullets: a list
+	// may follow a paragraph directly in Markdown, and on a small file
+	// every line of the block's fixed overhead counts against the budget.
 	b.WriteString("*Distilled from " + strconv.Itoa(count) + " " + plural(count, "entry", "entries") + " on " + pl.o.Today.Format("2006-01-02") + ". Full detail in " + snapRel + ".*" + eol)
-	b.WriteString(eol)
 	for _, l := range pl.oldBody {
 		b.WriteString(l)
 	}
@@ -103,27 +105,42 @@ func (pl *Plan) assemble(snapRel string, lighten bool) (text, block string, remo
 	return text, block, removed
 }
 
-// listAnchor is where a new block goes. In a list-item file the block goes
-// before the heading the list sits under, so the items after the block stay
-// under their own heading; otherwise it takes the first distilled entry's
-// place.
-func (pl *Plan) listAnchor(start int) int {
+// sectionAnchor is where a new block goes, given the first distilled
+// entry. When the entries sit under a section heading of their own — list
+// items under "## Memories", or "### 2026-…" entries under "## Important
+// Memories" — and nothing but that heading's intro and secret entries kept
+// in place comes between the heading and the first distilled entry, the
+// block goes before that heading: a "## Compacted History" inside the
+// section would end it, and the entries after the block would read as
+// part of the history. Otherwise the block takes the first distilled
+// entry's place.
+func (pl *Plan) sectionAnchor(first int) int {
 	d := pl.doc
-	if d.Mode != entries.ModeList {
-		return start
+	start := d.Entries[first].Start
+	level := d.Level // entries are headings of this level
+	switch {
+	case d.Mode == entries.ModeList:
+		level = 7 // any heading is a list's section
+	case level <= 2:
+		return start // "##" entries (or a regexp's): no section to leave
 	}
+	k := first - 1 // the entry before line j, walking back
 	for j := start - 1; j >= 0; j-- {
+		for k >= 0 && d.Entries[k].Start > j {
+			k--
+		}
+		if k >= 0 && j < d.Entries[k].End {
+			if _, secret := pl.secret[k]; !secret {
+				return start
+			}
+			continue
+		}
 		l := strings.TrimRight(d.Lines[j], "\r\n")
 		if m := headingRE.FindStringSubmatch(l); m != nil {
-			if len(m[1]) >= 2 {
+			if lv := len(m[1]); lv >= 2 && lv < level {
 				return j
 			}
 			return start
-		}
-		for _, e := range d.Entries {
-			if j >= e.Start && j < e.End {
-				return start
-			}
 		}
 	}
 	return start

@@ -229,7 +229,14 @@ func Prepare(ctx context.Context, o Options) *Plan {
 			}
 			bullets = b
 		default:
-			bullets = distill.Builtin(srcs)
+			if old, ok := bulletLines(pl.oldBody); ok {
+				// The earlier block's bullets go first, so that what the
+				// tier repeats is merged into them rather than added.
+				bullets = distill.Builtin(append([]distill.Source{{Text: old, Kept: true}}, srcs...))
+				pl.oldBody = nil
+			} else {
+				bullets = distill.Builtin(srcs)
+			}
 		}
 		pl.bullets = dedupe(bullets, pl.oldBody)
 	}
@@ -267,7 +274,12 @@ func (pl *Plan) finish(newText, block string) *Plan {
 		return pl.abort("%s", msg)
 	}
 	if limit := o.Row.Budget - o.Reserve; rep.SizeAfter > limit {
-		return pl.shortfall(rep.SizeAfter, "")
+		// What an empty summary would leave: above the budget, no
+		// summarizer can help, only more than one compaction can.
+		floor := rep.SizeAfter - rep.BlockSize
+		pl.shortfall(rep.SizeAfter, "")
+		rep.Floor = floor
+		return pl
 	}
 	pl.newText = newText
 	rep.Status = StatusCompacted
@@ -420,7 +432,7 @@ func (pl *Plan) shortfall(best int, why string) *Plan {
 		}
 		why += fmt.Sprintf(" would leave it at %d/%d %s", best, limit, o.Row.Unit)
 	}
-	rep.Message = fmt.Sprintf("%s is still over budget: %s, %d %s over; nothing was written.", o.Rel, why, rep.Shortfall, o.Row.Unit)
+	rep.Message = fmt.Sprintf("%s is still over budget: %s, %d %s over; nothing was written.", o.Rel, why, rep.Shortfall, unitWord(rep.Shortfall, o.Row.Unit))
 	if o.Reserve > 0 {
 		rep.Message = strings.TrimSuffix(rep.Message, ".") + fmt.Sprintf(" (the budget less %d %s for the new entry).", o.Reserve, o.Row.Unit)
 	}
@@ -469,4 +481,33 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// bulletLines returns an existing block's body as text for the built-in
+// summarizer to merge into, when every line of it is a one-line "- "
+// bullet or blank; otherwise (a block an agent or a person wrote in its
+// own shape) the body is kept as it is and new bullets go after it.
+func bulletLines(body []string) (string, bool) {
+	var b strings.Builder
+	n := 0
+	for _, l := range body {
+		t := strings.TrimRight(l, "\r\n")
+		switch {
+		case strings.TrimSpace(t) == "":
+			continue
+		case !strings.HasPrefix(t, "- "):
+			return "", false
+		}
+		b.WriteString(t + "\n")
+		n++
+	}
+	return b.String(), n > 0
+}
+
+// unitWord is "line" or "char" for one, the unit as written otherwise.
+func unitWord(n int, u budget.Unit) string {
+	if n == 1 {
+		return strings.TrimSuffix(string(u), "s")
+	}
+	return string(u)
 }

@@ -60,8 +60,12 @@ type Report struct {
 	Missing       []facts.Fact `json:"missing_facts,omitempty"`
 	SecretInBlock []string     `json:"secrets_in_block,omitempty"`
 	Shortfall     int          `json:"shortfall,omitempty"` // units over budget at best
-	Message       string       `json:"message"`
-	Block         string       `json:"block,omitempty"`     // the new history block (dry run)
-	TierText      string       `json:"tier_text,omitempty"` // --plan: the entries to distill (no secret entry)
-	Facts         []facts.Fact `json:"facts,omitempty"`     // --plan: what the summary must keep, lines in the file
+	// Floor (with a shortfall after distilling) is the size the file
+	// would have with an empty summary. Above the budget, no summarizer
+	// can reach it: the oldest tier is capped at 30% of the file.
+	Floor    int          `json:"size_without_summary,omitempty"`
+	Message  string       `json:"message"`
+	Block    string       `json:"block,omitempty"`     // the new history block (dry run)
+	TierText string       `json:"tier_text,omitempty"` // --plan: the entries to distill (no secret entry)
+	Facts    []facts.Fact `json:"facts,omitempty"`     // --plan: what the summary must keep, lines in the file
 }

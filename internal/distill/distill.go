@@ -44,6 +44,10 @@ const nearDupWindow = 64
 type Source struct {
 	Title string // the entry's heading text; "" for a list-item entry
 	Text  string // the whole entry, heading included
+	// Kept marks the bullets of an existing Compacted History block, one
+	// per line: Builtin keeps every one of them (they are distilled
+	// already) and merges later repeats into them.
+	Kept bool
 }
 
 var (
@@ -53,72 +57,250 @@ var (
 	fenceRE    = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
 	keywordRE  = regexp.MustCompile(`(?i)\b(decid\w*|decision|chose|choose|prefer\w*|always|never|must|should\w*|don't|do not|avoid\w*|instead|because|rule|policy|fix\w*|works?|worked|broke\w*|fail\w*|error\w*|learn\w*|lesson|remember|important|wants?|likes?|dislikes?|hates?|requires?|convention|default|use[sd]?|using|confirm\w*|verif\w*|caused|cause|workaround|solution|resolved)\b`)
 	keywordsRE = regexp.MustCompile(`(?i)^(recall keywords|keywords|tags)\b`)
-	fillerRE   = regexp.MustCompile(`^(ok|okay|thanks|thank you|done|none|n a|na|tbd|todo|nothing|nothing new|nothing else|nothing to add|nothing to note|see above|as discussed|as mentioned|as mentioned above|no changes|no updates|no notes|misc|various|etc|same as above|see below|more later|to be continued)$`)
+	// chatterRE finds social talk and session bookkeeping in a unit's Key:
+	// a unit it matches is dropped unless it holds a fact or signalRE finds
+	// a decision, preference or lesson in it.
+	chatterRE = regexp.MustCompile(`\b(thanks|thank you|thanked|cheers|good (session|day|call|chat|mood|talk)|nice (chat|session|call|talk)|great (session|chat|call)|(chatted|talked|chatting|talking|joked|joking|chat|talk|chit chat|small talk)( a bit| a little| briefly| for a while| for a bit)? (about|for|on)|small talk|(was|seemed|is|felt|were) (in a (good|great|bad) mood|happy|tired|annoyed|excited|pleased|in a hurry)|nothing (else|new|more|much)( to (note|add|report))?( for now| today)?|quick check in|check again (later|next week|tomorrow)|follow up next (session|time|week)|lots of ideas|mostly chatting|just chatting|no decision)\b`)
+	signalRE  = regexp.MustCompile(`\b(decid\w*|decision|chose|prefer\w*|always|never|must|don t|do not|doesn t|does not|avoid\w*|wants?|likes?|dislikes?|hates?|fix\w*|root cause|learn\w*|lesson|remember|important|rule|requires?|convention|workaround|instead)\b`)
+	fillerRE  = regexp.MustCompile(`^(ok|okay|thanks|thank you|done|none|n a|na|tbd|todo|nothing|nothing new|nothing else|nothing to add|nothing to note|see above|as discussed|as mentioned|as mentioned above|no changes|no updates|no notes|misc|various|etc|same as above|see below|more later|to be continued)$`)
 )
+
+// bullet is one bullet being built: its stamps (the dates, with times,
+// that led the units merged into it), the separator written after them,
+// and the body.
+type bullet struct {
+	stamps []string
+	sep    string
+	body   string
+	key    string // Key(body)
+}
+
+func (b *bullet) String() string {
+	if len(b.stamps) == 0 {
+		return b.body
+	}
+	return strings.Join(b.stamps, ", ") + b.sep + b.body
+}
+
+func (b *bullet) addStamp(s string) {
+	if s == "" {
+		return
+	}
+	for _, old := range b.stamps {
+		if old == s {
+			return
+		}
+	}
+	b.stamps = append(b.stamps, s)
+}
 
 // Builtin distills srcs into bullets (without the "- " marker).
 func Builtin(srcs []Source) []string {
-	var bullets, keys []string
-	exact := map[string]bool{}
-	// dup reports whether k repeats a kept bullet, or is contained in one
-	// of the last nearDupWindow kept bullets (a bounded window keeps the
-	// built-in summarizer linear on huge tiers).
-	dup := func(k string) bool {
-		if exact[k] {
-			return true
+	var bullets []*bullet
+	exact := map[string]*bullet{}  // Key(body) -> its bullet
+	titles := map[string]*bullet{} // Key(title) -> the bullet it first led
+	var dropped []string           // stamps of units that left no bullet
+	// find returns the kept bullet a unit repeats: one with the same key,
+	// or one of the last nearDupWindow bullets whose key contains it (a
+	// bounded window keeps the built-in summarizer linear on huge tiers).
+	find := func(k string) *bullet {
+		if b := exact[k]; b != nil {
+			return b
 		}
 		if len(k) >= 12 {
-			for _, old := range keys[max(0, len(keys)-nearDupWindow):] {
-				if strings.Contains(old, k) {
-					return true
+			for _, old := range bullets[max(0, len(bullets)-nearDupWindow):] {
+				if strings.Contains(old.key, k) {
+					return old
 				}
 			}
 		}
-		return false
+		return nil
 	}
+	add := func(stamp, sep, body string) *bullet {
+		b := &bullet{sep: sep, body: body, key: Key(body)}
+		b.addStamp(stamp)
+		bullets = append(bullets, b)
+		exact[b.key] = b
+		return b
+	}
+	var chatterDates []string // dates of an earlier block's chatter line
 	for _, src := range srcs {
-		first := true
+		if src.Kept {
+			for _, l := range strings.Split(src.Text, "\n") {
+				u := strip(l)
+				if u == "" {
+					continue
+				}
+				if rest, ok := strings.CutPrefix(u, chatterLead); ok {
+					chatterDates = append(chatterDates, dateRE.FindAllString(rest, -1)...)
+					continue
+				}
+				stamps, sep, body := splitStamps(u)
+				if old := find(Key(body)); old != nil && Key(body) != "" {
+					for _, st := range stamps {
+						old.addStamp(st)
+					}
+					continue
+				}
+				b := add("", sep, body)
+				for _, st := range stamps {
+					b.addStamp(st)
+				}
+			}
+			continue
+		}
+		tStamp, tSep, tRest := splitStamp(src.Title)
+		tKey := Key(tRest)
+		// A list item, or an entry titled by a date alone (a daily diary),
+		// is dated unit by unit: a repeated unit adds its date to the
+		// bullet it repeats. An entry with a real title leads its first
+		// bullet with the title; its repeated units are simply dropped.
+		dated := src.Title == "" || tRest == ""
+		first := true // no unit of this entry made a bullet yet
 		for _, u := range units(src) {
-			k := Key(u)
-			if !worth(u) || k == "" || dup(k) {
+			stamp, sep, body := splitStamp(u)
+			if src.Title != "" {
+				stamp, sep, body = tStamp, tSep, u
+			}
+			k := Key(body)
+			if k == "" || !worth(body) {
+				if dated && stamp != "" {
+					dropped = append(dropped, stamp)
+				}
 				continue
 			}
-			keys = append(keys, k)
-			exact[k] = true
-			if first && src.Title != "" {
-				u = src.Title + ": " + u
+			if old := find(k); old != nil {
+				if dated {
+					old.addStamp(stamp)
+				}
+				continue
+			}
+			switch {
+			case dated:
+				add(stamp, sep, body)
+			case first:
+				b := add(stamp, sep, tRest+": "+body)
+				exact[k] = b
+				if titles[tKey] == nil {
+					titles[tKey] = b
+				}
+			default:
+				add("", "", body)
 			}
 			first = false
-			bullets = append(bullets, u)
 		}
-		if first && src.Title != "" && (len(facts.Extract(src.Title)) > 0 || keywordRE.MatchString(src.Title)) {
-			bullets = append(bullets, src.Title)
+		if !first || dated {
+			continue
+		}
+		// A titled entry with nothing new: its date joins the bullet its
+		// title led before, else the title stands alone if it says
+		// something.
+		switch {
+		case tKey != "" && titles[tKey] != nil:
+			titles[tKey].addStamp(tStamp)
+		case len(facts.Extract(tRest)) > 0 || keywordRE.MatchString(tRest) || tStamp != "":
+			titles[tKey] = add(tStamp, tSep, tRest)
 		}
 	}
-	// The guarantee: bring back the line of any fact still missing.
-	// Line numbers of facts are lines of this text, so it must be built
-	// exactly as the lines are split below.
+	out := make([]string, 0, len(bullets)+1)
+	for _, b := range bullets {
+		out = append(out, b.String())
+	}
+
+	// The guarantee: bring back the line of any fact still missing. A date
+	// that only led dropped chatter is listed once, on its own bullet,
+	// rather than bringing its chatter back. Line numbers of facts are
+	// lines of this text, so it must be built exactly as the lines are
+	// split below.
 	all := TierText(srcs)
-	missing := facts.Missing(facts.Extract(all), strings.Join(bullets, "\n"))
-	if len(missing) > 0 {
-		lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(all, "\r\n", "\n"), "\r", "\n"), "\n")
-		added := ""
-		for _, f := range missing {
-			if facts.Holds(added, f) {
-				continue
-			}
-			if f.Line-1 < len(lines) {
-				b := strip(lines[f.Line-1])
-				if !facts.Holds(b, f) {
-					// A fenced code line: quote it whole.
-					b = quoteCode(strings.TrimSpace(lines[f.Line-1]))
-				}
-				bullets = append(bullets, b)
-				added += b + "\n"
-			}
+	missing := facts.Missing(facts.Extract(all), strings.Join(out, "\n"))
+	if len(missing) == 0 && len(chatterDates) == 0 {
+		return out
+	}
+	chatter := map[string]bool{} // dates that only led chatter or filler
+	for _, s := range dropped {
+		if d := dateRE.FindString(s); d != "" {
+			chatter[d] = true
 		}
 	}
-	return bullets
+	dates := chatterDates
+	listed := map[string]bool{}
+	for _, d := range dates {
+		chatter[d], listed[d] = true, true
+	}
+	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(all, "\r\n", "\n"), "\r", "\n"), "\n")
+	added := ""
+	for _, f := range missing {
+		if facts.Holds(added, f) {
+			continue
+		}
+		if f.Kind == facts.Date && chatter[f.Text] {
+			if !listed[f.Text] {
+				listed[f.Text] = true
+				dates = append(dates, f.Text)
+			}
+			continue
+		}
+		if f.Line-1 < len(lines) {
+			b := strip(lines[f.Line-1])
+			if !facts.Holds(b, f) {
+				// A fenced code line: quote it whole.
+				b = quoteCode(strings.TrimSpace(lines[f.Line-1]))
+			}
+			out = append(out, b)
+			added += b + "\n"
+		}
+	}
+	if len(dates) > 0 {
+		out = append(out, chatterLead+strings.Join(dates, ", ")+".")
+	}
+	return out
+}
+
+// chatterLead begins the one bullet that lists the dates of entries that
+// held nothing but chatter or filler: the dates are facts, the chatter is
+// not.
+const chatterLead = "Only chatter or filler on "
+
+// stampsRE matches a list of stamps as a bullet written by Builtin begins.
+var stampsRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?(?:, \d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)*)(?:: | (—|–|-) )`)
+
+// splitStamps is splitStamp for a bullet Builtin wrote, whose stamps may be
+// a list ("2026-01-03, 2026-02-07: Prefers tabs.").
+func splitStamps(s string) (stamps []string, sep, rest string) {
+	m := stampsRE.FindStringSubmatchIndex(s)
+	if m == nil {
+		return nil, "", s
+	}
+	sep = ": "
+	if m[4] >= 0 {
+		sep = " " + s[m[4]:m[5]] + " "
+	}
+	return strings.Split(s[m[2]:m[3]], ", "), sep, s[m[1]:]
+}
+
+// stampRE matches a leading date stamp: a date, an optional time, in
+// optional bold or brackets, then a separator (":", "—", "–" or "-").
+var stampRE = regexp.MustCompile(`^(?:\*\*|\[)?(\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)(?:\*\*|\])?(?:\s*(:|—|–|-)\s+|\s*$)`)
+
+var dateRE = regexp.MustCompile(`\d{4}-\d{2}-\d{2}`)
+
+// splitStamp splits "2026-04-08 14:30 — Port fix" into its stamp
+// ("2026-04-08 14:30"), the separator to write after a list of stamps
+// (" — " or ": ") and the rest ("Port fix"). Text without a leading date
+// has no stamp.
+func splitStamp(s string) (stamp, sep, rest string) {
+	m := stampRE.FindStringSubmatchIndex(s)
+	if m == nil {
+		return "", "", s
+	}
+	stamp = s[m[2]:m[3]]
+	rest = strings.TrimSpace(s[m[1]:])
+	sep = ": "
+	if m[4] >= 0 && s[m[4]:m[5]] != ":" {
+		sep = " " + s[m[4]:m[5]] + " "
+	}
+	return stamp, sep, rest
 }
 
 // worth reports whether a unit is worth a bullet.
@@ -127,7 +309,10 @@ func worth(u string) bool {
 		return true
 	}
 	k := Key(u)
-	return k != "" && !fillerRE.MatchString(k) && !strings.HasSuffix(strings.TrimSpace(u), "?")
+	if k == "" || fillerRE.MatchString(k) || strings.HasSuffix(strings.TrimSpace(u), "?") {
+		return false
+	}
+	return !chatterRE.MatchString(k) || signalRE.MatchString(strings.ReplaceAll(k, "no decision", ""))
 }
 
 // units cuts an entry into list items, paragraphs and code lines.

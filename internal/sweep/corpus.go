@@ -100,9 +100,10 @@ func BuildCorpus(p Paths, lines []string) (*Corpus, error) {
 	var names []string
 	for _, de := range des {
 		n := de.Name()
-		// PowerShell's listing skips dot-files on Unix; the *.md filter is
-		// case-sensitive there.
-		if strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ".md") {
+		// PowerShell's listing skips dot-files on Unix, and its file-name
+		// filter ignores letter case on every platform, so NOTES.MD is
+		// listed as the entry NOTES.
+		if strings.HasPrefix(n, ".") || len(n) < 3 || !strings.EqualFold(n[len(n)-3:], ".md") {
 			continue
 		}
 		names = append(names, n)
@@ -114,7 +115,9 @@ func BuildCorpus(p Paths, lines []string) (*Corpus, error) {
 			continue
 		}
 		path := filepath.Join(p.Dir, n)
-		if !IsFile(path) {
+		if isDir(path) {
+			// A folder named x.md is not a file; a dangling link is
+			// listed, and read below as a non-entry.
 			continue
 		}
 		facts, err := records.ReadEntryFacts(path)

@@ -52,8 +52,16 @@ type LoadedArtifact struct {
 // only when the bytes are not a JSON object carrying subjects,
 // enumerated_on and source; shape problems inside are the report's.
 func ParseArtifact(given string, data []byte) (*LoadedArtifact, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	// PowerShell's JSON reader sends a top-level array down the pipeline
+	// element by element, and a variable that collects exactly one element
+	// holds that element: [ {artifact} ] reads as the artifact.
+	var arr []json.RawMessage
+	if json.Unmarshal(data, &arr) == nil && len(arr) == 1 {
+		data = arr[0]
+	}
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &obj); err != nil || obj == nil {
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
 		obj = nil
 	}
 	a := &LoadedArtifact{}
@@ -111,14 +119,13 @@ type ArtifactSubject struct {
 }
 
 // parseSubjects reads the subjects array; a non-array value is one subject,
-// as PowerShell's @() makes it, and an element that is not an object
-// carries no field. Field names match without regard to case.
+// as PowerShell's @() makes it (null included: @($null) holds one element),
+// and an element that is not an object carries no field. Field names match
+// without regard to case.
 func parseSubjects(v json.RawMessage) []ArtifactSubject {
 	var arr []json.RawMessage
 	t := bytes.TrimSpace(v)
 	switch {
-	case bytes.Equal(t, []byte("null")):
-		return nil
 	case len(t) > 0 && t[0] == '[':
 		if json.Unmarshal(t, &arr) != nil {
 			return nil

@@ -14,10 +14,16 @@ func TestParseArtifact(t *testing.T) {
 		{"keys any case", `{"Subjects": [], "ENUMERATED_ON": "x", "Source": null}`, "", 0},
 		{"bom", "\ufeff" + `{"subjects": [], "enumerated_on": "x", "source": "disk"}`, "", 0},
 		{"one object", `{"subjects": {"name": "a"}, "enumerated_on": "x", "source": "disk"}`, "", 1},
-		{"null subjects", `{"subjects": null, "enumerated_on": "x", "source": "disk"}`, "", 0},
+		// @($null) holds one element, and it carries no field.
+		{"null subjects", `{"subjects": null, "enumerated_on": "x", "source": "disk"}`, "", 1},
 		{"no subjects", `{"enumerated_on": "x", "source": "disk"}`, "subjects", 0},
 		{"no date", `{"subjects": [], "source": "disk"}`, "enumerated_on", 0},
 		{"array", `[1]`, "subjects", 0},
+		// A top-level array of one element reads as that element.
+		{"array of one artifact", `[{"subjects": [{}, {}], "enumerated_on": "x", "source": "disk"}]`, "", 2},
+		{"array of one non-artifact", `[{"subjects": []}]`, "enumerated_on", 0},
+		{"array of two", `[{"subjects": [], "enumerated_on": "x", "source": "disk"}, {}]`, "subjects", 0},
+		{"empty array", `[]`, "subjects", 0},
 		{"garbage", `{"subjects": [`, "subjects", 0},
 		{"empty", ``, "subjects", 0},
 	}

@@ -58,6 +58,14 @@ func IsFile(path string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
+// isDir reports whether path names a directory (following symlinks): the
+// one kind of directory entry a listing of files leaves out. A dangling
+// link is not a directory.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
 // Warning is a note about the store that changes no verdict: a malformed
 // record's file and line, a link that leads outside the store. The CLI
 // prints warnings on stderr, so the verdict on stdout stays the reference's.
