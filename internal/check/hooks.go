@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/policy"
 )
 
 // The two count axes are syntactic proxies for questions about meaning:
@@ -184,7 +185,7 @@ func stripSeparators(s string) string { return strings.TrimFunc(s, isSeparator) 
 // words lower-cases s and splits it on every run of characters other than
 // a-z and 0-9.
 func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+	return strings.FieldsFunc(policy.LowerInvariant(s), func(r rune) bool {
 		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
 	})
 }
@@ -229,7 +230,7 @@ func shortPhrase(s string) (phrase string, short bool) {
 	n := 0
 	space := false
 	for _, r := range s {
-		r = unicode.ToLower(r)
+		r = policy.LowerInvariantRune(r)
 		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
 			if space && n > 0 {
 				if n == len(buf) {

@@ -29,6 +29,10 @@ func TestJudgeHooks(t *testing.T) {
 		{"clause between links belongs to the first", "- [alpha](reference_alpha.md) — drops writes · [beta](reference_beta.md)", []string{"", ReasonBareTitle}},
 		{"url slices the clause", "- [alpha](reference_alpha.md) [docs](https://x) — says a lot", []string{ReasonBareTitle}},
 		{"non-ascii words vanish", "- [アルファ](reference_alpha.md) — 説明", []string{ReasonFillerClause}},
+		// .NET's invariant lower case keeps U+0130, so "İnk" is the word "nk",
+		// which the filename already carries; Go's own ToLower would read "ink".
+		{"dotted capital I is not an i", "- [İnk](reference_nk.md)", []string{ReasonBareTitle}},
+		{"Kelvin sign is a k", "- [\u212Aey](reference_key.md)", []string{ReasonBareTitle}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

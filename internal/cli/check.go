@@ -117,14 +117,16 @@ func checkUsageError(env *Env, asJSON bool, indexPath, reason string, hints ...s
 }
 
 // expandPSPrefixes rewrites an unambiguous prefix of a PowerShell parameter
-// name (-Index, -Policy, -J) to the full name.
+// name (-Index, -Policy, -J) to the full name, and PowerShell's colon form
+// (-IndexPath:FILE, -Json:$true, -Json:$false) to the flag form.
 func expandPSPrefixes(args []string) []string {
-	out := make([]string, len(args))
-	copy(out, args)
-	for i, a := range out {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
 		if a == "--" {
+			out = append(out, args[i:]...)
 			break
 		}
+		out = append(out, a)
 		if len(a) < 2 || a[0] != '-' || strings.HasPrefix(a, "--") {
 			continue
 		}
@@ -132,20 +134,58 @@ func expandPSPrefixes(args []string) []string {
 		if eq := strings.IndexByte(name, '='); eq >= 0 {
 			name, value = name[:eq], name[eq:]
 		}
-		if name == "" || isCheckFlag(name) {
+		colon := -1
+		if value == "" {
+			colon = strings.IndexByte(name, ':')
+		}
+		if colon > 0 {
+			name, value = name[:colon], name[colon+1:]
+		}
+		if name == "" {
 			continue
 		}
-		var match []string
-		for _, p := range psParams {
-			if len(name) <= len(p) && strings.EqualFold(p[:len(name)], name) {
-				match = append(match, p)
-			}
+		full := psParamName(name)
+		if full == "" {
+			continue
 		}
-		if len(match) == 1 {
-			out[i] = "-" + match[0] + value
+		switch {
+		case colon <= 0:
+			if !isCheckFlag(name) {
+				out[len(out)-1] = "-" + full + value
+			}
+		case full == "Json":
+			// -Json:$true / -Json:$false; a bare "-Json:" is the switch.
+			v := strings.TrimPrefix(strings.ToLower(value), "$")
+			if v == "" {
+				v = "true"
+			}
+			out[len(out)-1] = "-Json=" + v
+		case value == "":
+			// "-IndexPath: FILE": the value is the next argument.
+			out[len(out)-1] = "-" + full
+		default:
+			out[len(out)-1] = "-" + full + "=" + value
 		}
 	}
 	return out
+}
+
+// psParamName returns the PowerShell parameter name is the full name or an
+// unambiguous prefix of (letter case ignored), or "".
+func psParamName(name string) string {
+	var match []string
+	for _, p := range psParams {
+		if strings.EqualFold(p, name) {
+			return p
+		}
+		if len(name) <= len(p) && strings.EqualFold(p[:len(name)], name) {
+			match = append(match, p)
+		}
+	}
+	if len(match) == 1 {
+		return match[0]
+	}
+	return ""
 }
 
 func isCheckFlag(name string) bool {

@@ -98,7 +98,9 @@ func sweepUsage(env *Env, asJSON bool, reason string) error {
 }
 
 // marshalJSON renders v indented by two spaces, without HTML escaping and
-// without a trailing newline.
+// without a trailing newline, escaping exactly what the reference's
+// serializer escapes: control characters, quote, backslash, and the three
+// line breaks U+0085, U+2028 and U+2029 (encoding/json leaves U+0085 raw).
 func marshalJSON(v any) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -107,7 +109,10 @@ func marshalJSON(v any) []byte {
 	if err := enc.Encode(v); err != nil {
 		panic(err) // only our own structs are encoded
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	// The output is valid UTF-8, so these bytes can only be U+0085 inside a
+	// string.
+	out := bytes.ReplaceAll(b.Bytes(), []byte("\u0085"), []byte(`\u0085`))
+	return bytes.TrimSuffix(out, []byte("\n"))
 }
 
 func writeJSON(env *Env, v any) {

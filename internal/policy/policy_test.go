@@ -218,3 +218,23 @@ func TestParseDate(t *testing.T) {
 		}
 	}
 }
+
+func TestLowerInvariant(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Budget_Fraction", "budget_fraction"},
+		{"X-Last-Sweep", "x-last-sweep"},
+		{"L\u0130MIT", "l\u0130mit"}, // U+0130 has no invariant lower case in .NET
+		{"\u212A", "k"},               // the Kelvin sign lowers to k
+		{"ÄÖÜ", "äöü"},
+	}
+	for _, tc := range tests {
+		if got := LowerInvariant(tc.in); got != tc.want {
+			t.Errorf("LowerInvariant(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// A key spelled with U+0130 is not limit_observation.
+	v := ParseValues([]string{ValuesBegin, "l\u0130mit_observation: 2026-01-01 | 10 | characters | m", ValuesEnd}, time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
+	if len(v.Observations) != 0 || len(v.Errors) != 1 || v.Errors[0].Msg != "unrecognized key 'l\u0130mit_observation'" {
+		t.Errorf("got observations %v, errors %v", v.Observations, v.Errors)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/memcompact/memcompact/internal/index"
 )
@@ -313,4 +314,17 @@ func ParseDecimal(s string) (float64, bool) {
 
 // lowerInvariant lower-cases s with simple (one-to-one) case mapping, as
 // .NET's ToLowerInvariant does.
-func lowerInvariant(s string) string { return strings.ToLower(s) }
+func lowerInvariant(s string) string { return LowerInvariant(s) }
+
+// LowerInvariant lower-cases s the way .NET's ToLowerInvariant does: simple
+// (one-to-one) case mapping, except that U+0130 (capital I with dot above)
+// has no invariant lower case there and is kept, where Go would give 'i'.
+func LowerInvariant(s string) string { return strings.Map(LowerInvariantRune, s) }
+
+// LowerInvariantRune is LowerInvariant for one rune.
+func LowerInvariantRune(r rune) rune {
+	if r == '\u0130' {
+		return r
+	}
+	return unicode.ToLower(r)
+}
