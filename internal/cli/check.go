@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"os"
 	"strings"
 
@@ -10,7 +11,7 @@ import (
 	"github.com/memcompact/memcompact/internal/store"
 )
 
-const checkUsage = "check [--reference FILE] [--json] [INDEX]"
+const checkUsage = "check [--reference FILE] [--json] [INDEX [REFERENCE]]"
 
 func init() {
 	register(&command{
@@ -26,10 +27,13 @@ func init() {
   notes    one note shared over subjects that carry no hook of their own
 
 INDEX defaults to the Claude Code memory index of the current project.
-The reference copy is --reference, else $MEMCOMPACT_REFERENCE, else the
-newest installed agent-orchestra skill, else memcompact's built-in copy.
+The reference copy is --reference (or REFERENCE), else $MEMCOMPACT_REFERENCE,
+else the newest installed agent-orchestra skill, else memcompact's built-in
+copy.
 
-The PowerShell parameter names are accepted too:
+The PowerShell parameter names are accepted too, in any unambiguous prefix,
+with -Name:value and -Json:$true/$false, and bound by position as the script
+binds them (index first, then reference copy):
   memcompact check -IndexPath INDEX [-PolicyReferencePath FILE] [-Json]
 
 All output goes to standard output; --json prints one JSON object on every
@@ -63,8 +67,30 @@ func runCheck(env *Env, args []string) error {
 		}
 		return checkUsageError(env, wantsJSON(args), "", err.Error(), "run 'memcompact check -h' for its flags")
 	}
+	// PowerShell binds positional arguments to the parameters not named, in
+	// declaration order: the index, then the reference copy. So
+	// "check MEMORY.md SKILL.md" and "check -IndexPath MEMORY.md SKILL.md"
+	// name a reference, as they do for the script.
+	refNamed := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "reference" || f.Name == "PolicyReferencePath" {
+			refNamed = true
+		}
+	})
+	if !refNamed {
+		switch {
+		case len(pos) == 2 && indexFlag == "":
+			pos, refPath = pos[:1], pos[1]
+		case len(pos) == 1 && indexFlag != "" && pos[0] != indexFlag:
+			pos, refPath = nil, pos[0]
+		}
+	}
 	if len(pos) > 1 || (len(pos) == 1 && indexFlag != "" && pos[0] != indexFlag) {
-		return checkUsageError(env, asJSON, indexFlag, "check takes one index; found "+strings.Join(append([]string{indexFlag}, pos...), ", "), "usage: memcompact "+checkUsage)
+		found := pos
+		if indexFlag != "" {
+			found = append([]string{indexFlag}, pos...)
+		}
+		return checkUsageError(env, asJSON, indexFlag, "check takes one index (and one reference copy); found "+strings.Join(found, ", "), "usage: memcompact "+checkUsage)
 	}
 	indexPath := indexFlag
 	if len(pos) == 1 {

@@ -277,6 +277,9 @@ func (pl *Plan) finish(newText, block string) *Plan {
 		// What an empty summary would leave: above the budget, no
 		// summarizer can help, only more than one compaction can.
 		floor := rep.SizeAfter - rep.BlockSize
+		if h := pl.doc.History; h != nil {
+			floor += budget.Measure(pl.doc.Text(h.Start, h.End), o.Row.Unit)
+		}
 		pl.shortfall(rep.SizeAfter, "")
 		rep.Floor = floor
 		return pl

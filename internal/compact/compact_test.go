@@ -189,3 +189,30 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("directory: %+v", pl.Report)
 	}
 }
+
+// TestBlockBeforeSection: "###" entries under a "## Important Memories"
+// heading; the block goes before that heading (a "## Compacted History"
+// inside the section would end it), the secret entry first in the oldest
+// tier stays under it, and the newest entries are untouched.
+func TestBlockBeforeSection(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Main Memory\n\n## User Profile\n- Works in Go.\n\n## Important Memories\n*Sessions we remember.*\n\n")
+	b.WriteString("### 2026-01-01 — Vault\n- API_TOKEN=abcd1234efgh5678ijkl9012mnop3456\n\n")
+	for i := 2; i <= 9; i++ {
+		b.WriteString("### 2026-01-0" + itoa(i) + " — Session " + itoa(i) + "\n- Tuned job " + itoa(i) + " to " + itoa(i) + " retries.\n- Sam said thanks.\n- ok\n\n")
+	}
+	root := setup(t, "main/main-memory.md", b.String())
+	o := opts(root, "main/main-memory.md", 1000, 3)
+	o.Explicit = true
+	pl := Prepare(context.Background(), o)
+	if pl.Report.Status != StatusCompacted {
+		t.Fatalf("%s: %s", pl.Report.Status, pl.Report.Message)
+	}
+	got := pl.NewText()
+	want := "# Main Memory\n\n## User Profile\n- Works in Go.\n\n## Compacted History\n*Distilled from 3 entries on 2026-12-02. Full detail in compaction/snapshots/main-memory-2026-12-02.md.*\n" +
+		"- 2026-01-02 — Session 2: Tuned job 2 to 2 retries.\n- 2026-01-03 — Session 3: Tuned job 3 to 3 retries.\n- 2026-01-04 — Session 4: Tuned job 4 to 4 retries.\n\n" +
+		"## Important Memories\n*Sessions we remember.*\n\n### 2026-01-01 — Vault\n- API_TOKEN=abcd1234efgh5678ijkl9012mnop3456\n\n### 2026-01-05 — Session 5\n"
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("got:\n%s\nwant prefix:\n%s", got, want)
+	}
+}

@@ -2,7 +2,8 @@
 // of a Compacted History block, and trims the mid tier lightly.
 //
 // There are three interchangeable summarizers. Builtin is deterministic and
-// extractive: it never writes a word that was not in the entries. External
+// extractive: it writes no word that was not in the entries, but for dates
+// joined into one bullet and one line naming the dates of chatter. External
 // pipes the tier to any command (a model CLI, a script) and reads bullets
 // back. The third is an agent writing the bullets itself from a --plan; its
 // file is read with ParseBullets, like External's output. Whatever wrote
@@ -15,17 +16,41 @@
 // paragraph, or one line of a fenced code block. Sub-headings, separators
 // and blank lines are structure and are dropped, and so is everything under
 // a "Recall Keywords" (or "Keywords", "Tags") sub-heading: search aids, not
-// knowledge. A unit that holds a fact (see package facts) is always kept.
-// Otherwise filler ("ok", "none", "see above", "n/a", …) and open questions
-// (a template's prompts, "What prompted this?") are dropped, and the rest is
-// kept: an extractive summarizer cannot tell a lesson from chatter, so it
-// errs on the side of keeping. A unit whose normalized text (lower case,
-// letters and digits only) repeats, or is contained in, an earlier kept
-// unit is dropped as a duplicate (containment is checked against the last 64
-// kept bullets, exact repeats against all). A heading entry's first bullet is
-// prefixed with its title ("2026-04-08 14:30 — Port fix: …"), so the date
-// survives. Last, any fact of the tier still missing from the bullets brings
-// back the line that held it, so the built-in summary never loses a fact.
+// knowledge. Under a "Context" or "Follow-ups" sub-heading (one-off context
+// and the open ends of an old entry) a unit is kept only if it holds a
+// fact, a decision or preference, or a symptom (failed, error, refused…).
+// Elsewhere a unit that holds a fact (see package facts) is always kept;
+// filler ("ok", "none", "see above", "n/a", "nothing else to note", …), open
+// questions (a template's prompts) and chatter ("Sam said thanks", "good
+// session", "we talked about X for a while", "no decision") are dropped
+// unless they also carry a decision, preference or lesson ("decided",
+// "prefers", "never", "fixed", …); the rest is kept: an extractive
+// summarizer cannot tell every lesson from chatter, so it errs on the side
+// of keeping.
+//
+// Dates are facts, and memory files put one in front of nearly every entry,
+// so a leading date stamp ("2026-04-08 14:30 — ", "- 2026-04-08: ",
+// "**2026-04-08**: ") is set apart from the text it dates. A unit whose
+// normalized text (lower case, letters and digits only) repeats, or is
+// contained in, an earlier kept unit is a duplicate: a dated one (a list
+// item, or an entry titled by a date alone) adds its date to the bullet it
+// repeats ("2026-01-03, 2026-02-07: Prefers tabs."); one inside a titled
+// entry is dropped, and a titled entry left with nothing new adds its date
+// to the bullet its title led before. Containment is checked against the
+// last 64 bullets, exact repeats against all. A titled entry's first bullet
+// is prefixed with its title ("2026-04-08 14:30 — Port fix: …"), so the
+// date and subject survive. The dates of dated units that held only chatter
+// or filler are listed once, on a last bullet "Only chatter or filler on
+// D1, D2." — the dates survive, the chatter does not.
+//
+// An existing block's bullets (a Source marked Kept) go first: they are
+// kept word for word, and later repeats only add dates to them, so a second
+// compaction merges into the first instead of restating it.
+//
+// Last, any fact of the tier still missing from the bullets brings back the
+// line that held it, so the built-in summary never loses a fact. Apart from
+// the joined dates and the chatter line, Builtin writes no word that was not
+// in the entries.
 package distill
 
 import (
@@ -57,12 +82,19 @@ var (
 	fenceRE    = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
 	keywordRE  = regexp.MustCompile(`(?i)\b(decid\w*|decision|chose|choose|prefer\w*|always|never|must|should\w*|don't|do not|avoid\w*|instead|because|rule|policy|fix\w*|works?|worked|broke\w*|fail\w*|error\w*|learn\w*|lesson|remember|important|wants?|likes?|dislikes?|hates?|requires?|convention|default|use[sd]?|using|confirm\w*|verif\w*|caused|cause|workaround|solution|resolved)\b`)
 	keywordsRE = regexp.MustCompile(`(?i)^(recall keywords|keywords|tags)\b`)
+	// contextRE names the sub-headings of one-off context (a topic
+	// diary's "Context", "Follow-ups"): what prompted an old entry, and
+	// its open ends, rarely outlive it. Units under them are kept only
+	// with a fact, a decision or preference (signalRE), or a symptom
+	// (problemRE).
+	contextRE = regexp.MustCompile(`(?i)^(context|background|follow[ -]?ups?|next steps|open questions)\b`)
+	problemRE = regexp.MustCompile(`\b(fail\w*|error\w*|crash\w*|broke\w*|refus\w*|panic\w*|timed out|timeout|denied|missing|not found|cannot|can t|won t)\b`)
 	// chatterRE finds social talk and session bookkeeping in a unit's Key:
 	// a unit it matches is dropped unless it holds a fact or signalRE finds
 	// a decision, preference or lesson in it.
 	chatterRE = regexp.MustCompile(`\b(thanks|thank you|thanked|cheers|good (session|day|call|chat|mood|talk)|nice (chat|session|call|talk)|great (session|chat|call)|(chatted|talked|chatting|talking|joked|joking|chat|talk|chit chat|small talk)( a bit| a little| briefly| for a while| for a bit)? (about|for|on)|small talk|(was|seemed|is|felt|were) (in a (good|great|bad) mood|happy|tired|annoyed|excited|pleased|in a hurry)|nothing (else|new|more|much)( to (note|add|report))?( for now| today)?|quick check in|check again (later|next week|tomorrow)|follow up next (session|time|week)|lots of ideas|mostly chatting|just chatting|no decision)\b`)
 	signalRE  = regexp.MustCompile(`\b(decid\w*|decision|chose|prefer\w*|always|never|must|don t|do not|doesn t|does not|avoid\w*|wants?|likes?|dislikes?|hates?|fix\w*|root cause|learn\w*|lesson|remember|important|rule|requires?|convention|workaround|instead)\b`)
-	fillerRE  = regexp.MustCompile(`^(ok|okay|thanks|thank you|done|none|n a|na|tbd|todo|nothing|nothing new|nothing else|nothing to add|nothing to note|see above|as discussed|as mentioned|as mentioned above|no changes|no updates|no notes|misc|various|etc|same as above|see below|more later|to be continued)$`)
+	fillerRE  = regexp.MustCompile(`^(ok|okay|thanks|thank you|done|none|n a|na|tbd|todo|nothing|nothing new|nothing else|nothing further|nothing to add|nothing to note|nothing else to note|nothing else to add|nothing else for now|nothing new today|see above|as discussed|as mentioned|as mentioned above|no changes|no updates|no notes|misc|various|etc|same as above|see below|more later|to be continued)$`)
 )
 
 // bullet is one bullet being built: its stamps (the dates, with times,
@@ -73,6 +105,7 @@ type bullet struct {
 	sep    string
 	body   string
 	key    string // Key(body)
+	lead   bool   // body begins with a correction or reminder ("Corrected me: …")
 }
 
 func (b *bullet) String() string {
@@ -98,6 +131,7 @@ func (b *bullet) addStamp(s string) {
 func Builtin(srcs []Source) []string {
 	var bullets []*bullet
 	exact := map[string]*bullet{}  // Key(body) -> its bullet
+	cores := map[string]*bullet{}  // Key(body without a lead-in) -> its bullet
 	titles := map[string]*bullet{} // Key(title) -> the bullet it first led
 	var dropped []string           // stamps of units that left no bullet
 	// find returns the kept bullet a unit repeats: one with the same key,
@@ -105,6 +139,9 @@ func Builtin(srcs []Source) []string {
 	// bounded window keeps the built-in summarizer linear on huge tiers).
 	find := func(k string) *bullet {
 		if b := exact[k]; b != nil {
+			return b
+		}
+		if b := cores[coreKey(k)]; b != nil {
 			return b
 		}
 		if len(k) >= 12 {
@@ -117,10 +154,13 @@ func Builtin(srcs []Source) []string {
 		return nil
 	}
 	add := func(stamp, sep, body string) *bullet {
-		b := &bullet{sep: sep, body: body, key: Key(body)}
+		b := &bullet{sep: sep, body: body, key: Key(body), lead: leadRE.MatchString(body)}
 		b.addStamp(stamp)
 		bullets = append(bullets, b)
 		exact[b.key] = b
+		if ck := coreKey(b.key); cores[ck] == nil {
+			cores[ck] = b
+		}
 		return b
 	}
 	var chatterDates []string // dates of an earlier block's chatter line
@@ -145,6 +185,22 @@ func Builtin(srcs []Source) []string {
 				b := add("", sep, body)
 				for _, st := range stamps {
 					b.addStamp(st)
+				}
+				// A bullet a titled entry led reads "STAMPS — Title: …";
+				// a later entry under the same title that brings nothing
+				// new adds its date here. (A title may hold ": " itself,
+				// so each prefix ending before one is a candidate.)
+				if len(stamps) > 0 && sep != ": " {
+					for i := strings.Index(body, ": "); i > 0; {
+						if tk := Key(body[:i]); tk != "" && titles[tk] == nil {
+							titles[tk] = b
+						}
+						j := strings.Index(body[i+2:], ": ")
+						if j < 0 {
+							break
+						}
+						i += 2 + j
+					}
 				}
 			}
 			continue
@@ -172,6 +228,13 @@ func Builtin(srcs []Source) []string {
 			if old := find(k); old != nil {
 				if dated {
 					old.addStamp(stamp)
+					if !old.lead && leadRE.MatchString(body) && coreKey(k) == coreKey(old.key) {
+						// The same preference, now as a correction: the
+						// bullet says so, since a recurring correction
+						// is worth more than the plain statement.
+						old.body, old.key, old.lead = body, k, true
+						exact[k] = old
+					}
 				}
 				continue
 			}
@@ -257,6 +320,20 @@ func Builtin(srcs []Source) []string {
 	return out
 }
 
+// leadRE matches the lead-in of a unit that restates something as a
+// correction or a reminder ("Corrected me: prefers tabs."): such a unit
+// repeats the statement it restates. The list is closed on purpose: a
+// lead-in like "Rejected:" changes what follows, and is not matched.
+var leadRE = regexp.MustCompile(`(?i)^(?:(?:corrected|reminded|told|warned) (?:me|us)(?: again)?|again|reminder|correction|repeated|restated|note|noted|new)\s*(?::|—|–|-|,)\s+`)
+
+// leadKeyRE is leadRE for a Key.
+var leadKeyRE = regexp.MustCompile(`^(?:(?:corrected|reminded|told|warned) (?:me|us)(?: again)?|again|reminder|correction|repeated|restated|note|noted|new) `)
+
+// coreKey is a Key without a correction or reminder lead-in.
+func coreKey(k string) string {
+	return leadKeyRE.ReplaceAllString(k, "")
+}
+
 // chatterLead begins the one bullet that lists the dates of entries that
 // held nothing but chatter or filler: the dates are facts, the chatter is
 // not.
@@ -309,10 +386,7 @@ func worth(u string) bool {
 		return true
 	}
 	k := Key(u)
-	if k == "" || fillerRE.MatchString(k) || strings.HasSuffix(strings.TrimSpace(u), "?") {
-		return false
-	}
-	return !chatterRE.MatchString(k) || signalRE.MatchString(strings.ReplaceAll(k, "no decision", ""))
+	return k != "" && !isFiller(k) && !strings.HasSuffix(strings.TrimSpace(u), "?")
 }
 
 // units cuts an entry into list items, paragraphs and code lines.
@@ -323,9 +397,13 @@ func units(src Source) []string {
 	}
 	var out []string
 	var cur []string
+	weak := false // under a Context or Follow-ups sub-heading
 	flush := func() {
 		if len(cur) > 0 {
-			out = append(out, strings.Join(cur, " "))
+			u := strings.Join(cur, " ")
+			if !weak || len(facts.Extract(u)) > 0 || signalRE.MatchString(Key(u)) || problemRE.MatchString(Key(u)) {
+				out = append(out, u)
+			}
 			cur = nil
 		}
 	}
@@ -343,7 +421,9 @@ func units(src Source) []string {
 			continue
 		}
 		if headingRE.MatchString(l) {
+			flush()
 			skip = keywordsRE.MatchString(strip(l))
+			weak = contextRE.MatchString(strip(l))
 		}
 		if skip && len(facts.Extract(l)) == 0 {
 			continue

@@ -18,8 +18,8 @@ func TestBuiltin(t *testing.T) {
 	}
 	got := Builtin(srcs)
 	want := []string{
-		"2026-04-08 14:30 — Port fix: Port 3000 was busy.",
-		"An old container held the port.",
+		// "Port 3000 was busy." is one-off context: no fact, no decision.
+		"2026-04-08 14:30 — Port fix: An old container held the port.",
 		"`docker rm web` removed it.",
 		"`docker compose up -d`",
 		"2026-04-09 09:00 — Again: Decided: always run `docker ps -a` first, because stale containers linger.",
@@ -96,7 +96,8 @@ func TestExternal(t *testing.T) {
 // TestBuiltinListItems: one-line list items, the case where an extractive
 // summary has least to work with. Repeats merge into one bullet that keeps
 // every date; chatter and filler go, their dates listed once; preferences
-// stay; nothing new is invented but the joined dates and the chatter line.
+// stay; a correction merges with what it restates (a "Rejected:" does
+// not); nothing new is invented but the joined dates and the chatter line.
 func TestBuiltinListItems(t *testing.T) {
 	text := strings.Join([]string{
 		"- 2026-01-03: Prefers short answers with the command first.",
@@ -109,14 +110,19 @@ func TestBuiltinListItems(t *testing.T) {
 		"- 2026-01-09: We talked about coffee, then decided to pin Go 1.26.",
 		"- 2026-01-10: Nothing else to note.",
 		"- Prefers short answers with the command first.",
+		"- 2026-01-11: Uses tabs in Makefiles.",
+		"- 2026-01-12: Rejected: uses tabs in Makefiles.",
 		"",
 	}, "\n")
 	got := Builtin([]Source{{Text: text}})
+	// The correction of 2026-01-08 restates the preference: one bullet,
+	// worded as the correction, with every date.
 	want := []string{
-		"2026-01-03, 2026-01-05: Prefers short answers with the command first.",
+		"2026-01-03, 2026-01-05, 2026-01-08: Corrected me: prefers short answers with the command first.",
 		"2026-01-07: Uses fish; config in ~/.config/fish/config.fish.",
-		"2026-01-08: Corrected me: prefers short answers with the command first.",
 		"2026-01-09: We talked about coffee, then decided to pin Go 1.26.",
+		"2026-01-11: Uses tabs in Makefiles.",
+		"2026-01-12: Rejected: uses tabs in Makefiles.",
 		"Only chatter or filler on 2026-01-04, 2026-01-06, 2026-01-10.",
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -166,6 +172,23 @@ func TestBuiltinMergesIntoKept(t *testing.T) {
 		"Only chatter or filler on 2026-01-04, 2026-02-02.",
 	}
 	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Builtin =\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestBuiltinTitleIntoKept: an entry that repeats, under the same title,
+// what an earlier block already holds adds its date to that bullet.
+func TestBuiltinTitleIntoKept(t *testing.T) {
+	srcs := []Source{
+		{Text: "- 2026-01-06 — Debugged flaky CI: CI flaked on `TestLedgerSync`.\n- 2026-01-14 — Incident: disk full: stage-eu-1 ran out of disk.\n", Kept: true},
+		{Title: "2026-01-18 — Debugged flaky CI", Text: "### 2026-01-18 — Debugged flaky CI\n- CI flaked on `TestLedgerSync`.\n"},
+		{Title: "2026-01-27 — Incident: disk full", Text: "### 2026-01-27 — Incident: disk full\n- stage-eu-1 ran out of disk.\n- ok\n"},
+	}
+	want := []string{
+		"2026-01-06, 2026-01-18 — Debugged flaky CI: CI flaked on `TestLedgerSync`.",
+		"2026-01-14, 2026-01-27 — Incident: disk full: stage-eu-1 ran out of disk.",
+	}
+	if got := Builtin(srcs); !reflect.DeepEqual(got, want) {
 		t.Errorf("Builtin =\n%q\nwant\n%q", got, want)
 	}
 }

@@ -13,7 +13,9 @@ import (
 //   - a line whose normalized text (see Key) was already seen, in this
 //     entry or an earlier one given the same seen map — an exact or
 //     near-duplicate (only for lines of 8 or more normalized characters);
-//   - a filler line ("ok", "n/a", "see above", …) holding no fact;
+//   - a filler line ("ok", "n/a", "see above", …) or a line of chatter
+//     ("Sam said thanks.", "Good session, lots of ideas.") holding no fact
+//     and no decision, preference or lesson;
 //   - a blank line following another blank line.
 //
 // A list-item entry's first line goes only with the whole entry, when every
@@ -24,11 +26,8 @@ func Lighten(lines []string, seen map[string]bool) []string {
 		return lines
 	}
 	if first := strings.TrimRight(lines[0], "\r\n"); !headingRE.MatchString(first) {
-		// Try the whole entry first, on a copy of seen.
-		trial := make(map[string]bool, len(seen))
-		for k := range seen {
-			trial[k] = true
-		}
+		// Try the whole entry first. The trial only reads seen: copying it
+		// for every entry made a file of many one-line entries quadratic.
 		all := true
 		for _, l := range lines {
 			t := strings.TrimRight(l, "\r\n")
@@ -36,8 +35,8 @@ func Lighten(lines []string, seen map[string]bool) []string {
 				continue
 			}
 			k := Key(strip(t))
-			dup := len(k) >= 8 && trial[k]
-			filler := fillerRE.MatchString(k) && len(facts.Extract(t)) == 0
+			dup := len(k) >= 8 && seen[k]
+			filler := isFiller(k) && len(facts.Extract(t)) == 0
 			if !dup && !filler {
 				all = false
 				break
@@ -88,7 +87,7 @@ func lighten(lines []string, seen map[string]bool) []string {
 			if len(k) >= 8 && seen[k] {
 				continue
 			}
-			if fillerRE.MatchString(k) && len(facts.Extract(t)) == 0 {
+			if isFiller(k) && len(facts.Extract(t)) == 0 {
 				continue
 			}
 			if len(k) >= 8 {
@@ -99,4 +98,10 @@ func lighten(lines []string, seen map[string]bool) []string {
 		out = append(out, l)
 	}
 	return out
+}
+
+// isFiller reports whether a Key is filler, or chatter without a decision,
+// preference or lesson in it.
+func isFiller(k string) bool {
+	return fillerRE.MatchString(k) || (chatterRE.MatchString(k) && !signalRE.MatchString(strings.ReplaceAll(k, "no decision", "")))
 }

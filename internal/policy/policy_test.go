@@ -224,7 +224,7 @@ func TestLowerInvariant(t *testing.T) {
 		{"Budget_Fraction", "budget_fraction"},
 		{"X-Last-Sweep", "x-last-sweep"},
 		{"L\u0130MIT", "l\u0130mit"}, // U+0130 has no invariant lower case in .NET
-		{"\u212A", "k"},               // the Kelvin sign lowers to k
+		{"\u212A", "k"},              // the Kelvin sign lowers to k
 		{"ÄÖÜ", "äöü"},
 	}
 	for _, tc := range tests {
