@@ -7,24 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/testshared"
+
 	"github.com/memcompact/memcompact/internal/check"
 	"github.com/memcompact/memcompact/internal/loadcut"
 	"github.com/memcompact/memcompact/internal/reference"
 )
-
-// sharedDir locates the shared test data: $MEMCOMPACT_SHARED, else the
-// "shared" directory beside the repository.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("MEMCOMPACT_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "real-stores")); err != nil {
-		t.Skipf("real-store corpus not found under %s (set MEMCOMPACT_SHARED): %v", dir, err)
-	}
-	return dir
-}
 
 // TestRealStores runs the doctor over every real store in the corpus. No
 // store may be unreadable or refused: the doctor refuses nothing it can
@@ -44,7 +32,7 @@ func sharedDir(t *testing.T) string {
 //     5throck's table) have no pointer lines: healthy, with "nothing to
 //     judge" on hooks rather than a false all-clear.
 func TestRealStores(t *testing.T) {
-	root := filepath.Join(sharedDir(t), "corpus", "real-stores")
+	root := testshared.RealStores(t)
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)

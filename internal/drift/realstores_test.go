@@ -8,22 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memcompact/memcompact/internal/testshared"
+
 	"github.com/memcompact/memcompact/internal/records"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/realstores.golden")
-
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("MEMCOMPACT_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "real-stores")); err != nil {
-		t.Skipf("real stores not found under %s (set MEMCOMPACT_SHARED): %v", dir, err)
-	}
-	return dir
-}
 
 // TestRealStores runs drift over every real store and compares the
 // verdicts with testdata/realstores.golden (go test -update rewrites it).
@@ -31,7 +21,7 @@ func sharedDir(t testing.TB) string {
 // them (a size cap, files withheld for secrets), so dangling pointers are
 // expected there and orphans are not.
 func TestRealStores(t *testing.T) {
-	root := filepath.Join(sharedDir(t), "corpus", "real-stores")
+	root := testshared.RealStores(t)
 	des, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)

@@ -2,25 +2,13 @@ package secrets
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/memcompact/memcompact/internal/testshared"
+
 	"github.com/memcompact/memcompact/internal/textfile"
 )
-
-// sharedDir locates the shared test data beside the repository.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("MEMCOMPACT_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "real-stores")); err != nil {
-		t.Skipf("real stores not found under %s (set MEMCOMPACT_SHARED): %v", dir, err)
-	}
-	return dir
-}
 
 // TestRealStores scans every file of the real stores and pins the verdicts,
 // reviewed by hand. The collectors withheld files holding live secrets, so
@@ -31,7 +19,7 @@ func sharedDir(t testing.TB) string {
 // trigger IDs, commit SHAs, UUIDs, Ethereum addresses and Drive links are
 // not flagged.
 func TestRealStores(t *testing.T) {
-	root := filepath.Join(sharedDir(t), "corpus", "real-stores")
+	root := testshared.RealStores(t)
 	got := map[string]int{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

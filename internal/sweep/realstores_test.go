@@ -2,25 +2,13 @@ package sweep
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/memcompact/memcompact/internal/testshared"
+
 	"github.com/memcompact/memcompact/internal/records"
 )
-
-// sharedDir locates the shared test data (real stores): MEMCOMPACT_SHARED,
-// else ../../../shared beside the repository.
-func sharedDir(t testing.TB) string {
-	dir := os.Getenv("MEMCOMPACT_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "real-stores")); err != nil {
-		t.Skipf("no real stores at %s (set MEMCOMPACT_SHARED): %v", dir, err)
-	}
-	return dir
-}
 
 // TestRealStores runs the inventory, the partition (strict) and the
 // reconcile gate over every real store, read-only. None of these stores
@@ -29,7 +17,7 @@ func sharedDir(t testing.TB) string {
 // never unaccounted), every orphan entry is unaccounted until a sweep
 // assesses it, no stray is found, and every reconcile is undecidable.
 func TestRealStores(t *testing.T) {
-	root := filepath.Join(sharedDir(t), "corpus", "real-stores")
+	root := testshared.RealStores(t)
 	stores, err := filepath.Glob(filepath.Join(root, "*", "MEMORY.md"))
 	if err != nil || len(stores) == 0 {
 		t.Fatalf("no stores under %s: %v", root, err)
