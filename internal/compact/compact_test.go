@@ -118,7 +118,13 @@ func TestShortfallWritesNothing(t *testing.T) {
 }
 
 func TestMergeIntoExistingBlock(t *testing.T) {
-	text := diary(10, "\n")
+	for _, eol := range []string{"\n", "\r\n"} {
+		testMergeIntoExistingBlock(t, eol)
+	}
+}
+
+func testMergeIntoExistingBlock(t *testing.T, eol string) {
+	text := diary(10, eol)
 	root := setup(t, "topics/tools.md", text)
 	for i := 0; i < 2; i++ {
 		o := opts(root, "topics/tools.md", 1000, 3)
@@ -134,6 +140,9 @@ func TestMergeIntoExistingBlock(t *testing.T) {
 	}
 	got, _ := os.ReadFile(filepath.Join(root, "topics/tools.md"))
 	s := string(got)
+	if eol == "\r\n" && strings.Count(s, "\n") != strings.Count(s, "\r\n") {
+		t.Errorf("a line lost its CRLF:\n%q", s)
+	}
 	if strings.Count(s, "## Compacted History") != 1 {
 		t.Fatalf("want one block:\n%s", s)
 	}

@@ -13,7 +13,14 @@
 //     block (merged into an existing one), whose second line reads
 //     "*Distilled from N entries on DATE. Full detail in SNAPSHOT.*";
 //     secret entries and lines between entries stay verbatim where they
-//     were; mid and newest tiers stay byte for byte;
+//     were; mid and newest tiers stay byte for byte. A new block takes the
+//     first distilled entry's place, or, when the entries sit under a
+//     section heading of their own ("## Memories" above list items or
+//     "### 2026-…" entries), goes just before that heading, so that the
+//     section is not cut in two. With the built-in summarizer an earlier
+//     block made of one-line bullets is merged into (repeats add their
+//     dates to its bullets); any other block body is kept as it is and the
+//     new bullets follow it;
 //  5. only if that is still over budget, lighten the mid tier (duplicate
 //     and filler lines); if still over, stop: the shortfall is reported and
 //     nothing is written;

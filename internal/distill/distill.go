@@ -331,8 +331,15 @@ var leadKeyRE = regexp.MustCompile(`^(?:(?:corrected|reminded|told|warned) (?:me
 
 // coreKey is a Key without a correction or reminder lead-in.
 func coreKey(k string) string {
+	first, _, _ := strings.Cut(k, " ")
+	if !leadWords[first] {
+		return k // the common case, without a regular expression
+	}
 	return leadKeyRE.ReplaceAllString(k, "")
 }
+
+// leadWords are the first words leadKeyRE can match.
+var leadWords = map[string]bool{"corrected": true, "reminded": true, "told": true, "warned": true, "again": true, "reminder": true, "correction": true, "repeated": true, "restated": true, "note": true, "noted": true, "new": true}
 
 // chatterLead begins the one bullet that lists the dates of entries that
 // held nothing but chatter or filler: the dates are facts, the chatter is

@@ -31,6 +31,7 @@
 package facts
 
 import (
+	"index/suffixarray"
 	"regexp"
 	"strings"
 )
@@ -254,9 +255,17 @@ func Holds(text string, f Fact) bool {
 // Missing returns the facts that text does not hold.
 func Missing(fs []Fact, text string) []Fact {
 	norm := Normalize(text)
+	contains := func(sub string) bool { return strings.Contains(norm, sub) }
+	if len(fs) > 64 && len(norm) > 64<<10 {
+		// Many facts against a large text: one scan per fact would make
+		// verifying a big file quadratic; a suffix array answers each
+		// fact in logarithmic time.
+		idx := suffixarray.New([]byte(norm))
+		contains = func(sub string) bool { return sub == "" || len(idx.Lookup([]byte(sub), 1)) > 0 }
+	}
 	var out []Fact
 	for _, f := range fs {
-		if !strings.Contains(norm, Normalize(f.Text)) {
+		if !contains(Normalize(f.Text)) {
 			out = append(out, f)
 		}
 	}
