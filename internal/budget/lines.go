@@ -1,31 +1,13 @@
 package budget
 
-import "strings"
+import (
+	"strings"
 
-// SplitKeep splits text into lines that keep their terminators (LF, CRLF or
-// a lone CR), so joining them gives text back. It splits exactly where
-// textfile.Lines does, so line numbers agree with every other verb.
-func SplitKeep(text string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '\n':
-			out = append(out, text[start:i+1])
-			start = i + 1
-		case '\r':
-			if i+1 < len(text) && text[i+1] == '\n' {
-				i++
-			}
-			out = append(out, text[start:i+1])
-			start = i + 1
-		}
-	}
-	if start < len(text) {
-		out = append(out, text[start:])
-	}
-	return out
-}
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// SplitKeep is textfile.SplitKeep: lines that keep their terminators.
+func SplitKeep(text string) []string { return textfile.SplitKeep(text) }
 
 // trimEOL drops a line's terminator.
 func trimEOL(l string) string {

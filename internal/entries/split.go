@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // ErrNoEntries reports a file in which the rule finds no entries.
@@ -330,29 +332,7 @@ func frontMatterEnd(lines []string) int {
 	return 0
 }
 
-// SplitKeep splits text into lines that keep their terminators (LF, CRLF or
-// a lone CR), so joining them gives text back. It splits exactly where
-// textfile.Lines does.
-func SplitKeep(text string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '\n':
-			out = append(out, text[start:i+1])
-			start = i + 1
-		case '\r':
-			if i+1 < len(text) && text[i+1] == '\n' {
-				i++
-			}
-			out = append(out, text[start:i+1])
-			start = i + 1
-		}
-	}
-	if start < len(text) {
-		out = append(out, text[start:])
-	}
-	return out
-}
+// SplitKeep is textfile.SplitKeep: lines that keep their terminators.
+func SplitKeep(text string) []string { return textfile.SplitKeep(text) }
 
 func trimEOL(l string) string { return strings.TrimRight(l, "\r\n") }

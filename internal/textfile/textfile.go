@@ -68,6 +68,11 @@ func Read(path string) (*File, error) {
 	_, err = buf.ReadFrom(io.LimitReader(f, MaxSize+1))
 	raw := buf.Bytes()
 	if err != nil {
+		// os.File's errors already name the path; naming it again would
+		// print "read P: read P: input/output error".
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			return nil, err
+		}
 		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
 	if len(raw) > MaxSize {
@@ -166,6 +171,32 @@ func Lines(text string) []string {
 		lines = append(lines, text[start:])
 	}
 	return lines
+}
+
+// SplitKeep splits text exactly where Lines does, but each line keeps its
+// terminator (LF, CRLF or a lone CR), so joining the lines gives the text
+// back byte for byte. Rewriters edit by line through it and print the
+// lines they did not touch verbatim.
+func SplitKeep(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			out = append(out, text[start:i+1])
+			start = i + 1
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			out = append(out, text[start:i+1])
+			start = i + 1
+		}
+	}
+	if start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
 }
 
 // Normalize replaces every CRLF, then every remaining lone CR, with LF.

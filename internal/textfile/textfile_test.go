@@ -126,6 +126,13 @@ func FuzzLinesUnits(f *testing.F) {
 		if joined != norm && joined+"\n" != norm {
 			t.Fatalf("Lines(%q) rejoined = %q, normalized = %q", text, joined, norm)
 		}
+		kept := SplitKeep(text)
+		if strings.Join(kept, "") != text {
+			t.Fatalf("SplitKeep(%q) does not join back to the text", text)
+		}
+		if len(kept) != len(lines) {
+			t.Fatalf("SplitKeep gives %d lines, Lines %d, for %q", len(kept), len(lines), text)
+		}
 		if Units(text) != Units(norm) {
 			t.Fatalf("Units differs before and after normalization for %q", text)
 		}
