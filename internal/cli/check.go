@@ -227,18 +227,3 @@ func isCheckFlag(name string) bool {
 	}
 	return false
 }
-
-// wantsJSON reports whether args ask for JSON, for the one path where the
-// flags could not be parsed: the usage error must still be JSON.
-func wantsJSON(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		n := strings.TrimLeft(a, "-")
-		if n != a && (strings.EqualFold(n, "json") || strings.EqualFold(n, "json=true")) {
-			return true
-		}
-	}
-	return false
-}

@@ -133,7 +133,88 @@ func Run(env *Env, args []string) (code int) {
 		err.Hints = append(err.Hints, "run 'memcompact help' for the list of verbs")
 		return report(env, err)
 	}
-	return report(env, c.run(env, args[1:]))
+	return runVerb(env, c, args[1:])
+}
+
+// runVerb runs one verb. When --json was asked for and the verb failed
+// without printing anything on stdout (a refusal reported as an error),
+// the failure is also printed as a JSON object on stdout, so a program
+// reading --json output always gets one object. Verbs that render their
+// own failures (check, or the usage errors the reference scripts print as
+// text) are left as they are.
+func runVerb(env *Env, c *command, args []string) int {
+	out := &countingWriter{w: env.Stdout}
+	venv := *env
+	venv.Stdout = out
+	err := c.run(&venv, args)
+	var ee *ExitError
+	if err != nil && out.n == 0 && wantsJSON(args) {
+		code, msg, hints := ExitRefused, err.Error(), []string(nil)
+		if errors.As(err, &ee) {
+			code, hints = ee.Code, ee.Hints
+		}
+		if (ee == nil || ee.Err != nil) && code != ExitClean {
+			writeJSONTo(env.Stdout, errorJSON{SchemaVersion: 1, Result: resultWord(code), ExitCode: code, Error: msg, Hints: nonNilStrings(hints)})
+		}
+	}
+	return report(env, err)
+}
+
+// errorJSON is a failure rendered for --json readers.
+type errorJSON struct {
+	SchemaVersion int      `json:"schema_version"`
+	Result        string   `json:"result"` // "defects", "refused" or "usage-error"
+	ExitCode      int      `json:"exit_code"`
+	Error         string   `json:"error"`
+	Hints         []string `json:"hints"`
+}
+
+func resultWord(code int) string {
+	switch code {
+	case ExitDefects:
+		return "defects"
+	case ExitUsage:
+		return "usage-error"
+	}
+	return "refused"
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// wantsJSON reports whether args ask for JSON output (--json, -Json,
+// -Json:$true, in any letter case), before a "--".
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		name := strings.ToLower(strings.TrimLeft(a, "-"))
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		switch name {
+		case "json", "json=true", "json:$true", "json:true":
+			return true
+		}
+	}
+	return false
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // report prints err in memcompact's voice and returns its exit code.

@@ -96,6 +96,14 @@ func runInit(env *Env, args []string) (err error) {
 		}
 	}
 
+	// master-memory.md too is read before anything is written, so one that
+	// cannot be read refuses init with the policy untouched.
+	master := filepath.Join(root, "master-memory.md")
+	mf, merr := textfile.Read(master)
+	if merr != nil && !errors.Is(merr, fs.ErrNotExist) {
+		return Refusef("%v", merr)
+	}
+
 	res := initResult{SchemaVersion: 1, Root: root, Actions: []string{}}
 	for _, d := range []string{budget.Dir, budget.SnapshotsRel} {
 		dir := filepath.Join(root, filepath.FromSlash(d))
@@ -127,8 +135,7 @@ func runInit(env *Env, args []string) (err error) {
 		}
 		res.Actions = append(res.Actions, "kept the existing "+budget.PolicyRel+" and appended an installation note")
 	}
-	master := filepath.Join(root, "master-memory.md")
-	if mf, err := textfile.Read(master); err == nil {
+	if mf != nil {
 		if !strings.Contains(mf.Text, budget.PolicyRel) {
 			eol := eolOf(mf.Text)
 			add := eol + masterSection(eol)
@@ -140,8 +147,6 @@ func runInit(env *Env, args []string) (err error) {
 			}
 			res.Actions = append(res.Actions, "added the Memory Compaction section to master-memory.md")
 		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return Refusef("%v", err)
 	}
 	res.Changed = len(res.Actions) > 0
 

@@ -34,8 +34,9 @@ the project being the enclosing git repository's main worktree (or the
 current directory), the config dir $CLAUDE_CONFIG_DIR or ~/.claude, unless
 autoMemoryDirectory in the user's or the project's local settings moves it.
 
-Exit 0 when everything loads, 1 when anything is cut, 3 when there is no
-index; --json prints one object on every path.`,
+Exit 0 when everything loads, 1 when anything is cut, 2 when the index
+exists but cannot be read, 3 when there is no index; --json prints one
+object on every path.`,
 		run: runLoad,
 	})
 }

@@ -29,7 +29,8 @@ writes down:
   x-destination_observation: DATE | VALUE | characters | SURFACE | METHOD
 
 SURFACE is the file's absolute path, home-relative (~/...). --as-of sets the
-date (default today). Exit 0; exit 3 when PATH is not a file.
+date (default today). Exit 0; exit 2 when PATH cannot be read, 3 when
+PATH is not a file.
 
 measure --validate RECORD checks such a record (with or without its
 x-destination_observation: key) and lists every missing or malformed field.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/budget"
@@ -56,6 +58,9 @@ func runSave(env *Env, args []string) (err error) {
 		if err != nil {
 			return Usagef("--entry: %v", err)
 		}
+		if err := entryIsText(ef.Raw); err != nil {
+			return Usagef("--entry %s: %v", entryFile, err)
+		}
 		entry = ef.Text
 	} else {
 		raw, err := io.ReadAll(io.LimitReader(env.Stdin, textfile.MaxSize+1))
@@ -64,6 +69,9 @@ func runSave(env *Env, args []string) (err error) {
 		}
 		if len(raw) > textfile.MaxSize {
 			return Usagef("the entry is larger than %d bytes", textfile.MaxSize)
+		}
+		if err := entryIsText(raw); err != nil {
+			return Usagef("the entry on standard input: %v", err)
 		}
 		entry = textfile.FromBytes("stdin", raw).Text
 	}
@@ -102,6 +110,12 @@ func runSave(env *Env, args []string) (err error) {
 	}
 
 	if budgeted && cur != nil && budget.Measure(text, row.Unit) > row.Budget {
+		if need := budget.Measure(text+add, row.Unit) - budget.Measure(text, row.Unit); need > row.Budget {
+			// No compaction can make room: say so, rather than plan
+			// against a budget less than nothing.
+			return &ExitError{Code: ExitDefects, Err: fmt.Errorf("the entry alone takes %d %s, and %s's budget is %d %s; nothing was saved", need, row.Unit, rel, row.Budget, row.Unit),
+				Hints: []string{"shorten the entry, or raise the budget with 'memcompact set-budget " + rel + " N " + string(row.Unit) + "'"}}
+		}
 		o := compact.Options{
 			Root: root, Rel: rel, Row: *row, EntryHeading: f.entryHeading,
 			Command: f.summarizer, Timeout: f.timeout, Explicit: true,
@@ -189,4 +203,17 @@ func sizeIn(text string, row *budget.Row, budgeted bool) int {
 		return len(textfile.Lines(text))
 	}
 	return budget.Measure(text, row.Unit)
+}
+
+// entryIsText refuses an entry that is not text: a NUL byte or invalid
+// UTF-8 means a binary file or the wrong stream, and saving it would put
+// bytes no session can read into a memory file.
+func entryIsText(raw []byte) error {
+	if i := bytes.IndexByte(raw, 0); i >= 0 {
+		return fmt.Errorf("not text: a NUL byte at offset %d; nothing was saved", i)
+	}
+	if !utf8.Valid(raw) {
+		return fmt.Errorf("not UTF-8 text; nothing was saved")
+	}
+	return nil
 }
