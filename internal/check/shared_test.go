@@ -7,23 +7,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/testshared"
+
 	"github.com/memcompact/memcompact/internal/policy"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // sharedDir locates the shared test data (the reference copies and the
-// real-store corpus): $MEMCOMPACT_SHARED, else ../shared beside the repo.
+// real-store corpus), skipping the test when it is absent.
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("MEMCOMPACT_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "reference", "agent-orchestra", "SKILL.md")); err != nil {
-		t.Skipf("shared test data not found at %s (set MEMCOMPACT_SHARED): %v", dir, err)
-	}
-	abs, _ := filepath.Abs(dir)
-	return abs
+	return testshared.Dir(t, filepath.Join("reference", "agent-orchestra", "SKILL.md"))
 }
 
 func regionOf(t *testing.T, path, begin, end string) string {

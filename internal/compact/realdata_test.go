@@ -8,27 +8,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memcompact/memcompact/internal/testshared"
+
 	"github.com/memcompact/memcompact/internal/facts"
 )
-
-// sharedDir locates the shared test data beside the repository.
-func sharedDir(t *testing.T) string {
-	if d := os.Getenv("MEMCOMPACT_SHARED"); d != "" {
-		return d
-	}
-	d, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
-	return d
-}
 
 // TestRealStores runs the protocol (without writing) on every Markdown file
 // of the real memory stores, named explicitly with a small newest tier: no
 // panic, every outcome is a known one, and every compacted rewrite keeps
 // every fact of the original file and is byte-identical after its block.
 func TestRealStores(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), "corpus", "real-stores")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("real stores not found at %s (set MEMCOMPACT_SHARED): %v", dir, err)
-	}
+	dir := testshared.RealStores(t)
 	counts := map[string]int{}
 	distilled, blocks := 0, 0 // lines of distilled entries, lines of the blocks
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -2,11 +2,12 @@ package loadcut
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/memcompact/memcompact/internal/testshared"
 
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -327,13 +328,9 @@ func BenchmarkCompute(b *testing.B) {
 // the unit limit, not the line limit everyone watches: long pointer lines
 // reach 25,000 units well before line 200 (one loses 169 of 226 subjects).
 func TestRealStores(t *testing.T) {
-	shared := os.Getenv("MEMCOMPACT_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "..", "shared")
-	}
-	indexes, _ := filepath.Glob(filepath.Join(shared, "corpus", "real-stores", "*", "MEMORY.md"))
+	indexes, _ := filepath.Glob(filepath.Join(testshared.RealStores(t), "*", "MEMORY.md"))
 	if len(indexes) == 0 {
-		t.Skip("no real stores found; set MEMCOMPACT_SHARED to the shared directory")
+		t.Fatal("the real-store corpus holds no MEMORY.md")
 	}
 	for _, p := range indexes {
 		f, err := textfile.Read(p)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/testshared"
+
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/policy"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -84,13 +86,10 @@ func TestEmbeddedWellFormed(t *testing.T) {
 // rules as agent-orchestra's SKILL.md without reusing its sentences: no run
 // of eight words in a compared region of ours appears in theirs.
 func TestOwnWords(t *testing.T) {
-	shared := os.Getenv("MEMCOMPACT_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "..", "shared")
-	}
-	theirs, err := os.ReadFile(filepath.Join(shared, "reference", "agent-orchestra", "SKILL.md"))
+	skill := filepath.Join("reference", "agent-orchestra", "SKILL.md")
+	theirs, err := os.ReadFile(filepath.Join(testshared.Dir(t, skill), skill))
 	if err != nil {
-		t.Skipf("agent-orchestra SKILL.md not available (%v); set MEMCOMPACT_SHARED", err)
+		t.Fatal(err)
 	}
 	const n = 8
 	seen := map[string]bool{}
