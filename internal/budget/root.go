@@ -45,12 +45,21 @@ func FindRoot(start string) (string, error) {
 
 // Load reads and parses root's policy.
 func Load(root string) (*Policy, error) {
-	p := filepath.Join(root, filepath.FromSlash(PolicyRel))
-	f, err := textfile.Read(p)
+	p, _, err := LoadFile(root)
+	return p, err
+}
+
+// LoadFile is Load that also returns the policy file as read, for a caller
+// that rewrites it: the digest it hands atomicfile.Replace is then that of
+// the very bytes it parsed, and the file is read once.
+func LoadFile(root string) (*Policy, *textfile.File, error) {
+	path := filepath.Join(root, filepath.FromSlash(PolicyRel))
+	f, err := textfile.Read(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return Parse(p, f.Raw)
+	p, err := Parse(path, f.Raw)
+	return p, f, err
 }
 
 // Rel returns file (relative to the working directory, or absolute) as a

@@ -94,11 +94,8 @@ func Run(opt Options) *Report {
 	if fi, err := os.Stat(ip); ip == "" || err != nil || !fi.Mode().IsRegular() {
 		return &Report{Result: UsageError, Index: ip, Reason: fmt.Sprintf("index not found at '%s'", ip)}
 	}
-	ref := opt.Reference
-	if ref.Path != "" {
-		if fi, err := os.Stat(ref.Path); err != nil || !fi.Mode().IsRegular() {
-			return refuse(ip, RefReferenceNotFound, "policy reference copy not found", "looked for: "+ref.Display)
-		}
+	if rep := referenceMissing(opt); rep != nil {
+		return rep
 	}
 	// The index is read once: the same text is split into lines and
 	// measured, so a write landing mid-check cannot mix two versions.
@@ -106,10 +103,39 @@ func Run(opt Options) *Report {
 	if err != nil {
 		return refuse(ip, RefIndexUnreadable, "index could not be read", ioMessage(err))
 	}
+	return runRead(opt, ixFile)
+}
+
+// RunFile is Run over the index opt.IndexPath as the caller has already
+// read it: the pre-write guard, which holds the index it is judging a write
+// to, so the index is not read a second time on every memory write.
+func RunFile(opt Options, ixFile *textfile.File) *Report {
+	if rep := referenceMissing(opt); rep != nil {
+		return rep
+	}
+	return runRead(opt, ixFile)
+}
+
+// referenceMissing is the refusal for a reference copy path that is not a
+// regular file, or nil.
+func referenceMissing(opt Options) *Report {
+	ref := opt.Reference
+	if ref.Path != "" {
+		if fi, err := os.Stat(ref.Path); err != nil || !fi.Mode().IsRegular() {
+			return refuse(opt.IndexPath, RefReferenceNotFound, "policy reference copy not found", "looked for: "+ref.Display)
+		}
+	}
+	return nil
+}
+
+// runRead reads the reference copy and judges the index read into ixFile.
+func runRead(opt Options, ixFile *textfile.File) *Report {
+	ref := opt.Reference
 	var refFile *textfile.File
 	if ref.Path != "" {
+		var err error
 		if refFile, err = textfile.Read(ref.Path); err != nil {
-			return refuse(ip, RefReferenceUnreadable, "policy reference copy could not be read", ioMessage(err))
+			return refuse(opt.IndexPath, RefReferenceUnreadable, "policy reference copy could not be read", ioMessage(err))
 		}
 	} else {
 		refFile = textfile.FromBytes(ref.Display, ref.Data)

@@ -190,10 +190,6 @@ func words(s string) []string {
 	})
 }
 
-// NormalizedPhrase lower-cases s, turns every run of other characters
-// than a-z and 0-9 into one space and trims.
-func NormalizedPhrase(s string) string { return strings.Join(words(s), " ") }
-
 // Tokens returns the words of s without stop words.
 func Tokens(s string) []string {
 	var out []string

@@ -1,9 +1,9 @@
 package check
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
+
+	"github.com/memcompact/memcompact/internal/jsonout"
 )
 
 // The JSON shapes, one per path. Field order is the emitted order; every
@@ -78,10 +78,10 @@ func JSONValue(r *Report) any {
 	case UsageError:
 		return UsageJSON{Result: r.Result, Index: r.Index, Reason: r.Reason}
 	case Refused:
-		return RefusedJSON{Result: r.Result, Index: r.Index, Reason: r.Refusal.Reason, Detail: nonNil(r.Refusal.Detail)}
+		return RefusedJSON{Result: r.Result, Index: r.Index, Reason: r.Refusal.Reason, Detail: jsonout.NonNil(r.Refusal.Detail)}
 	}
 	s := &r.Size
-	sj := SizeJSON{State: s.State, Cause: s.Cause, Unit: s.Unit, Measured: s.Measured, Stale: s.Stale, IgnoredKeys: nonNil(s.IgnoredKeys)}
+	sj := SizeJSON{State: s.State, Cause: s.Cause, Unit: s.Unit, Measured: s.Measured, Stale: s.Stale, IgnoredKeys: jsonout.NonNil(s.IgnoredKeys)}
 	if s.Evaluated() {
 		sj.Budget, sj.Fraction = &s.Budget, &s.Fraction
 		sj.ObservationValue, sj.ObservationDate, sj.ObservationMethod = &s.ObservationValue, &s.ObservationDate, &s.ObservationMethod
@@ -103,8 +103,8 @@ func JSONValue(r *Report) any {
 		StoreShape:               r.Shape,
 		PolicyFile:               r.PolicyFile,
 		PolicyStatus:             r.PolicyStatus,
-		PolicyExplanation:        nonNil(r.PolicyExplanation),
-		KindPrefixes:             nonNil(r.KindPrefixes),
+		PolicyExplanation:        jsonout.NonNil(r.PolicyExplanation),
+		KindPrefixes:             jsonout.NonNil(r.KindPrefixes),
 		KindPrefixSource:         r.KindPrefixSource,
 		EntriesMatchingKind:      r.EntriesMatchingKind,
 		EntriesNotMatchingKind:   r.EntriesNotMatchingKind,
@@ -128,20 +128,5 @@ func JSONValue(r *Report) any {
 // by a newline. HTML characters are not escaped: the output is read by
 // people and programs, never embedded in a page.
 func WriteJSON(w io.Writer, r *Report) error {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(JSONValue(r)); err != nil {
-		return err
-	}
-	_, err := w.Write(b.Bytes())
-	return err
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
+	return jsonout.Write(w, JSONValue(r))
 }

@@ -17,7 +17,7 @@ its globs and prints one line per budgeted file:
 
 Exit 0 when every file is within budget, 1 when any is over, 2 when the
 policy is missing or malformed (each bad line is named) or a file cannot be
-read.`,
+read, 3 usage error (ROOT is not a directory).`,
 		run: runBudgets,
 	})
 }
@@ -44,11 +44,7 @@ func runBudgets(env *Env, args []string) (err error) {
 		}
 		rootFlag = pos[0]
 	}
-	root, err := findRoot(rootFlag)
-	if err != nil {
-		return err
-	}
-	p, err := loadPolicy(root)
+	root, p, err := openPolicy(rootFlag)
 	if err != nil {
 		return err
 	}

@@ -106,7 +106,7 @@ func runCheck(env *Env, args []string) error {
 			var hints []string
 			var nie *store.NoIndexError
 			if errors.As(err, &nie) {
-				hints = nie.Hints()
+				hints = nie.HintsFor("check")
 			}
 			return checkUsageError(env, asJSON, found, err.Error(), hints...)
 		}

@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/memcompact/memcompact/internal/jsonout"
 )
 
 // Exit codes.
@@ -154,7 +156,7 @@ func runVerb(env *Env, c *command, args []string) int {
 			code, hints = ee.Code, ee.Hints
 		}
 		if (ee == nil || ee.Err != nil) && code != ExitClean {
-			writeJSONTo(env.Stdout, errorJSON{SchemaVersion: 1, Result: resultWord(code), ExitCode: code, Error: msg, Hints: nonNilStrings(hints)})
+			writeJSONTo(env.Stdout, errorJSON{SchemaVersion: 1, Result: resultWord(code), ExitCode: code, Error: msg, Hints: jsonout.NonNil(hints)})
 		}
 	}
 	return report(env, err)
@@ -177,13 +179,6 @@ func resultWord(code int) string {
 		return "usage-error"
 	}
 	return "refused"
-}
-
-func nonNilStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // wantsJSON reports whether args ask for JSON output (--json, -Json,

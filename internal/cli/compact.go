@@ -96,11 +96,7 @@ func runCompact(env *Env, args []string) (err error) {
 	case f.timeout <= 0:
 		return Usagef("--timeout must be positive")
 	}
-	root, err := findRoot(f.root)
-	if err != nil {
-		return err
-	}
-	p, err := loadPolicy(root)
+	root, p, err := openPolicy(f.root)
 	if err != nil {
 		return err
 	}

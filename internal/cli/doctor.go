@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -48,10 +47,12 @@ func runDoctor(env *Env, args []string) error {
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	fs.StringVar(&refPath, "reference", "", "reference copy `FILE` for the strict check")
 	alias(fs, "json", "Json")
+	indexFlag := indexFlag(fs)
 	pos, err := parseFlags(env, fs, doctorUsage, args)
 	if err != nil {
 		return err
 	}
+	pos = withIndexFlag(*indexFlag, pos)
 	if len(pos) > 1 || (all && len(pos) > 0) {
 		return Usagef("doctor takes one INDEX, or --all")
 	}
@@ -76,7 +77,7 @@ func runDoctor(env *Env, args []string) error {
 			ee := &ExitError{Code: ExitUsage, Err: err}
 			var nie *store.NoIndexError
 			if errors.As(err, &nie) {
-				ee.Hints = nie.Hints()
+				ee.Hints = nie.HintsFor("doctor")
 			}
 			ee.Hints = append(ee.Hints, "or diagnose every store: memcompact doctor --all")
 			return ee
@@ -92,7 +93,7 @@ func runDoctor(env *Env, args []string) error {
 	}
 	r := doctor.Diagnose(opt)
 	if asJSON {
-		err = encodeDoctorJSON(env, r)
+		err = printJSON(env, r)
 	} else {
 		err = doctor.WriteText(env.Stdout, r)
 	}
@@ -124,7 +125,7 @@ func doctorAll(env *Env, opt doctor.Options, asJSON bool) error {
 		fmt.Fprint(env.Stderr, "\r\x1b[K")
 	}
 	if asJSON {
-		err = encodeDoctorJSON(env, a)
+		err = printJSON(env, a)
 	} else {
 		err = doctor.WriteAllText(env.Stdout, a)
 	}
@@ -132,11 +133,4 @@ func doctorAll(env *Env, opt doctor.Options, asJSON bool) error {
 		return &ExitError{Code: ExitRefused, Err: err}
 	}
 	return exitCode(a.ExitCode())
-}
-
-func encodeDoctorJSON(env *Env, v any) error {
-	enc := json.NewEncoder(env.Stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

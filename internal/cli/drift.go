@@ -42,10 +42,12 @@ func runDrift(env *Env, args []string) error {
 	flags := newFlagSet("drift")
 	flags.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
 	alias(flags, "json", "Json")
+	indexFlag := indexFlag(flags)
 	pos, err := parseFlags(env, flags, driftUsage, args)
 	if err != nil {
 		return err
 	}
+	pos = withIndexFlag(*indexFlag, pos)
 	fail := func(code int, err error, hints ...string) error {
 		if asJSON {
 			result := "refused"
@@ -76,7 +78,7 @@ func runDrift(env *Env, args []string) error {
 			var hints []string
 			var nie *store.NoIndexError
 			if errors.As(err, &nie) {
-				hints = nie.Hints()
+				hints = nie.HintsFor("drift")
 			}
 			return fail(ExitUsage, err, hints...)
 		}

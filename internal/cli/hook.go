@@ -31,7 +31,10 @@ secrets). A healthy store gets no output.
 Both always exit 0 and allow what they cannot judge (input that is not
 hook JSON, a tool they do not handle, a path outside any store, a store
 they cannot read), saying why on stderr: a guard must never lock a user
-out of their own files. Install them with 'memcompact hooks install'.`,
+out of their own files. Install them with 'memcompact hooks install'.
+
+Exit codes: 0 always once the event is known (allowed or denied, the
+decision is in the JSON on stdout); 3 for a missing or unknown event.`,
 		run: runHook,
 	})
 }

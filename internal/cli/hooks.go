@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -25,12 +24,17 @@ kept in settings.json.memcompact-backup; a settings.json that is not valid
 JSON is refused (exit 2) and left alone.
 
 uninstall removes exactly the hook entries whose command runs memcompact's
-hooks, and any matcher group or event they leave empty.
+hooks (a command naming a memcompact executable, whatever --bin was), and
+any matcher group or event they leave empty. So --bin must name memcompact:
+an absolute path such as "$(command -v memcompact)" is the usual choice.
 
 --user (the default) edits <config dir>/settings.json, the config dir being
 $CLAUDE_CONFIG_DIR or ~/.claude; --project edits .claude/settings.json at the
 project root (the enclosing git repository's root, else the current
-directory); --settings names the file outright.`,
+directory); --settings names the file outright.
+
+Exit codes: 0 done (or nothing to do), 2 refused (the settings file is not
+valid JSON, or cannot be written safely), 3 usage error.`,
 		run: runHooks,
 	})
 }
@@ -50,6 +54,7 @@ func runHooks(env *Env, args []string) error {
 	fs.StringVar(&f.settings, "settings", "", "edit this settings file")
 	fs.StringVar(&f.bin, "bin", "memcompact", "the command the hooks run memcompact as (e.g. an absolute path)")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON")
+	alias(fs, "json", "Json")
 	pos, err := parseFlags(env, fs, usage, args)
 	if err != nil {
 		return err
@@ -68,6 +73,12 @@ func runHooks(env *Env, args []string) error {
 	}
 	if strings.TrimSpace(f.bin) == "" {
 		return Usagef("--bin is empty")
+	}
+	if pos[0] == "install" && !claudehooks.IsOurs(claudehooks.Ours[0].Command(f.bin), claudehooks.Ours[0].Sub) {
+		// A hook memcompact cannot recognize as its own would be added again
+		// by every install and never found by uninstall.
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--bin %q does not name memcompact, so a later install or uninstall could not recognize the hooks it adds", f.bin),
+			Hints: []string{`name the memcompact executable, e.g. --bin "$(command -v memcompact)"`}}
 	}
 	path, err := settingsPath(env, f)
 	if err != nil {
@@ -88,7 +99,7 @@ func runHooks(env *Env, args []string) error {
 		return &ExitError{Code: ExitRefused, Err: err}
 	}
 	if f.json {
-		return writeIndentedJSON(env, c)
+		return printJSON(env, c)
 	}
 	renderHooksChange(env, pos[0], c)
 	return nil
@@ -141,12 +152,4 @@ func settingsPath(env *Env, f hooksFlags) (string, error) {
 		return "", &ExitError{Code: ExitUsage, Err: errors.New("cannot find the Claude config dir: neither CLAUDE_CONFIG_DIR nor HOME is set"), Hints: []string{"pass --settings FILE"}}
 	}
 	return filepath.Join(store.ConfigDir(env.Getenv, home), "settings.json"), nil
-}
-
-// writeIndentedJSON prints v as indented JSON on stdout.
-func writeIndentedJSON(env *Env, v any) error {
-	enc := json.NewEncoder(env.Stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }

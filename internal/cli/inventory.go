@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
+	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/sweep"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -29,7 +29,10 @@ and orders them: incomplete dispositions, critical entries, unassessed
 entries, expired deferrals, the rest. The artifact (JSON, on stdout and, with
 --out, in a file) records the index's character count and digest, so the
 partition check knows which bytes were enumerated. Nothing in the store is
-written. Exit 0 enumerated, 2 a file could not be read, 3 usage error.`,
+written.
+
+Exit codes: 0 enumerated, 2 a file exists but could not be read, 3 usage
+error ("RESULT: usage-error" and a reason on standard output).`,
 		run: runInventory,
 	})
 }
@@ -103,10 +106,7 @@ func sweepUsage(env *Env, asJSON bool, reason string) error {
 // line breaks U+0085, U+2028 and U+2029 (encoding/json leaves U+0085 raw).
 func marshalJSON(v any) []byte {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := jsonout.Write(&b, v); err != nil {
 		panic(err) // only our own structs are encoded
 	}
 	// The output is valid UTF-8, so these bytes can only be U+0085 inside a

@@ -49,10 +49,12 @@ func runLoad(env *Env, args []string) error {
 	flags.IntVar(&units, "units", units, "the size limit in UTF-16 code units")
 	flags.BoolVar(&asJSON, "json", false, "print one JSON object")
 	alias(flags, "json", "Json")
+	indexFlag := indexFlag(flags)
 	pos, err := parseFlags(env, flags, loadUsage, args)
 	if err != nil {
 		return err
 	}
+	pos = withIndexFlag(*indexFlag, pos)
 	fail := func(code int, indexPath, reason string, hints ...string) error {
 		if asJSON {
 			result := "usage-error"
@@ -83,7 +85,7 @@ func runLoad(env *Env, args []string) error {
 		p, _, err := store.FindIndex(env.Getenv, env.Home(), cwd)
 		var nie *store.NoIndexError
 		if errors.As(err, &nie) {
-			return fail(ExitUsage, p, nie.Error(), nie.Hints()...)
+			return fail(ExitUsage, p, nie.Error(), nie.HintsFor("load")...)
 		}
 		indexPath = p
 	}

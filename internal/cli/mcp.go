@@ -27,7 +27,10 @@ is the only tool that writes; it requires "confirm": true and otherwise
 reports what it would do.
 
 Register it with Claude Code:
-  claude mcp add memcompact -- memcompact mcp`,
+  claude mcp add memcompact -- memcompact mcp
+
+Exit codes: 0 when its input ends, 2 if the transport fails, 3 for any
+argument. Each tool's own exit code is in its result (exit_code).`,
 		run: runMCP,
 	})
 }

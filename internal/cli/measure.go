@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/measure"
 )
 
@@ -148,13 +147,7 @@ func measureUsageError(w io.Writer, asJSON bool, reason string) error {
 
 // writeJSONTo prints v indented by two spaces, without HTML escaping.
 func writeJSONTo(w io.Writer, v any) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := jsonout.Write(w, v); err != nil {
 		fmt.Fprintf(w, "{\"result\": \"error\", \"reason\": %q}\n", err.Error())
-		return
 	}
-	w.Write(b.Bytes())
 }

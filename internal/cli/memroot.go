@@ -6,7 +6,6 @@ package cli
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // findRoot returns the memory root: --root if given, else the nearest
@@ -41,21 +42,42 @@ func findRoot(rootFlag string) (string, error) {
 	return root, nil
 }
 
+// openPolicy finds the memory root as findRoot does and loads its policy as
+// loadPolicy does: the first step of every verb that works under a policy.
+func openPolicy(rootFlag string) (string, *budget.Policy, error) {
+	root, err := findRoot(rootFlag)
+	if err != nil {
+		return "", nil, err
+	}
+	p, err := loadPolicy(root)
+	if err != nil {
+		return "", nil, err
+	}
+	return root, p, nil
+}
+
 // loadPolicy reads root's policy; a malformed one is a refusal listing
 // every bad line.
 func loadPolicy(root string) (*budget.Policy, error) {
-	p, err := budget.Load(root)
+	p, _, err := loadPolicyFile(root)
+	return p, err
+}
+
+// loadPolicyFile is loadPolicy that also returns the policy file as read,
+// for a verb that rewrites the policy (see budget.LoadFile).
+func loadPolicyFile(root string) (*budget.Policy, *textfile.File, error) {
+	p, f, err := budget.LoadFile(root)
 	if err == nil {
-		return p, nil
+		return p, f, nil
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &ExitError{Code: ExitRefused, Err: fmt.Errorf("%s: no compaction policy", filepath.Join(root, filepath.FromSlash(budget.PolicyRel))), Hints: []string{"run 'memcompact init' to create one"}}
+		return nil, nil, &ExitError{Code: ExitRefused, Err: fmt.Errorf("%s: no compaction policy", filepath.Join(root, filepath.FromSlash(budget.PolicyRel))), Hints: []string{"run 'memcompact init' to create one"}}
 	}
 	var list budget.ErrorList
 	if errors.As(err, &list) {
-		return nil, &ExitError{Code: ExitRefused, Err: fmt.Errorf("malformed compaction policy; nothing was changed\n%s", indentErrors(list.Error())), Hints: []string{"fix the budgets table: | File | Budget | Newest tier | Notes |, budgets as \"N lines\" or \"N chars\""}}
+		return nil, nil, &ExitError{Code: ExitRefused, Err: fmt.Errorf("malformed compaction policy; nothing was changed\n%s", indentErrors(list.Error())), Hints: []string{"fix the budgets table: | File | Budget | Newest tier | Notes |, budgets as \"N lines\" or \"N chars\""}}
 	}
-	return nil, Refusef("%v", err)
+	return nil, nil, Refusef("%v", err)
 }
 
 func indentErrors(s string) string {
@@ -114,12 +136,7 @@ func confirm(env *Env, question string) error {
 }
 
 // printJSON prints v as indented JSON on stdout.
-func printJSON(env *Env, v any) error {
-	enc := json.NewEncoder(env.Stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+func printJSON(env *Env, v any) error { return jsonout.Write(env.Stdout, v) }
 
 // jsonRefusal prints a refusal as JSON on stdout (the message still goes to
 // stderr), so a --json caller always gets a JSON object.

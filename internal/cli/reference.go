@@ -25,7 +25,10 @@ agent-orchestra plugin copy is installed. Save it to adapt it
   --policy   print only the policy text, with its two marker lines, for a
              store's policy file (or, unsplit, the top of its index)
   --stanza   print only the stanza text, wrapped in the index-side markers
-             a split store puts at the top of MEMORY.md`,
+             a split store puts at the top of MEMORY.md
+
+Exit codes: 0 printed, 3 usage error (any argument, or --policy and
+--stanza together).`,
 		run: runReference,
 	})
 }

@@ -71,6 +71,9 @@ func runRestore(env *Env, args []string) (err error) {
 		return &ExitError{Code: ExitRefused, Err: fmt.Errorf("%s is not a snapshot in %s", pos[0], budget.SnapshotsRel), Hints: []string{"run 'memcompact snapshots' to list them"}}
 	}
 	snap, err := textfile.Read(snapPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = fmt.Errorf("no snapshot %s in %s", filepath.Base(snapPath), budget.SnapshotsRel)
+	}
 	if err != nil {
 		return &ExitError{Code: ExitRefused, Err: err, Hints: []string{"run 'memcompact snapshots' to list them"}}
 	}

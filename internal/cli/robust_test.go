@@ -571,7 +571,9 @@ var verbCases = []verbCase{
 		reads: []string{pStdin, pIndex, pEntry, pLedger, pPolicy}, codes: codes0},
 	{name: "hooks-install", args: func(f *fixture) []string { return []string{"hooks", "install", "--settings", f.p(pSettings)} },
 		reads: []string{pSettings}, codes: []int{0, 2, 3}, writes: true},
-	{name: "hooks-install-user-json", variant: true, args: func(f *fixture) []string { return []string{"hooks", "install", "--user", "--json", "--bin", "/opt/mc"} },
+	{name: "hooks-install-user-json", variant: true, args: func(f *fixture) []string {
+		return []string{"hooks", "install", "--user", "--json", "--bin", "/o/memcompact"}
+	},
 		reads: []string{pSettings}, codes: []int{0, 2, 3}, writes: true},
 	{name: "hooks-uninstall", variant: true, args: func(f *fixture) []string { return []string{"hooks", "uninstall", "--settings", f.p(pSettings)} },
 		reads: []string{pSettings}, codes: []int{0, 2, 3}, writes: true},

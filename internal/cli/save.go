@@ -78,11 +78,7 @@ func runSave(env *Env, args []string) (err error) {
 	if strings.TrimSpace(entry) == "" {
 		return Usagef("the entry is empty; nothing to save")
 	}
-	root, err := findRoot(f.root)
-	if err != nil {
-		return err
-	}
-	p, err := loadPolicy(root)
+	root, p, err := openPolicy(f.root)
 	if err != nil {
 		return err
 	}
@@ -117,7 +113,7 @@ func runSave(env *Env, args []string) (err error) {
 				Hints: []string{"shorten the entry, or raise the budget with 'memcompact set-budget " + rel + " N " + string(row.Unit) + "'"}}
 		}
 		o := compact.Options{
-			Root: root, Rel: rel, Row: *row, EntryHeading: f.entryHeading,
+			Root: root, Rel: rel, Row: *row, File: cur, EntryHeading: f.entryHeading,
 			Command: f.summarizer, Timeout: f.timeout, Explicit: true,
 			Reserve: budget.Measure(text+add, row.Unit) - budget.Measure(text, row.Unit),
 			Append:  add, Today: env.Today(), Now: env.Now(),

@@ -104,7 +104,7 @@ func defaultSecretPaths(env *Env) ([]string, error) {
 		} else {
 			var nie *store.NoIndexError
 			if errors.As(ferr, &nie) {
-				hints = nie.Hints()
+				hints = nie.HintsFor("secrets")
 			}
 			fmt.Fprintf(env.Stderr, "memcompact: warning: %v\n", ferr)
 		}

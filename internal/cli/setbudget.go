@@ -3,13 +3,11 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/budget"
-	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 func init() {
@@ -22,7 +20,11 @@ to the working directory, or a glob such as topic-diary/topics/*.md), or adds
 a row for it at the end of the table. Only that one line of the policy
 changes. --newest sets how many of the newest entries stay verbatim; without
 it an updated row keeps its value and a new row inherits the value of the
-glob row that covers FILE, else 10. "N lines" may be given as one argument.`,
+glob row that covers FILE, else 10. "N lines" may be given as one argument.
+
+Exit codes: 0 set (or already so), 2 refused (no memory root, a malformed
+policy, FILE outside the root or under compaction/, a write failure),
+3 usage error.`,
 		run: runSetBudget,
 	})
 }
@@ -66,7 +68,9 @@ func runSetBudget(env *Env, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	p, err := loadPolicy(root)
+	// The policy is read once: what Set rewrites and the digest checked
+	// just before the replace are of the same bytes.
+	p, before, err := loadPolicyFile(root)
 	if err != nil {
 		return err
 	}
@@ -76,11 +80,6 @@ func runSetBudget(env *Env, args []string) (err error) {
 	}
 	if budget.Excluded(rel) {
 		return Refusef("%s: files under compaction/ are never budgeted", rel)
-	}
-	policyPath := filepath.Join(root, filepath.FromSlash(budget.PolicyRel))
-	before, err := textfile.Read(policyPath)
-	if err != nil {
-		return Refusef("%v", err)
 	}
 	ch, err := p.Set(rel, n, unit, newest)
 	if err != nil {
@@ -99,7 +98,7 @@ func runSetBudget(env *Env, args []string) (err error) {
 		res.OldBudget, res.OldUnit, res.OldNewest = ch.Old.Budget, string(ch.Old.Unit), ch.Old.Newest
 	}
 	if res.Action != "unchanged" {
-		if err := atomicfile.Replace(policyPath, ch.Data, before.Digest); err != nil {
+		if err := atomicfile.Replace(before.Path, ch.Data, before.Digest); err != nil {
 			return Refusef("%v", err)
 		}
 	}

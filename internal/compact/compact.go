@@ -37,6 +37,12 @@ type Options struct {
 	Rel  string     // the file, root-relative
 	Row  budget.Row // its policy row
 
+	// File is the file as the caller has already read it (save, which
+	// joins its entry to that text), or nil to have Prepare read it. The
+	// digest checked before the replace is then that of the text the plan
+	// was made from.
+	File *textfile.File
+
 	EntryHeading string // overrides the entry rule (see package entries)
 
 	// The summarizer: Summary (an agent's bullets, from --summary) wins,
@@ -87,7 +93,11 @@ var distilledRE = regexp.MustCompile(`^\*Distilled from (\d+) entr(?:y|ies)\b`)
 func Prepare(ctx context.Context, o Options) *Plan {
 	rep := &Report{File: o.Rel, Unit: string(o.Row.Unit), Budget: o.Row.Budget, Secrets: []Secret{}, Summarizer: summarizerName(o)}
 	pl := &Plan{Report: rep, o: o, abs: filepath.Join(o.Root, filepath.FromSlash(o.Rel)), snapDir: filepath.Join(o.Root, filepath.FromSlash(budget.SnapshotsRel))}
-	f, err := textfile.Read(pl.abs)
+	f := o.File
+	var err error
+	if f == nil {
+		f, err = textfile.Read(pl.abs)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return pl.refuse(codeRefused, "%s does not exist", o.Rel)
 	}
@@ -383,9 +393,6 @@ func (pl *Plan) Write() error {
 
 // NewText is the rewritten file (without a BOM and without Append).
 func (pl *Plan) NewText() string { return pl.newText }
-
-// Original is the file as read (nil if it could not be read).
-func (pl *Plan) Original() *textfile.File { return pl.orig }
 
 func (pl *Plan) snapRel() string {
 	if pl.snapAbs == "" {

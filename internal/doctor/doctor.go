@@ -222,7 +222,26 @@ func (d *diagnosis) hooks() {
 	}
 	d.add(Finding{Area: AreaHooks, Status: StatusProblem,
 		Summary: fmt.Sprintf("%d of %d linked subjects have no recall hook (R1): a future session cannot tell when to open them; after each link, say what the entry teaches", len(h), d.r.Subjects),
-		Details: most(det, 5), Command: "memcompact doctor --json " + quote(d.opt.Index)})
+		Details: most(det, 5), Command: d.fullList()})
+}
+
+// fullList is the command for R1 and R2 findings when the strict check
+// cannot judge the store (see listedByCheck): the details show at most
+// five, and --json lists every one with its reason.
+func (d *diagnosis) fullList() string {
+	return "memcompact doctor --json " + quote(d.opt.Index)
+}
+
+// listedByCheck points the R1 and R2 findings at the strict check once it
+// has judged the store: it lists every offender with its reason, and it is
+// the command that confirms the fix.
+func (d *diagnosis) listedByCheck(cmd string) {
+	for i := range d.r.Findings {
+		f := &d.r.Findings[i]
+		if (f.Area == AreaHooks || f.Area == AreaNotes) && f.Status == StatusProblem {
+			f.Command = cmd
+		}
+	}
 }
 
 func (d *diagnosis) notes() {
@@ -243,7 +262,7 @@ func (d *diagnosis) notes() {
 	}
 	d.add(Finding{Area: AreaNotes, Status: StatusProblem,
 		Summary: fmt.Sprintf("%d unattributed shared note(s) (R2): one clause over several subjects that say nothing themselves; give each subject its own pointer line", len(n)),
-		Details: most(det, 5), Command: "memcompact doctor --json " + quote(d.opt.Index)})
+		Details: most(det, 5), Command: d.fullList()})
 }
 
 func (d *diagnosis) secrets() {
@@ -291,7 +310,22 @@ func (d *diagnosis) budgets() {
 	}
 	d.r.OverBudget = rep.Over
 	if rep.Over == 0 && rep.Errors == 0 {
-		d.add(Finding{Area: AreaBudgets, Status: StatusOK, Summary: fmt.Sprintf("%d budgeted file(s), all within budget", len(rep.Files))})
+		// A row whose file does not exist is within budget trivially; say
+		// so rather than count it as a file that was measured.
+		missing := 0
+		for _, f := range rep.Files {
+			if f.Status == budget.StatusMissing {
+				missing++
+			}
+		}
+		summary := fmt.Sprintf("%d budgeted file(s), all within budget", len(rep.Files)-missing)
+		switch {
+		case missing > 0 && missing == len(rep.Files):
+			summary = fmt.Sprintf("no budgeted file exists yet (the policy names %d)", missing)
+		case missing > 0:
+			summary += fmt.Sprintf("; %d more named in the policy not found", missing)
+		}
+		d.add(Finding{Area: AreaBudgets, Status: StatusOK, Summary: summary})
 		return
 	}
 	var det []string
@@ -327,6 +361,7 @@ func (d *diagnosis) check() {
 		return
 	}
 	d.r.PolicyAdopted = rep.PolicyPresent
+	d.listedByCheck(cmd)
 	size := "size " + rep.Size.State
 	if rep.Size.Evaluated() {
 		size = fmt.Sprintf("size %s of %s characters (%s)", check.N0(rep.Size.Measured), check.N0(rep.Size.Budget), rep.Size.State)

@@ -117,10 +117,17 @@ func Compute(path string, asOf records.Date) (*Result, error) {
 		}
 		return nil, err
 	}
+	lines := textfile.Lines(f.Text)
+	return ComputeParsed(indexPath, lines, index.Parse(lines), asOf)
+}
+
+// ComputeParsed is Compute for a caller that has already read the index at
+// indexPath (a file) into lines and parsed them into ix: the doctor, which
+// runs on every session start, reads and parses the index once for all its
+// findings.
+func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf records.Date) (*Result, error) {
 	dir := filepath.Dir(indexPath)
 	res := &Result{Store: dir, Index: indexPath, Ledger: filepath.Join(dir, "LEDGER.md")}
-	lines := textfile.Lines(f.Text)
-	ix := index.Parse(lines)
 
 	named := map[string]bool{} // lower-cased file names of link targets
 	// listings caches directory listings for the letter-case hint, so a

@@ -1,10 +1,11 @@
 package drift
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
+
+	"github.com/memcompact/memcompact/internal/jsonout"
 )
 
 // JSONVersion is the version of the drift verb's JSON. It changes only
@@ -57,19 +58,16 @@ func (r *Result) JSON() JSONReport {
 		Version: JSONVersion, Result: result,
 		Store: r.Store, Index: r.Index, Ledger: r.Ledger,
 		Entries: r.Entries, Pointers: r.Pointers,
-		Orphans:        nonNil(r.Orphans),
-		Exited:         nonNil(r.Exited),
-		Dangling:       nonNil(r.Dangling),
+		Orphans:        jsonout.NonNil(r.Orphans),
+		Exited:         jsonout.NonNil(r.Exited),
+		Dangling:       jsonout.NonNil(r.Dangling),
 		LedgerProblems: r.LedgerProblems,
 	}
 }
 
 // WriteJSON writes v (a JSONReport or JSONError) as indented JSON.
 func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	return jsonout.Write(w, v)
 }
 
 // WriteText writes the report for a person: one line per finding, each
@@ -112,11 +110,4 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }

@@ -207,19 +207,6 @@ func hasSuffixFold(s, suffix string) bool {
 	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
-// Prefix returns the longest prefix of s at most n UTF-16 code units long,
-// never splitting a character.
-func Prefix(s string, n int) string {
-	units := 0
-	for i, r := range s {
-		units += textfile.UnitsOfRune(r)
-		if units > n {
-			return s[:i]
-		}
-	}
-	return s
-}
-
 // Snippet returns the first n UTF-16 code units of s, the way the
 // reference implementation cuts its snippets. When the cut falls inside a
 // surrogate pair the reference is left holding half a character, which its

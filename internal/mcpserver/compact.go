@@ -50,19 +50,12 @@ func init() {
 			if strings.TrimSpace(in.Summary) == "" {
 				return nil, nil, errors.New("summary is empty: write one bullet per fact of the oldest tier (see compact_plan)")
 			}
-			f, err := os.CreateTemp("", "memcompact-summary-*.md")
+			summary, err := tempFile("memcompact-summary-*.md", []byte(in.Summary))
 			if err != nil {
 				return nil, nil, err
 			}
-			defer os.Remove(f.Name())
-			_, werr := f.WriteString(in.Summary)
-			if cerr := f.Close(); werr == nil {
-				werr = cerr
-			}
-			if werr != nil {
-				return nil, nil, werr
-			}
-			args := in.flags([]string{"compact", "--json", "--summary", f.Name()})
+			defer os.Remove(summary)
+			args := in.flags([]string{"compact", "--json", "--summary", summary})
 			if in.Confirm {
 				// The agent's explicit confirm is the answer to the first
 				// compaction's question, which has no terminal to ask on.

@@ -33,24 +33,14 @@ func init() {
 				if inv != "" {
 					return nil, nil, errors.New("give inventory or artifact, not both")
 				}
-				f, err := os.CreateTemp("", "memcompact-inventory-*.json")
-				if err != nil {
-					return nil, nil, err
-				}
-				defer os.Remove(f.Name())
 				data, err := json.Marshal(in.Artifact)
 				if err != nil {
-					f.Close()
 					return nil, nil, err
 				}
-				_, werr := f.Write(data)
-				if cerr := f.Close(); werr == nil {
-					werr = cerr
+				if inv, err = tempFile("memcompact-inventory-*.json", data); err != nil {
+					return nil, nil, err
 				}
-				if werr != nil {
-					return nil, nil, werr
-				}
-				inv = f.Name()
+				defer os.Remove(inv)
 			}
 			args := in.flags([]string{"partition", "--json"})
 			args = opt(args, "inventory", inv)

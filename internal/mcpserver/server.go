@@ -30,6 +30,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -149,6 +150,25 @@ func optBool(args []string, flag string, b bool) []string {
 		return args
 	}
 	return append(args, "--"+flag)
+}
+
+// tempFile writes data to a new temporary file named by pattern (as
+// os.CreateTemp takes it) and returns its name, for a tool whose verb reads
+// a file the agent gave as a value. The caller removes it.
+func tempFile(pattern string, data []byte) (string, error) {
+	f, err := os.CreateTemp("", pattern)
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return "", werr
+	}
+	return f.Name(), nil
 }
 
 // positional appends "--" and the values, so a path starting with '-' is

@@ -2,7 +2,9 @@ package mcpserver
 
 import (
 	"context"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -100,5 +102,60 @@ func TestArgs(t *testing.T) {
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "compact_apply", Arguments: map[string]any{"file": "d.md", "summary": " "}})
 	if err != nil || !res.IsError || got != nil {
 		t.Errorf("empty summary: err %v, IsError %v, ran %q", err, res != nil && res.IsError, got)
+	}
+}
+
+// TestTempFiles checks that a value the agent passes inline (partition's
+// artifact, compact_apply's summary) reaches the verb as a file holding
+// exactly that value, and that the file is gone after the call.
+func TestTempFiles(t *testing.T) {
+	var path, body string
+	run := func(_ context.Context, args []string, _ []byte) Outcome {
+		for i, a := range args {
+			switch {
+			case strings.HasPrefix(a, "--inventory="):
+				path = strings.TrimPrefix(a, "--inventory=")
+			case a == "--summary":
+				path = args[i+1]
+			}
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: %v", args[0], err)
+		}
+		body = string(b)
+		return Outcome{Stdout: []byte("{}\n")}
+	}
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := New(run, "test").Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"partition", map[string]any{"index": "M.md", "artifact": map[string]any{"subjects": []any{"a"}}}, `{"subjects":["a"]}`},
+		{"compact_apply", map[string]any{"file": "d.md", "summary": "- x\n- y\n"}, "- x\n- y\n"},
+	} {
+		path, body = "", ""
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: err %v, result %v", tt.tool, err, res)
+		}
+		if path == "" || body != tt.want {
+			t.Errorf("%s: the verb read %q from %q, want %q", tt.tool, body, path, tt.want)
+		}
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("%s: %s left behind (%v)", tt.tool, path, err)
+		}
 	}
 }

@@ -114,9 +114,11 @@ type Subject struct {
 
 // Subjects returns every subject linked on the pointer lines of an index
 // (or archive), in line order and, on a line, in link order.
-func Subjects(lines []string) []Subject {
+func Subjects(lines []string) []Subject { return SubjectsOf(index.Parse(lines)) }
+
+// SubjectsOf is Subjects for an index already parsed.
+func SubjectsOf(ix *index.Index) []Subject {
 	var out []Subject
-	ix := index.Parse(lines)
 	for i := range ix.Lines {
 		ln := &ix.Lines[i]
 		if !ln.Pointer {

@@ -1,9 +1,10 @@
 package secrets
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/memcompact/memcompact/internal/jsonout"
 )
 
 // JSONVersion is the version of the JSON the secrets verb prints. It
@@ -43,10 +44,7 @@ type JSONError struct {
 
 // WriteJSONError writes a JSONError for a usage error.
 func WriteJSONError(w io.Writer, reason string) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(JSONError{Version: JSONVersion, Result: "usage-error", Reason: reason})
+	return jsonout.Write(w, JSONError{Version: JSONVersion, Result: "usage-error", Reason: reason})
 }
 
 // Result names the report's outcome: "unreadable", "secrets" or "clean".
@@ -65,15 +63,12 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	out := JSONReport{
 		Version:  JSONVersion,
 		Result:   r.Result(),
-		Scanned:  nonNil(r.Scanned),
-		Findings: nonNil(r.Findings),
-		Skipped:  nonNil(r.Skipped),
-		Errors:   nonNil(r.Errors),
+		Scanned:  jsonout.NonNil(r.Scanned),
+		Findings: jsonout.NonNil(r.Findings),
+		Skipped:  jsonout.NonNil(r.Skipped),
+		Errors:   jsonout.NonNil(r.Errors),
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return jsonout.Write(w, out)
 }
 
 // WriteText writes one line per finding, "file:line: rule: excerpt", then a
@@ -103,11 +98,4 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }

@@ -322,11 +322,15 @@ func (e *NoIndexError) Error() string {
 
 // Hints returns the lines a verb prints after the error: where discovery
 // looked, and how to point memcompact at an index.
-func (e *NoIndexError) Hints() []string {
+func (e *NoIndexError) Hints() []string { return e.HintsFor("VERB") }
+
+// HintsFor is Hints with the example command spelled for verb, so that the
+// user can copy it as it stands.
+func (e *NoIndexError) HintsFor(verb string) []string {
 	// Other verbs' tests match the "looked at: " prefix; keep it.
 	h := []string{"looked at: " + strings.Join(e.Looked, ", ")}
 	return append(h,
-		"give the index as an argument, e.g. 'memcompact VERB path/to/MEMORY.md'",
+		"give the index as an argument, e.g. 'memcompact "+verb+" path/to/MEMORY.md'",
 		"or run from inside the project whose memory you mean: Claude Code keeps it in <config dir>/projects/<project path with each non-alphanumeric as '-'>/memory/",
 		"the config dir is $CLAUDE_CONFIG_DIR, else ~/.claude; autoMemoryDirectory in the user's settings.json or the project's .claude/settings.local.json moves the store",
 	)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/secrets"
-	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // checkSecrets denies a write that adds a secret to any file of the store.
@@ -18,24 +17,12 @@ func checkSecrets(c *change) {
 	if !secrets.Contains(c.after) {
 		return
 	}
-	had := map[string]int{}
-	for _, f := range secrets.Scan(c.before) {
-		had[f.Rule+"\x00"+f.Excerpt]++
-	}
-	var added []secrets.Finding
-	for _, f := range secrets.Scan(c.after) {
-		k := f.Rule + "\x00" + f.Excerpt
-		if had[k] > 0 {
-			had[k]--
-			continue
-		}
-		added = append(added, f)
-	}
-	if len(added) == 0 {
+	news := added(secrets.Scan(c.before), secrets.Scan(c.after), func(f secrets.Finding) string { return f.Rule + "\x00" + f.Excerpt })
+	if len(news) == 0 {
 		return
 	}
 	var where []string
-	for _, f := range added {
+	for _, f := range news {
 		where = append(where, fmt.Sprintf("line %d (%s): %s", f.Line, f.Rule, f.Excerpt))
 	}
 	c.deny("secret",
@@ -52,13 +39,14 @@ func checkDroppedPointers(c *change) {
 	if !c.verdict.Index {
 		return
 	}
+	ixBefore, ixAfter := c.indexes()
 	after := map[string]bool{}
-	for _, s := range records.Subjects(textfile.Lines(c.after)) {
+	for _, s := range records.SubjectsOf(ixAfter) {
 		after[s.Target] = true
 	}
 	var dropped []records.Subject
 	seen := map[string]bool{}
-	for _, s := range records.Subjects(textfile.Lines(c.before)) {
+	for _, s := range records.SubjectsOf(ixBefore) {
 		if after[s.Target] || seen[s.Target] {
 			continue
 		}

@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -124,7 +125,7 @@ func Judge(call *Call) *Verdict {
 		v.Skipped = append(v.Skipped, fmt.Sprintf("cannot apply the %s call (%v); allowing it", call.Tool, err))
 		return v
 	}
-	c := &change{call: call, verdict: v, storeDir: storeDir, before: cur.Text, after: after}
+	c := &change{call: call, verdict: v, storeDir: storeDir, file: cur, before: cur.Text, after: after}
 	for _, check := range checks {
 		check(c)
 	}
@@ -136,8 +137,43 @@ type change struct {
 	call     *Call
 	verdict  *Verdict
 	storeDir string
-	before   string
+	file     *textfile.File // the file as read (empty when it does not exist yet)
+	before   string         // file.Text
 	after    string
+
+	// ixBefore and ixAfter are before and after parsed as an index, once
+	// for all the index checks: the guard runs on every memory write.
+	ixBefore, ixAfter *index.Index
+}
+
+// indexes returns the index before and after the call, parsing them on
+// first use.
+func (c *change) indexes() (before, after *index.Index) {
+	if c.ixBefore == nil {
+		c.ixBefore = index.Parse(textfile.Lines(c.before))
+		c.ixAfter = index.Parse(textfile.Lines(c.after))
+	}
+	return c.ixBefore, c.ixAfter
+}
+
+// added returns the items of after that before does not have, in after's
+// order. Items are matched by key and counted, so an item present n times
+// before excuses n copies of it after: the guard judges only what a call
+// adds, and a problem the file already had is not the call's doing.
+func added[T any](before, after []T, key func(T) string) []T {
+	had := map[string]int{}
+	for _, b := range before {
+		had[key(b)]++
+	}
+	var out []T
+	for _, a := range after {
+		if k := key(a); had[k] > 0 {
+			had[k]--
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 func (c *change) deny(code, message, fix string) {

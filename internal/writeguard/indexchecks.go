@@ -7,13 +7,10 @@ import (
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/check"
-	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/loadcut"
 	"github.com/memcompact/memcompact/internal/reference"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
-
-func parse(text string) *index.Index { return index.Parse(textfile.Lines(text)) }
 
 // checkHooks denies an index write that leaves a subject without a recall
 // hook (R1) that had one, or adds a subject without one. Offenders are
@@ -22,23 +19,16 @@ func checkHooks(c *change) {
 	if !c.verdict.Index {
 		return
 	}
-	had := map[string]int{}
-	for _, w := range check.Hookless(parse(c.before)) {
-		had[w.Target]++
+	before, after := c.indexes()
+	var news []string
+	for _, w := range added(check.Hookless(before), check.Hookless(after), func(w check.WithoutHook) string { return w.Target }) {
+		news = append(news, fmt.Sprintf("line %d [%s](%s): %s", w.Line, w.LinkText, w.Target, w.Reason))
 	}
-	var added []string
-	for _, w := range check.Hookless(parse(c.after)) {
-		if had[w.Target] > 0 {
-			had[w.Target]--
-			continue
-		}
-		added = append(added, fmt.Sprintf("line %d [%s](%s): %s", w.Line, w.LinkText, w.Target, w.Reason))
-	}
-	if len(added) == 0 {
+	if len(news) == 0 {
 		return
 	}
 	c.deny("hookless",
-		"it would leave a subject without a recall hook (R1): "+strings.Join(added, "; "),
+		"it would leave a subject without a recall hook (R1): "+strings.Join(news, "; "),
 		"After each link write what the entry teaches, in words the filename does not already say (\"- [Title](file.md) — the lesson, when it applies\"), so a future session knows when to open it")
 }
 
@@ -48,24 +38,16 @@ func checkSharedNotes(c *change) {
 	if !c.verdict.Index {
 		return
 	}
-	had := map[string]int{}
-	for _, n := range check.SharedNotes(parse(c.before)) {
-		had[n.Position+"\x00"+n.Note]++
+	before, after := c.indexes()
+	var news []string
+	for _, n := range added(check.SharedNotes(before), check.SharedNotes(after), func(n check.SharedNote) string { return n.Position + "\x00" + n.Note }) {
+		news = append(news, fmt.Sprintf("line %d: %q over %s", n.Line, n.Note, strings.Join(n.Subjects, ", ")))
 	}
-	var added []string
-	for _, n := range check.SharedNotes(parse(c.after)) {
-		k := n.Position + "\x00" + n.Note
-		if had[k] > 0 {
-			had[k]--
-			continue
-		}
-		added = append(added, fmt.Sprintf("line %d: %q over %s", n.Line, n.Note, strings.Join(n.Subjects, ", ")))
-	}
-	if len(added) == 0 {
+	if len(news) == 0 {
 		return
 	}
 	c.deny("shared-note",
-		"it would add a note shared by several subjects that carry no hook of their own (R2): "+strings.Join(added, "; "),
+		"it would add a note shared by several subjects that carry no hook of their own (R2): "+strings.Join(news, "; "),
 		"Give each linked subject its own hook, or split the line into one pointer per subject")
 }
 
@@ -82,11 +64,11 @@ func checkIndexBudget(c *change) {
 		return
 	}
 	ref := reference.Resolve("", c.call.Getenv, c.call.Home)
-	rep := check.Run(check.Options{
+	rep := check.RunFile(check.Options{
 		IndexPath: c.verdict.Path,
 		Reference: check.Reference{Display: ref.Display, Path: ref.Path, Data: ref.Data},
 		Today:     c.call.Today,
-	})
+	}, c.file)
 	if rep.Size.State != check.SizeWithin && rep.Size.State != check.SizeOver {
 		return
 	}
@@ -141,16 +123,8 @@ func checkLoadCut(c *change) {
 		return
 	}
 	before := loadcut.Compute(c.before, loadcut.DefaultLines, loadcut.DefaultUnits)
-	had := map[string]int{}
-	for _, s := range before.PastCut {
-		had[s.Target]++
-	}
 	var lost []string
-	for _, s := range after.PastCut {
-		if had[s.Target] > 0 {
-			had[s.Target]--
-			continue
-		}
+	for _, s := range added(before.PastCut, after.PastCut, func(s loadcut.Subject) string { return s.Target }) {
 		lost = append(lost, fmt.Sprintf("line %d [%s](%s)", s.Line, s.LinkText, s.Target))
 	}
 	pastBefore := before.UnitsTotal - before.UnitsLoaded
