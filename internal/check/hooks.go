@@ -103,6 +103,14 @@ func SharedNotes(ix *index.Index) []SharedNote {
 	return notes
 }
 
+// HooksAndNotes returns Hookless(ix) and SharedNotes(ix) from one pass
+// over ix, for callers that want both (the doctor and the pre-write
+// guard, which run on every session start and every memory write).
+func HooksAndNotes(ix *index.Index) ([]WithoutHook, []SharedNote) {
+	subjects, notes := Judge(ix)
+	return withoutHook(subjects), notes
+}
+
 func withoutHook(subjects []Subject) []WithoutHook {
 	out := []WithoutHook{}
 	for _, s := range subjects {

@@ -140,6 +140,7 @@ func Diagnose(opt Options) *Report {
 		}
 	}
 	d := &diagnosis{opt: opt, r: r, text: f.Text, lines: lines, ix: ix, dir: dir}
+	d.hookless, d.sharedNotes = check.HooksAndNotes(ix)
 	d.load()
 	d.hooks()
 	d.notes()
@@ -168,6 +169,11 @@ type diagnosis struct {
 	lines []string
 	ix    *index.Index
 	dir   string
+
+	// hookless and sharedNotes are the R1 and R2 axes of ix, judged once
+	// for hooks and notes.
+	hookless    []check.WithoutHook
+	sharedNotes []check.SharedNote
 }
 
 func (d *diagnosis) add(f Finding) { d.r.Findings = append(d.r.Findings, f) }
@@ -203,7 +209,7 @@ func (d *diagnosis) load() {
 }
 
 func (d *diagnosis) hooks() {
-	h := check.Hookless(d.ix)
+	h := d.hookless
 	if h != nil {
 		d.r.Hookless = h
 	}
@@ -245,7 +251,7 @@ func (d *diagnosis) listedByCheck(cmd string) {
 }
 
 func (d *diagnosis) notes() {
-	n := check.SharedNotes(d.ix)
+	n := d.sharedNotes
 	if n != nil {
 		d.r.Notes = n
 	}

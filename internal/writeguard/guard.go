@@ -37,6 +37,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/check"
 	"github.com/memcompact/memcompact/internal/claudehooks"
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/store"
@@ -144,6 +145,31 @@ type change struct {
 	// ixBefore and ixAfter are before and after parsed as an index, once
 	// for all the index checks: the guard runs on every memory write.
 	ixBefore, ixAfter *index.Index
+	// axesBefore and axesAfter are the R1 and R2 axes of ixBefore and
+	// ixAfter, judged once for checkHooks and checkSharedNotes.
+	axesBefore, axesAfter *axes
+}
+
+// axes is one index's subjects without a recall hook (R1) and unattributed
+// shared notes (R2).
+type axes struct {
+	hookless []check.WithoutHook
+	notes    []check.SharedNote
+}
+
+// judged returns the R1 and R2 axes of the index before and after the
+// call, judging them on first use.
+func (c *change) judged() (before, after *axes) {
+	if c.axesBefore == nil {
+		ixBefore, ixAfter := c.indexes()
+		c.axesBefore, c.axesAfter = judgeAxes(ixBefore), judgeAxes(ixAfter)
+	}
+	return c.axesBefore, c.axesAfter
+}
+
+func judgeAxes(ix *index.Index) *axes {
+	hookless, notes := check.HooksAndNotes(ix)
+	return &axes{hookless: hookless, notes: notes}
 }
 
 // indexes returns the index before and after the call, parsing them on

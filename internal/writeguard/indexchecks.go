@@ -19,9 +19,9 @@ func checkHooks(c *change) {
 	if !c.verdict.Index {
 		return
 	}
-	before, after := c.indexes()
+	before, after := c.judged()
 	var news []string
-	for _, w := range added(check.Hookless(before), check.Hookless(after), func(w check.WithoutHook) string { return w.Target }) {
+	for _, w := range added(before.hookless, after.hookless, func(w check.WithoutHook) string { return w.Target }) {
 		news = append(news, fmt.Sprintf("line %d [%s](%s): %s", w.Line, w.LinkText, w.Target, w.Reason))
 	}
 	if len(news) == 0 {
@@ -38,9 +38,9 @@ func checkSharedNotes(c *change) {
 	if !c.verdict.Index {
 		return
 	}
-	before, after := c.indexes()
+	before, after := c.judged()
 	var news []string
-	for _, n := range added(check.SharedNotes(before), check.SharedNotes(after), func(n check.SharedNote) string { return n.Position + "\x00" + n.Note }) {
+	for _, n := range added(before.notes, after.notes, func(n check.SharedNote) string { return n.Position + "\x00" + n.Note }) {
 		news = append(news, fmt.Sprintf("line %d: %q over %s", n.Line, n.Note, strings.Join(n.Subjects, ", ")))
 	}
 	if len(news) == 0 {
