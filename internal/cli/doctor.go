@@ -58,8 +58,9 @@ func runDoctor(env *Env, args []string) error {
 	}
 	src := reference.Resolve(refPath, env.Getenv, env.Home())
 	opt := doctor.Options{
-		Reference: check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
-		Today:     env.Today(),
+		Reference:     check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
+		ReferenceFlag: refPath,
+		Today:         env.Today(),
 	}
 
 	if all {

@@ -59,7 +59,7 @@ func runGate(env *Env, args []string) error {
 		gate, pos = pos[0], pos[1:]
 	}
 	if err := f.positional(pos, "gate"); err != nil {
-		return err
+		return sweepUsage(env, f.json, err.Error())
 	}
 	asOf, err := f.asOfDate(env)
 	if err != nil {

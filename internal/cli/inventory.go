@@ -86,7 +86,7 @@ func (f *sweepFlags) positional(pos []string, verb string) error {
 		f.index = pos[0]
 		return nil
 	}
-	return Usagef("%s takes one index; got %s", verb, strings.Join(pos, " "))
+	return fmt.Errorf("%s takes one index; got %s", verb, strings.Join(pos, " "))
 }
 
 // sweepUsage renders a usage error the way the reference scripts do, on
@@ -140,7 +140,7 @@ func runInventory(env *Env, args []string) error {
 		return err
 	}
 	if err := f.positional(pos, "inventory"); err != nil {
-		return err
+		return sweepUsage(env, false, err.Error())
 	}
 	asOf, err := f.asOfDate(env)
 	if err != nil {

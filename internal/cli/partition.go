@@ -48,7 +48,7 @@ func runPartition(env *Env, args []string) error {
 		return err
 	}
 	if err := f.positional(pos, "partition"); err != nil {
-		return err
+		return sweepUsage(env, false, err.Error())
 	}
 	asOf, err := f.asOfDate(env)
 	if err != nil {

@@ -36,7 +36,11 @@ const SchemaVersion = 1
 type Options struct {
 	Index     string          // the store's MEMORY.md
 	Reference check.Reference // the reference copy the strict check compares against
-	Today     time.Time
+	// ReferenceFlag is the --reference the user gave, if any; the check
+	// commands doctor suggests carry it, so running one compares against
+	// the same copy doctor did.
+	ReferenceFlag string
+	Today         time.Time
 	// Quick skips the strict check (policy comparison and reference
 	// resolution), which a session-start hook does not report: the hook
 	// runs on every session and says only what the agent can act on.
@@ -235,7 +239,11 @@ func (d *diagnosis) hooks() {
 // cannot judge the store (see listedByCheck): the details show at most
 // five, and --json lists every one with its reason.
 func (d *diagnosis) fullList() string {
-	return "memcompact doctor --json " + quote(d.opt.Index)
+	cmd := "memcompact doctor --json " + quote(d.opt.Index)
+	if d.opt.ReferenceFlag != "" {
+		cmd += " --reference " + quote(d.opt.ReferenceFlag)
+	}
+	return cmd
 }
 
 // listedByCheck points the R1 and R2 findings at the strict check once it
@@ -351,6 +359,9 @@ func (d *diagnosis) check() {
 	rep := check.Run(check.Options{IndexPath: d.opt.Index, Reference: d.opt.Reference, Today: d.opt.Today})
 	d.r.CheckResult = rep.Result
 	cmd := "memcompact check " + quote(d.opt.Index)
+	if d.opt.ReferenceFlag != "" {
+		cmd += " --reference " + quote(d.opt.ReferenceFlag)
+	}
 	switch rep.Result {
 	case check.Refused:
 		reason := ""

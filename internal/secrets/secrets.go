@@ -291,25 +291,3 @@ func clean(s string) string {
 		return r
 	}, s)
 }
-
-// IsSecretHeading reports whether line is a Markdown heading naming a
-// section of secrets ("## Secrets", "### Credentials", "# Tokens", any
-// letter case). MemoryCore treats everything under such a heading as a
-// secret, whatever its content; the caller knows the sections, so this
-// only judges the heading.
-func IsSecretHeading(line string) bool {
-	t := strings.TrimSpace(line)
-	if !strings.HasPrefix(t, "#") {
-		return false
-	}
-	t = strings.TrimLeft(t, "#")
-	if t == "" || (t[0] != ' ' && t[0] != '\t') {
-		return false
-	}
-	t = strings.ToLower(strings.Trim(strings.TrimSpace(t), "#* \t:"))
-	switch t {
-	case "secrets", "credentials", "tokens":
-		return true
-	}
-	return false
-}

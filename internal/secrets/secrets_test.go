@@ -134,23 +134,6 @@ func TestRedact(t *testing.T) {
 	}
 }
 
-func TestIsSecretHeading(t *testing.T) {
-	for line, want := range map[string]bool{
-		"## Secrets":        true,
-		"### credentials":   true,
-		"# Tokens":          true,
-		"## Secrets:":       true,
-		"##Secrets":         false,
-		"## Secret sharing": false,
-		"Secrets":           false,
-		"- ## Tokens":       false,
-	} {
-		if got := IsSecretHeading(line); got != want {
-			t.Errorf("IsSecretHeading(%q) = %v, want %v", line, got, want)
-		}
-	}
-}
-
 // TestRulesLoad guards against a gitleaks upgrade that changes the format:
 // the rule set must parse and hold the rules the tests above rely on.
 func TestRulesLoad(t *testing.T) {
