@@ -310,7 +310,7 @@ func (d *diagnosis) secrets() {
 func (d *diagnosis) budgets() {
 	root, err := budget.FindRoot(d.dir)
 	if errors.Is(err, budget.ErrNoRoot) || err != nil {
-		d.add(Finding{Area: AreaBudgets, Status: StatusInfo, Summary: "no compaction policy: memory files have no size budgets", Command: "memcompact init " + quote(d.dir)})
+		d.add(Finding{Area: AreaBudgets, Status: StatusInfo, Summary: "no compaction policy: memory files have no size budgets (budgets suit long-lived files such as diaries, not the index)", Command: "memcompact help init"})
 		return
 	}
 	p, err := budget.Load(root)

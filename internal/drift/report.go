@@ -27,7 +27,7 @@ const JSONVersion = 1
 //
 // A refusal (exit 2) or usage error (exit 3) is JSONError instead.
 type JSONReport struct {
-	Version        int        `json:"version"`
+	Version        int        `json:"schema_version"`
 	Result         string     `json:"result"`
 	Store          string     `json:"store"`
 	Index          string     `json:"index"`
@@ -43,7 +43,7 @@ type JSONReport struct {
 // JSONError is the JSON of a drift run that gave no verdict: result is
 // "refused" (exit 2) or "usage-error" (exit 3).
 type JSONError struct {
-	Version int    `json:"version"`
+	Version int    `json:"schema_version"`
 	Result  string `json:"result"`
 	Reason  string `json:"reason"`
 }

@@ -26,7 +26,7 @@ const JSONVersion = 1
 // "secrets" when there are findings (exit 1), else "clean" (exit 0).
 // Arrays are never null.
 type JSONReport struct {
-	Version  int           `json:"version"`
+	Version  int           `json:"schema_version"`
 	Result   string        `json:"result"`
 	Scanned  []string      `json:"scanned"`
 	Findings []FileFinding `json:"findings"`
@@ -37,7 +37,7 @@ type JSONReport struct {
 // JSONError is the JSON of a secrets run that scanned nothing: result is
 // "usage-error" (exit 3).
 type JSONError struct {
-	Version int    `json:"version"`
+	Version int    `json:"schema_version"`
 	Result  string `json:"result"`
 	Reason  string `json:"reason"`
 }
