@@ -35,14 +35,8 @@ func runBudgets(env *Env, args []string) (err error) {
 		return err
 	}
 	defer func() { err = withJSONError(env, asJSON, err) }()
-	if len(pos) > 1 {
-		return Usagef("budgets takes at most one ROOT")
-	}
-	if len(pos) == 1 {
-		if rootFlag != "" && rootFlag != pos[0] {
-			return Usagef("give ROOT or --root, not both")
-		}
-		rootFlag = pos[0]
+	if rootFlag, err = rootArgument("budgets", pos, rootFlag); err != nil {
+		return err
 	}
 	root, p, err := openPolicy(rootFlag)
 	if err != nil {

@@ -66,11 +66,8 @@ func runInit(env *Env, args []string) (err error) {
 		return err
 	}
 	defer func() { err = withJSONError(env, asJSON, err) }()
-	if len(pos) > 1 {
-		return Usagef("init takes at most one ROOT")
-	}
-	if len(pos) == 1 {
-		rootFlag = pos[0]
+	if rootFlag, err = rootArgument("init", pos, rootFlag); err != nil {
+		return err
 	}
 	root := ""
 	if rootFlag != "" {

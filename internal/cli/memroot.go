@@ -42,6 +42,21 @@ func findRoot(rootFlag string) (string, error) {
 	return root, nil
 }
 
+// rootArgument reconciles the optional ROOT argument of init and budgets
+// with --root: either may name the root, and naming two different roots is
+// a usage error rather than a silent choice of one of them.
+func rootArgument(verb string, pos []string, rootFlag string) (string, error) {
+	switch {
+	case len(pos) > 1:
+		return "", Usagef("%s takes at most one ROOT", verb)
+	case len(pos) == 0:
+		return rootFlag, nil
+	case rootFlag != "" && rootFlag != pos[0]:
+		return "", Usagef("give ROOT or --root, not both")
+	}
+	return pos[0], nil
+}
+
 // openPolicy finds the memory root as findRoot does and loads its policy as
 // loadPolicy does: the first step of every verb that works under a policy.
 func openPolicy(rootFlag string) (string, *budget.Policy, error) {
