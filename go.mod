@@ -3,6 +3,7 @@ module github.com/memcompact/memcompact
 go 1.26
 
 require (
+	github.com/gofrs/flock v0.13.0
 	github.com/google/renameio/v2 v2.0.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/pelletier/go-toml/v2 v2.2.3
