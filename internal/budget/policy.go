@@ -96,7 +96,7 @@ const maxNumber = 1 << 30
 // Parse parses the policy file's bytes. Errors are an ErrorList.
 func Parse(name string, raw []byte) (*Policy, error) {
 	f := textfile.FromBytes(name, raw)
-	p := &Policy{Path: name, raw: SplitKeep(f.Text), bom: f.HasBOM, eol: dominantEOL(f.Text), header: -1}
+	p := &Policy{Path: name, raw: textfile.SplitKeep(f.Text), bom: f.HasBOM, eol: textfile.EOL(f.Text), header: -1}
 	var errs ErrorList
 	fail := func(line int, format string, a ...any) {
 		errs = append(errs, &Error{File: name, Line: line, Msg: fmt.Sprintf(format, a...)})
@@ -106,7 +106,7 @@ func Parse(name string, raw []byte) (*Policy, error) {
 		return nil, errs
 	}
 	for i, l := range p.raw {
-		if cols, ok := headerColumns(trimEOL(l)); ok {
+		if cols, ok := headerColumns(textfile.TrimEOL(l)); ok {
 			p.header, p.cols = i, cols
 			break
 		}
@@ -119,14 +119,14 @@ func Parse(name string, raw []byte) (*Policy, error) {
 	if p.cols.newest < 0 {
 		fail(hl, "missing column: the budgets table has no Newest tier column")
 	}
-	if p.header+1 >= len(p.raw) || !delimRE.MatchString(strings.TrimSpace(trimEOL(p.raw[p.header+1]))) {
+	if p.header+1 >= len(p.raw) || !delimRE.MatchString(strings.TrimSpace(textfile.TrimEOL(p.raw[p.header+1]))) {
 		fail(hl+1, "the budgets table's header must be followed by a delimiter row |---|---|")
 		return nil, errs
 	}
 	p.lastRow = p.header + 1
 	seen := map[string]int{}
 	for i := p.header + 2; i < len(p.raw); i++ {
-		text := strings.TrimSpace(trimEOL(p.raw[i]))
+		text := strings.TrimSpace(textfile.TrimEOL(p.raw[i]))
 		if !strings.HasPrefix(text, "|") {
 			break
 		}

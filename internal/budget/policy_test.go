@@ -120,7 +120,7 @@ func TestSet(t *testing.T) {
 				t.Errorf("new policy lacks %q:\n%s", tc.wantLine, ch.Data)
 			}
 			// Exactly one line changed or was added.
-			before, after := SplitKeep(tc.in), SplitKeep(string(ch.Data))
+			before, after := textfile.SplitKeep(tc.in), textfile.SplitKeep(string(ch.Data))
 			diff := len(after) - len(before)
 			if tc.added != (diff == 1) || diff < 0 || diff > 1 {
 				t.Errorf("line count %d -> %d", len(before), len(after))
@@ -142,10 +142,10 @@ func TestSet(t *testing.T) {
 
 func TestSplitKeepAgreesWithTextfile(t *testing.T) {
 	for _, s := range []string{"", "a", "a\n", "a\r\nb\rc\n\n", "\r\r\n\n", "x\ny"} {
-		if got, want := len(SplitKeep(s)), len(textfile.Lines(s)); got != want {
+		if got, want := len(textfile.SplitKeep(s)), len(textfile.Lines(s)); got != want {
 			t.Errorf("%q: %d lines, textfile says %d", s, got, want)
 		}
-		if strings.Join(SplitKeep(s), "") != s {
+		if strings.Join(textfile.SplitKeep(s), "") != s {
 			t.Errorf("%q: join is not the input", s)
 		}
 	}

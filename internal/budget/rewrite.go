@@ -52,8 +52,8 @@ func (p *Policy) Set(pattern string, n int, unit Unit, newest int) (*Change, err
 			r.Newest = newest
 		}
 		i := old.Line - 1
-		eol := lines[i][len(trimEOL(lines[i])):]
-		cells := splitCells(strings.TrimSpace(trimEOL(lines[i])))
+		eol := lines[i][len(textfile.TrimEOL(lines[i])):]
+		cells := splitCells(strings.TrimSpace(textfile.TrimEOL(lines[i])))
 		cells[p.cols.budget] = r.BudgetText()
 		if p.cols.newest >= 0 {
 			cells[p.cols.newest] = newestText(r.Newest)

@@ -26,6 +26,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/policy"
+	"github.com/memcompact/memcompact/internal/recall"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -270,7 +271,7 @@ func judge(opt Options, ixFile *textfile.File, refLines []string) *Report {
 			"neither this store's policy text nor the canonical policy text names any entry-kind prefix")
 	}
 
-	subjects, notes := Judge(ix)
+	subjects, notes := recall.Judge(ix)
 	for _, s := range subjects {
 		if matchesKind(s.Target, rep.KindPrefixes) {
 			rep.EntriesMatchingKind++
@@ -286,10 +287,10 @@ func judge(opt Options, ixFile *textfile.File, refLines []string) *Report {
 			"no linked entry in this index carries any of those prefixes",
 			"adapt the policy text to this store first - see '"+ExcludedHeading+"' in "+refName)
 	}
-	rep.WithoutHook = withoutHook(subjects)
+	rep.WithoutHook = recall.WithoutHooks(subjects)
 	rep.SharedNotes = notes
 	if rep.SharedNotes == nil {
-		rep.SharedNotes = []SharedNote{}
+		rep.SharedNotes = []recall.SharedNote{}
 	}
 
 	absent := "this store's policy file records no budget inputs"

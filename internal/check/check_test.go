@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memcompact/memcompact/internal/recall"
 )
 
 const testRef = `# reference
@@ -184,8 +186,8 @@ func TestJSONShape(t *testing.T) {
 		"header_complete": false, "header_before_first_pointer": true, "header_divergence": "",
 		"subjects_without_hook": 2.0, "unattributed_shared_notes": 1.0,
 		"without_hook": []any{
-			map[string]any{"line": 4.0, "target": "reference_alpha.md", "link_text": "Alpha", "reason": ReasonBareTitle},
-			map[string]any{"line": 5.0, "target": "x.md", "link_text": "x", "reason": ReasonBareTitle},
+			map[string]any{"line": 4.0, "target": "reference_alpha.md", "link_text": "Alpha", "reason": recall.ReasonBareTitle},
+			map[string]any{"line": 5.0, "target": "x.md", "link_text": "x", "reason": recall.ReasonBareTitle},
 		},
 		"shared_notes": []any{map[string]any{"line": 5.0, "position": "trailing", "subjects": []any{"x.md", "project_c.md"}, "note": "the two share this one long note"}},
 		"size": map[string]any{

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/recall"
 )
 
 // The JSON shapes, one per path. Field order is the emitted order; every
@@ -27,31 +28,31 @@ type RefusedJSON struct {
 
 // ReportJSON is the clean-or-defects object.
 type ReportJSON struct {
-	Result                   string        `json:"result"`
-	Index                    string        `json:"index"`
-	Reference                string        `json:"reference"`
-	ExcludedFromComparison   string        `json:"excluded_from_comparison"`
-	StoreShape               string        `json:"store_shape"`
-	PolicyFile               string        `json:"policy_file"`
-	PolicyStatus             string        `json:"policy_status"`
-	PolicyExplanation        []string      `json:"policy_explanation"`
-	KindPrefixes             []string      `json:"kind_prefixes"`
-	KindPrefixSource         string        `json:"kind_prefix_source"`
-	EntriesMatchingKind      int           `json:"entries_matching_kind"`
-	EntriesNotMatchingKind   int           `json:"entries_not_matching_kind"`
-	SubjectsTotal            int           `json:"subjects_total"`
-	PolicyPresent            bool          `json:"policy_present"`
-	PolicyComplete           bool          `json:"policy_complete"`
-	PolicyDivergence         string        `json:"policy_divergence"`
-	HeaderPresent            bool          `json:"header_present"`
-	HeaderComplete           bool          `json:"header_complete"`
-	HeaderBeforeFirstPointer bool          `json:"header_before_first_pointer"`
-	HeaderDivergence         string        `json:"header_divergence"`
-	Size                     SizeJSON      `json:"size"`
-	SubjectsWithoutHook      int           `json:"subjects_without_hook"`
-	UnattributedSharedNotes  int           `json:"unattributed_shared_notes"`
-	WithoutHook              []WithoutHook `json:"without_hook"`
-	SharedNotes              []SharedNote  `json:"shared_notes"`
+	Result                   string               `json:"result"`
+	Index                    string               `json:"index"`
+	Reference                string               `json:"reference"`
+	ExcludedFromComparison   string               `json:"excluded_from_comparison"`
+	StoreShape               string               `json:"store_shape"`
+	PolicyFile               string               `json:"policy_file"`
+	PolicyStatus             string               `json:"policy_status"`
+	PolicyExplanation        []string             `json:"policy_explanation"`
+	KindPrefixes             []string             `json:"kind_prefixes"`
+	KindPrefixSource         string               `json:"kind_prefix_source"`
+	EntriesMatchingKind      int                  `json:"entries_matching_kind"`
+	EntriesNotMatchingKind   int                  `json:"entries_not_matching_kind"`
+	SubjectsTotal            int                  `json:"subjects_total"`
+	PolicyPresent            bool                 `json:"policy_present"`
+	PolicyComplete           bool                 `json:"policy_complete"`
+	PolicyDivergence         string               `json:"policy_divergence"`
+	HeaderPresent            bool                 `json:"header_present"`
+	HeaderComplete           bool                 `json:"header_complete"`
+	HeaderBeforeFirstPointer bool                 `json:"header_before_first_pointer"`
+	HeaderDivergence         string               `json:"header_divergence"`
+	Size                     SizeJSON             `json:"size"`
+	SubjectsWithoutHook      int                  `json:"subjects_without_hook"`
+	UnattributedSharedNotes  int                  `json:"unattributed_shared_notes"`
+	WithoutHook              []recall.WithoutHook `json:"without_hook"`
+	SharedNotes              []recall.SharedNote  `json:"shared_notes"`
 }
 
 // SizeJSON is the size axis; the budget fields are null unless the size
@@ -89,11 +90,11 @@ func JSONValue(r *Report) any {
 	}
 	wh := r.WithoutHook
 	if wh == nil {
-		wh = []WithoutHook{}
+		wh = []recall.WithoutHook{}
 	}
 	sn := r.SharedNotes
 	if sn == nil {
-		sn = []SharedNote{}
+		sn = []recall.SharedNote{}
 	}
 	return ReportJSON{
 		Result:                   r.Result,

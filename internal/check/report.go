@@ -1,5 +1,7 @@
 package check
 
+import "github.com/memcompact/memcompact/internal/recall"
+
 // Results and their exit codes.
 const (
 	Clean      = "clean"       // exit 0
@@ -110,8 +112,8 @@ type Report struct {
 	PolicyComplete           bool
 	HeaderBeforeFirstPointer bool
 	Size                     Size
-	WithoutHook              []WithoutHook
-	SharedNotes              []SharedNote
+	WithoutHook              []recall.WithoutHook
+	SharedNotes              []recall.SharedNote
 }
 
 // ExitCode returns the report's exit code: 0 clean, 1 defects, 2 refused,

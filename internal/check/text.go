@@ -3,9 +3,9 @@ package check
 import (
 	"fmt"
 	"io"
-	"math/big"
-	"strconv"
 	"strings"
+
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 const noCounts = "No counts are reported: a verdict on input this check does not fully recognize would be a guess."
@@ -85,58 +85,13 @@ func SizeText(s *Size) string {
 		return "could not verify - " + s.Cause
 	}
 	basis := fmt.Sprintf("budget = %s of the %s-%s limit observed %s",
-		Fixed2(s.Fraction), N0(s.ObservationValue), strings.TrimSuffix(s.Unit, "s"), s.ObservationDate)
-	out := fmt.Sprintf("%s of %s %s (%s)", N0(s.Measured), N0(s.Budget), s.Unit, basis)
+		textfile.Fixed2(s.Fraction), textfile.N0(s.ObservationValue), strings.TrimSuffix(s.Unit, "s"), s.ObservationDate)
+	out := fmt.Sprintf("%s of %s %s (%s)", textfile.N0(s.Measured), textfile.N0(s.Budget), s.Unit, basis)
 	if s.State == SizeOver {
-		out = fmt.Sprintf("%s of %s %s - OVER BY %s (%s)", N0(s.Measured), N0(s.Budget), s.Unit, N0(s.Measured-s.Budget), basis)
+		out = fmt.Sprintf("%s of %s %s - OVER BY %s (%s)", textfile.N0(s.Measured), textfile.N0(s.Budget), s.Unit, textfile.N0(s.Measured-s.Budget), basis)
 	}
 	if s.Stale {
 		out += fmt.Sprintf(" [the observation is %d days old against a %d-day bound - re-observe the limit]", s.ObservationAgeDays, s.StalenessBoundDays)
-	}
-	return out
-}
-
-// N0 formats n with a comma every three digits: 24978 is "24,978".
-func N0(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// Fixed2 formats f with exactly two decimals the way .NET's "0.00" custom
-// format does: the value is first taken to 15 significant digits, then
-// rounded half away from zero, so 0.125 is "0.13" (Go's own formatting
-// rounds the binary value half to even and would print "0.12").
-func Fixed2(f float64) string {
-	r, ok := new(big.Rat).SetString(strconv.FormatFloat(f, 'e', 14, 64))
-	if !ok {
-		return strconv.FormatFloat(f, 'f', 2, 64)
-	}
-	neg := r.Sign() < 0
-	r.Abs(r)
-	r.Mul(r, big.NewRat(100, 1))
-	r.Add(r, big.NewRat(1, 2))
-	n := new(big.Int).Quo(r.Num(), r.Denom())
-	s := n.String()
-	for len(s) < 3 {
-		s = "0" + s
-	}
-	out := s[:len(s)-2] + "." + s[len(s)-2:]
-	if neg && n.Sign() != 0 {
-		out = "-" + out
 	}
 	return out
 }

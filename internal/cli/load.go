@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/memcompact/memcompact/internal/check"
 	"github.com/memcompact/memcompact/internal/loadcut"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -124,13 +123,13 @@ func renderLoad(env *Env, indexPath string, r loadcut.Result) {
 		return ""
 	}
 	fmt.Fprintf(w, "index: %s\n", indexPath)
-	fmt.Fprintf(w, "lines: %s of %s loaded (limit %s)%s\n", check.N0(r.LinesLoaded), check.N0(r.LinesTotal), check.N0(r.LineLimit), over(r.LinesOver))
-	fmt.Fprintf(w, "units: %s of %s loaded (limit %s UTF-16 code units)%s\n", check.N0(r.UnitsLoaded), check.N0(r.UnitsTotal), check.N0(r.UnitLimit), over(r.UnitsOver))
+	fmt.Fprintf(w, "lines: %s of %s loaded (limit %s)%s\n", textfile.N0(r.LinesLoaded), textfile.N0(r.LinesTotal), textfile.N0(r.LineLimit), over(r.LinesOver))
+	fmt.Fprintf(w, "units: %s of %s loaded (limit %s UTF-16 code units)%s\n", textfile.N0(r.UnitsLoaded), textfile.N0(r.UnitsTotal), textfile.N0(r.UnitLimit), over(r.UnitsOver))
 	switch r.Limit {
 	case loadcut.LimitLines:
 		fmt.Fprintf(w, "cut: the line limit ends the load; from line %d on, nothing is loaded\n", r.FirstCutLine)
 	case loadcut.LimitUnits:
-		fmt.Fprintf(w, "cut: the unit limit ends the load at the last line break before unit %s; from line %d on, nothing is loaded\n", check.N0(r.UnitLimit), r.FirstCutLine)
+		fmt.Fprintf(w, "cut: the unit limit ends the load at the last line break before unit %s; from line %d on, nothing is loaded\n", textfile.N0(r.UnitLimit), r.FirstCutLine)
 	}
 	fmt.Fprintf(w, "subjects past the cut: %d of %d\n", len(r.PastCut), r.SubjectsTotal)
 	if len(r.PastCut) > 0 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/measure"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 const measureUsage = "measure [--as-of DATE] [--json] PATH | measure --validate RECORD [--json]"
@@ -112,7 +113,7 @@ func runMeasure(env *Env, args []string) error {
 	}
 	date := env.Today()
 	if asOf != "" {
-		if !measure.IsDate(asOf) {
+		if _, ok := textfile.ParseDate(asOf); !ok {
 			return measureUsageError(env.Stdout, asJSON, fmt.Sprintf("-AsOf must be a real date in yyyy-MM-dd form; found '%s'", asOf))
 		}
 		date, _ = time.Parse("2006-01-02", asOf)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/entries"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 var (
@@ -89,7 +90,7 @@ func (pl *Plan) assemble(snapRel string, lighten bool) (text, block string, remo
 	// No blank line between the provenance line and the bullets: a list
 	// may follow a paragraph directly in Markdown, and on a small file
 	// every line of the block's fixed overhead counts against the budget.
-	b.WriteString("*Distilled from " + strconv.Itoa(count) + " " + plural(count, "entry", "entries") + " on " + pl.o.Today.Format("2006-01-02") + ". Full detail in " + snapRel + ".*" + eol)
+	b.WriteString("*Distilled from " + strconv.Itoa(count) + " " + textfile.Plural(count, "entry", "entries") + " on " + pl.o.Today.Format("2006-01-02") + ". Full detail in " + snapRel + ".*" + eol)
 	for _, l := range pl.oldBody {
 		b.WriteString(l)
 	}
@@ -197,15 +198,4 @@ func dedupe(bullets, oldBody []string) []string {
 func isBlankOrBreak(l string) bool {
 	t := strings.TrimRight(l, "\r\n")
 	return strings.TrimSpace(t) == "" || breakRE.MatchString(t)
-}
-
-func eolOf(text string) string {
-	if strings.Count(text, "\r\n")*2 > strings.Count(text, "\n") {
-		return "\r\n"
-	}
-	return "\n"
-}
-
-func normalizeEOL(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }

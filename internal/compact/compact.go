@@ -113,7 +113,7 @@ func Prepare(ctx context.Context, o Options) *Plan {
 	}
 	pl.orig = f
 	text := f.Text
-	pl.eol = eolOf(text)
+	pl.eol = textfile.EOL(text)
 	limit := o.Row.Budget - o.Reserve
 	rep.SizeBefore = budget.Measure(text, o.Row.Unit)
 	rep.SizeAfter = rep.SizeBefore
@@ -203,7 +203,7 @@ func Prepare(ctx context.Context, o Options) *Plan {
 	oldFacts := len(pl.required)
 	var srcs []distill.Source
 	for _, i := range pl.distill {
-		s := distill.Source{Text: normalizeEOL(doc.EntryText(i))}
+		s := distill.Source{Text: textfile.Normalize(doc.EntryText(i))}
 		if doc.Mode != entries.ModeList {
 			s.Title = doc.Entries[i].Title
 		}
@@ -221,7 +221,7 @@ func Prepare(ctx context.Context, o Options) *Plan {
 			pl.snapAbs = next
 			rep.Snapshot = pl.snapRel()
 		}
-		rep.Message = fmt.Sprintf("%s: %d %s to distill (%d lines); %d %s must survive.", o.Rel, len(srcs), plural(len(srcs), "entry", "entries"), rep.Oldest.Lines, len(rep.Facts), plural(len(rep.Facts), "fact", "facts"))
+		rep.Message = fmt.Sprintf("%s: %d %s to distill (%d lines); %d %s must survive.", o.Rel, len(srcs), textfile.Plural(len(srcs), "entry", "entries"), rep.Oldest.Lines, len(rep.Facts), textfile.Plural(len(rep.Facts), "fact", "facts"))
 		return pl
 	}
 	if len(srcs) > 0 {
@@ -309,7 +309,7 @@ func (pl *Plan) summaryLine() string {
 			rep.MidRemoved, rep.File, rep.SizeAfter, rep.Budget, u, rep.Snapshot)
 	}
 	return fmt.Sprintf("Compacted %d %s (%d %s) into a %d-%s history block. %s is now %d/%d %s. Snapshot: %s",
-		rep.Compacted, plural(rep.Compacted, "entry", "entries"), rep.CompactedSize, u, rep.BlockSize, one, rep.File, rep.SizeAfter, rep.Budget, u, rep.Snapshot)
+		rep.Compacted, textfile.Plural(rep.Compacted, "entry", "entries"), rep.CompactedSize, u, rep.BlockSize, one, rep.File, rep.SizeAfter, rep.Budget, u, rep.Snapshot)
 }
 
 // verify checks the rewrite; it returns "" or why the rewrite must not be
@@ -337,7 +337,7 @@ func (pl *Plan) verify(newText, block string) string {
 	}
 	if missing := facts.Missing(pl.required, block); len(missing) > 0 {
 		pl.Report.Missing = missing
-		return fmt.Sprintf("the history block would lose %d %s; nothing was written", len(missing), plural(len(missing), "fact", "facts"))
+		return fmt.Sprintf("the history block would lose %d %s; nothing was written", len(missing), textfile.Plural(len(missing), "fact", "facts"))
 	}
 	if fs := secrets.Scan(block); len(fs) > 0 {
 		for _, f := range fs {
@@ -436,7 +436,7 @@ func (pl *Plan) shortfall(best int, why string) *Plan {
 		for _, i := range pl.distill {
 			lines += pl.doc.Entries[i].Lines()
 		}
-		why = fmt.Sprintf("distilling the oldest tier (%d %s, %d lines)", len(pl.distill), plural(len(pl.distill), "entry", "entries"), lines)
+		why = fmt.Sprintf("distilling the oldest tier (%d %s, %d lines)", len(pl.distill), textfile.Plural(len(pl.distill), "entry", "entries"), lines)
 		if rep.MidLightened {
 			why += fmt.Sprintf(" and lightening the mid tier (%d lines removed)", rep.MidRemoved)
 		}
@@ -469,7 +469,7 @@ func secretTitle(d *entries.Doc, e entries.Entry, excerpt string) string {
 func whyNothing(rep *Report, secrets int) string {
 	switch {
 	case rep.Entries == rep.Newest.Entries:
-		return fmt.Sprintf("all %d %s are in the newest tier (last %d)", rep.Entries, plural(rep.Entries, "entry", "entries"), rep.Newest.Entries)
+		return fmt.Sprintf("all %d %s are in the newest tier (last %d)", rep.Entries, textfile.Plural(rep.Entries, "entry", "entries"), rep.Newest.Entries)
 	case secrets > 0:
 		return fmt.Sprintf("the entries outside the newest tier hold secrets and stay verbatim (%d)", secrets)
 	}
@@ -484,13 +484,6 @@ func summarizerName(o Options) string {
 		return "command:" + o.Command
 	}
 	return "builtin"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // bulletLines returns an existing block's body as text for the built-in

@@ -25,6 +25,7 @@ import (
 	"github.com/memcompact/memcompact/internal/check"
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/loadcut"
+	"github.com/memcompact/memcompact/internal/recall"
 	"github.com/memcompact/memcompact/internal/secrets"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -106,8 +107,8 @@ type Report struct {
 	// of each): the same objects the load, check, secrets and budgets
 	// verbs print.
 	Load           loadcut.Result        `json:"load"`
-	Hookless       []check.WithoutHook   `json:"without_hook"`
-	Notes          []check.SharedNote    `json:"shared_notes"`
+	Hookless       []recall.WithoutHook  `json:"without_hook"`
+	Notes          []recall.SharedNote   `json:"shared_notes"`
 	SecretFindings []secrets.FileFinding `json:"secret_findings"`
 	BudgetFiles    []budget.FileStatus   `json:"budget_files"`
 }
@@ -128,7 +129,7 @@ func (r *Report) ExitCode() int {
 func Diagnose(opt Options) *Report {
 	dir := filepath.Dir(opt.Index)
 	r := &Report{SchemaVersion: SchemaVersion, Index: opt.Index, Store: dir, Findings: []Finding{}, CheckResult: "skipped",
-		Hookless: []check.WithoutHook{}, Notes: []check.SharedNote{}, SecretFindings: []secrets.FileFinding{}, BudgetFiles: []budget.FileStatus{}}
+		Hookless: []recall.WithoutHook{}, Notes: []recall.SharedNote{}, SecretFindings: []secrets.FileFinding{}, BudgetFiles: []budget.FileStatus{}}
 	f, err := textfile.Read(opt.Index)
 	if err != nil {
 		r.Result, r.Reason = "unreadable", err.Error()
@@ -144,7 +145,7 @@ func Diagnose(opt Options) *Report {
 		}
 	}
 	d := &diagnosis{opt: opt, r: r, text: f.Text, lines: lines, ix: ix, dir: dir}
-	d.hookless, d.sharedNotes = check.HooksAndNotes(ix)
+	d.hookless, d.sharedNotes = recall.HooksAndNotes(ix)
 	d.load()
 	d.hooks()
 	d.notes()
@@ -176,8 +177,8 @@ type diagnosis struct {
 
 	// hookless and sharedNotes are the R1 and R2 axes of ix, judged once
 	// for hooks and notes.
-	hookless    []check.WithoutHook
-	sharedNotes []check.SharedNote
+	hookless    []recall.WithoutHook
+	sharedNotes []recall.SharedNote
 }
 
 func (d *diagnosis) add(f Finding) { d.r.Findings = append(d.r.Findings, f) }
@@ -196,7 +197,7 @@ func (d *diagnosis) load() {
 	d.r.PastCut = len(res.PastCut)
 	cmd := "memcompact load " + quote(d.opt.Index)
 	if !res.Cut {
-		d.add(Finding{Area: AreaLoad, Status: StatusOK, Summary: fmt.Sprintf("loads whole: %d of %d lines, %s of %s characters, as Claude Code counts them", res.LinesTotal, res.LineLimit, check.N0(res.UnitsTotal), check.N0(res.UnitLimit))})
+		d.add(Finding{Area: AreaLoad, Status: StatusOK, Summary: fmt.Sprintf("loads whole: %d of %d lines, %s of %s characters, as Claude Code counts them", res.LinesTotal, res.LineLimit, textfile.N0(res.UnitsTotal), textfile.N0(res.UnitLimit))})
 		return
 	}
 	var det []string
@@ -205,7 +206,7 @@ func (d *diagnosis) load() {
 	}
 	limit := fmt.Sprintf("the %d-line limit", res.LineLimit)
 	if res.Limit == loadcut.LimitUnits {
-		limit = fmt.Sprintf("the %s-character limit", check.N0(res.UnitLimit))
+		limit = fmt.Sprintf("the %s-character limit", textfile.N0(res.UnitLimit))
 	}
 	d.add(Finding{Area: AreaLoad, Status: StatusProblem,
 		Summary: fmt.Sprintf("cut at line %d by %s: %d subject(s) are never loaded", res.FirstCutLine, limit, len(res.PastCut)),
@@ -381,7 +382,7 @@ func (d *diagnosis) check() {
 	d.listedByCheck(cmd)
 	size := "size " + rep.Size.State
 	if rep.Size.Evaluated() {
-		size = fmt.Sprintf("size %s of %s characters (%s)", check.N0(rep.Size.Measured), check.N0(rep.Size.Budget), rep.Size.State)
+		size = fmt.Sprintf("size %s of %s characters (%s)", textfile.N0(rep.Size.Measured), textfile.N0(rep.Size.Budget), rep.Size.State)
 	}
 	if !rep.PolicyPresent {
 		// Not adopting the policy is a choice, not a defect: R1/R2 are

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // maxNoteItems bounds each list in the session note: the note is read at
@@ -27,7 +29,7 @@ func SessionNote(r *Report) string {
 		item := fmt.Sprintf("MEMORY.md is longer than Claude Code loads (%d lines, %d characters; the limit is %d lines or %d characters): everything from line %d on was NOT loaded into this session",
 			r.Load.LinesTotal, r.Load.UnitsTotal, r.Load.LineLimit, r.Load.UnitLimit, r.Load.FirstCutLine)
 		if len(names) > 0 {
-			item += fmt.Sprintf(", including %d entr%s: %s", len(names), plural(len(names), "y", "ies"), strings.Join(most(names, maxNoteItems), ", "))
+			item += fmt.Sprintf(", including %d entr%s: %s", len(names), textfile.Plural(len(names), "y", "ies"), strings.Join(most(names, maxNoteItems), ", "))
 		}
 		item += fmt.Sprintf(". Read %s from line %d when those may matter, and shorten the index (one short pointer per entry) when you next edit it", r.Index, r.Load.FirstCutLine)
 		items = append(items, item)
@@ -39,7 +41,7 @@ func SessionNote(r *Report) string {
 				names = append(names, fmt.Sprintf("%s (%d/%d %s)", f.File, f.Size, f.Budget, f.Unit))
 			}
 		}
-		items = append(items, fmt.Sprintf("over budget: %s. Compact before adding to %s ('memcompact compact FILE')", strings.Join(most(names, maxNoteItems), ", "), plural(len(names), "it", "them")))
+		items = append(items, fmt.Sprintf("over budget: %s. Compact before adding to %s ('memcompact compact FILE')", strings.Join(most(names, maxNoteItems), ", "), textfile.Plural(len(names), "it", "them")))
 	}
 	if r.WithoutHook > 0 {
 		var names []string
@@ -47,7 +49,7 @@ func SessionNote(r *Report) string {
 			names = append(names, fmt.Sprintf("[%s](%s) line %d", w.LinkText, w.Target, w.Line))
 		}
 		items = append(items, fmt.Sprintf("%d pointer%s say%s nothing the filename does not (no recall hook): %s. When you touch them, add after the link what the entry teaches",
-			r.WithoutHook, plural(r.WithoutHook, "", "s"), plural(r.WithoutHook, "s", ""), strings.Join(most(names, maxNoteItems), ", ")))
+			r.WithoutHook, textfile.Plural(r.WithoutHook, "", "s"), textfile.Plural(r.WithoutHook, "s", ""), strings.Join(most(names, maxNoteItems), ", ")))
 	}
 	if r.SharedNotes > 0 {
 		var names []string
@@ -55,7 +57,7 @@ func SessionNote(r *Report) string {
 			names = append(names, fmt.Sprintf("line %d", n.Line))
 		}
 		items = append(items, fmt.Sprintf("%d line%s share one note over several entries (%s): give each entry its own pointer and hook",
-			r.SharedNotes, plural(r.SharedNotes, "", "s"), strings.Join(most(names, maxNoteItems), ", ")))
+			r.SharedNotes, textfile.Plural(r.SharedNotes, "", "s"), strings.Join(most(names, maxNoteItems), ", ")))
 	}
 	if r.Secrets > 0 {
 		var names []string
@@ -63,7 +65,7 @@ func SessionNote(r *Report) string {
 			names = append(names, fmt.Sprintf("%s:%d (%s)", filepath.Base(f.File), f.Line, f.Rule))
 		}
 		items = append(items, fmt.Sprintf("memory holds %d secret%s: %s. Do not repeat them; suggest the user move them out ('memcompact secrets')",
-			r.Secrets, plural(r.Secrets, "", "s"), strings.Join(most(names, maxNoteItems), ", ")))
+			r.Secrets, textfile.Plural(r.Secrets, "", "s"), strings.Join(most(names, maxNoteItems), ", ")))
 	}
 	if r.Orphans > 0 || r.Dangling > 0 {
 		items = append(items, fmt.Sprintf("drift: %d entry file(s) no pointer names, %d pointer(s) to missing files ('memcompact drift')", r.Orphans, r.Dangling))
@@ -72,11 +74,4 @@ func SessionNote(r *Report) string {
 		return ""
 	}
 	return "memcompact: this project's memory store (" + r.Store + ") needs attention:\n- " + strings.Join(items, "\n- ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

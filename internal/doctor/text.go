@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/memcompact/memcompact/internal/check"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // WriteText renders one report for a person.
@@ -18,7 +18,7 @@ func WriteText(w io.Writer, r *Report) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	fmt.Fprintf(&b, "%d lines, %s characters; %d pointer lines linking %d subjects\n\n", r.Lines, check.N0(r.Characters), r.PointerLines, r.Subjects)
+	fmt.Fprintf(&b, "%d lines, %s characters; %d pointer lines linking %d subjects\n\n", r.Lines, textfile.N0(r.Characters), r.PointerLines, r.Subjects)
 	for _, f := range r.Findings {
 		fmt.Fprintf(&b, "  %-7s  %-7s  %s\n", f.Status, f.Area, f.Summary)
 		for _, d := range f.Details {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // JSONVersion is the version of the drift verb's JSON. It changes only
@@ -80,7 +81,7 @@ func (r *Result) WriteText(w io.Writer) error {
 			_, err = fmt.Fprintf(w, format, a...)
 		}
 	}
-	p("store: %s (%s, %s)\n", r.Store, plural(r.Entries, "entry file"), plural(r.Pointers, "pointer"))
+	p("store: %s (%s, %s)\n", r.Store, textfile.Count(r.Entries, "entry file"), textfile.Count(r.Pointers, "pointer"))
 	for _, o := range r.Orphans {
 		p("orphan: %s (%s): no pointer names it; add a pointer line to %s, or record its exit in LEDGER.md\n", o.File, o.Identity, idx)
 	}
@@ -95,19 +96,12 @@ func (r *Result) WriteText(w io.Writer) error {
 		p("exited: %s (%s): its %s is in force (LEDGER.md:%d), so it is not drift\n", o.File, o.Identity, o.Exit, o.ExitLine)
 	}
 	if r.LedgerProblems > 0 {
-		p("note: LEDGER.md has %s that could not be read; an exit recorded there excuses nothing ('memcompact inventory' lists them)\n", plural(r.LedgerProblems, "problem"))
+		p("note: LEDGER.md has %s that could not be read; an exit recorded there excuses nothing ('memcompact inventory' lists them)\n", textfile.Count(r.LedgerProblems, "problem"))
 	}
 	if r.Drifted() {
-		p("drift: %s, %s\n", plural(len(r.Orphans), "orphan"), plural(len(r.Dangling), "dangling pointer"))
+		p("drift: %s, %s\n", textfile.Count(len(r.Orphans), "orphan"), textfile.Count(len(r.Dangling), "dangling pointer"))
 	} else {
 		p("no drift: every entry file has a pointer and every pointer has its file\n")
 	}
 	return err
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

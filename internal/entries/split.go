@@ -82,13 +82,13 @@ type lineInfo struct {
 
 // Split splits text by the rule in the package doc.
 func Split(text string, opt Options) (*Doc, error) {
-	d := &Doc{Lines: SplitKeep(text)}
+	d := &Doc{Lines: textfile.SplitKeep(text)}
 	n := len(d.Lines)
 	info := make([]lineInfo, n)
 	var fence string
 	front := frontMatterEnd(d.Lines)
 	for i, l := range d.Lines {
-		p := trimEOL(l)
+		p := textfile.TrimEOL(l)
 		info[i].blank = strings.TrimSpace(p) == ""
 		if i < front {
 			info[i].fenced = true
@@ -147,13 +147,13 @@ func Split(text string, opt Options) (*Doc, error) {
 	for k, s := range starts {
 		e := Entry{Start: s}
 		if d.Mode == ModeList {
-			e.Title = strings.TrimSpace(trimEOL(d.Lines[s]))
+			e.Title = strings.TrimSpace(textfile.TrimEOL(d.Lines[s]))
 			e.End = listEnd(d.Lines, info, inHistory, isStart, s)
 		} else {
 			if info[s].level > 0 {
 				e.Title = info[s].heading
 			} else {
-				e.Title = strings.TrimSpace(trimEOL(d.Lines[s]))
+				e.Title = strings.TrimSpace(textfile.TrimEOL(d.Lines[s]))
 			}
 			next := n
 			if k+1 < len(starts) {
@@ -227,7 +227,7 @@ func entryStarts(d *Doc, info []lineInfo, inHistory []bool, opt Options) ([]int,
 			return nil, fmt.Errorf("bad --entry-heading %q: %v", h, err)
 		}
 		for i := 0; i < n; i++ {
-			if !info[i].fenced && !inHistory[i] && re.MatchString(trimEOL(d.Lines[i])) {
+			if !info[i].fenced && !inHistory[i] && re.MatchString(textfile.TrimEOL(d.Lines[i])) {
 				starts = append(starts, i)
 			}
 		}
@@ -263,7 +263,7 @@ func entryStarts(d *Doc, info []lineInfo, inHistory []bool, opt Options) ([]int,
 	// Top-level list items.
 	d.Mode = ModeList
 	for i := 0; i < n; i++ {
-		p := trimEOL(d.Lines[i])
+		p := textfile.TrimEOL(d.Lines[i])
 		if !info[i].fenced && !inHistory[i] && info[i].level == 0 && itemRE.MatchString(p) && !breakRE.MatchString(p) {
 			starts = append(starts, i)
 		}
@@ -282,7 +282,7 @@ func historyEnd(lines []string, info []lineInfo, i int) int {
 		if info[j].level > 0 && info[j].level <= lv {
 			return j
 		}
-		if breakRE.MatchString(trimEOL(lines[j])) {
+		if breakRE.MatchString(textfile.TrimEOL(lines[j])) {
 			j++
 			for j < len(lines) && info[j].blank {
 				j++
@@ -297,7 +297,7 @@ func historyEnd(lines []string, info []lineInfo, i int) int {
 func listEnd(lines []string, info []lineInfo, inHistory []bool, isStart map[int]bool, s int) int {
 	end := s + 1
 	for j := s + 1; j < len(lines); j++ {
-		p := trimEOL(lines[j])
+		p := textfile.TrimEOL(lines[j])
 		switch {
 		case isStart[j] || inHistory[j] || (info[j].level > 0 && !info[j].fenced):
 			return end
@@ -321,18 +321,13 @@ func listEnd(lines []string, info []lineInfo, inHistory []bool, isStart map[int]
 // frontMatterEnd returns the number of lines of a YAML front matter block
 // ("---" on the first line, up to the next "---" or "..."), or 0.
 func frontMatterEnd(lines []string) int {
-	if len(lines) == 0 || strings.TrimRight(trimEOL(lines[0]), " \t") != "---" {
+	if len(lines) == 0 || strings.TrimRight(textfile.TrimEOL(lines[0]), " \t") != "---" {
 		return 0
 	}
 	for i := 1; i < len(lines); i++ {
-		if t := strings.TrimRight(trimEOL(lines[i]), " \t"); t == "---" || t == "..." {
+		if t := strings.TrimRight(textfile.TrimEOL(lines[i]), " \t"); t == "---" || t == "..." {
 			return i + 1
 		}
 	}
 	return 0
 }
-
-// SplitKeep is textfile.SplitKeep: lines that keep their terminators.
-func SplitKeep(text string) []string { return textfile.SplitKeep(text) }
-
-func trimEOL(l string) string { return strings.TrimRight(l, "\r\n") }

@@ -34,6 +34,8 @@ import (
 	"index/suffixarray"
 	"regexp"
 	"strings"
+
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // Kind is a kind of fact.
@@ -91,7 +93,7 @@ func Extract(text string) []Fact {
 		out = append(out, Fact{Kind: k, Text: s, Line: line})
 	}
 	var fence string
-	for i, line := range splitLines(text) {
+	for i, line := range textfile.Lines(text) {
 		ln := i + 1
 		if fence != "" {
 			if m := fenceRE.FindStringSubmatch(line); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(line[len(m[0]):]) == "" {
@@ -233,13 +235,6 @@ func urlIndexes(line string, masked []byte) [][]int {
 		return nil
 	}
 	return urlRE.FindAllStringIndex(string(masked), -1)
-}
-
-// splitLines splits at LF, CRLF and lone CR, without terminators.
-func splitLines(text string) []string {
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	text = strings.ReplaceAll(text, "\r", "\n")
-	return strings.Split(text, "\n")
 }
 
 // Normalize collapses every run of whitespace to one space and trims.

@@ -121,7 +121,7 @@ func Validate(record string) Verdict {
 		problems = append(problems, fmt.Sprintf("expected 5 pipe-separated fields (date | value | unit | surface | method); found %d", len(fields)))
 		return verdict(problems)
 	}
-	if !IsDate(fields[0]) {
+	if _, ok := textfile.ParseDate(fields[0]); !ok {
 		problems = append(problems, fmt.Sprintf("date must be a real date in yyyy-MM-dd form; found '%s'", fields[0]))
 	}
 	if n, ok := parseInt32(fields[1]); !ok || n < 0 {
@@ -152,24 +152,6 @@ func verdict(problems []string) Verdict {
 		return Verdict{Result: "conforming", Problems: problems}
 	}
 	return Verdict{Result: "non-conforming", Problems: problems}
-}
-
-// IsDate reports whether s is a real calendar date written exactly
-// yyyy-MM-dd with ASCII digits (year 0001 or later).
-func IsDate(s string) bool {
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
-		return false
-	}
-	for i, c := range []byte(s) {
-		if i == 4 || i == 7 {
-			continue
-		}
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	t, err := time.Parse("2006-01-02", s)
-	return err == nil && t.Year() >= 1
 }
 
 // parseInt32 parses a whole number the way .NET's int.TryParse does with

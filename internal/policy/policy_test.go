@@ -208,12 +208,12 @@ func TestParseInt32(t *testing.T) {
 
 func TestParseDate(t *testing.T) {
 	for _, in := range []string{"2026-02-28", "2024-02-29", "0001-01-01"} {
-		if _, ok := ParseDate(in); !ok {
+		if _, ok := textfile.ParseDate(in); !ok {
 			t.Errorf("ParseDate(%q) rejected", in)
 		}
 	}
 	for _, in := range []string{"2026-02-29", "2026-2-28", "2026-13-01", "0000-01-01", "2026/02/28", "２０２６-01-01", "2026-01-01T00"} {
-		if _, ok := ParseDate(in); ok {
+		if _, ok := textfile.ParseDate(in); ok {
 			t.Errorf("ParseDate(%q) accepted", in)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // Defaults and the one unit the size axis accepts.
@@ -163,7 +164,7 @@ func parseObservation(value string, today time.Time) (Observation, string) {
 	if len(fields) < 4 || index.TrimSpace(method) == "" {
 		return Observation{}, fmt.Sprintf("limit_observation must read 'date | value | unit | method' with a non-blank method; found '%s'", value)
 	}
-	date, ok := ParseDate(fields[0])
+	date, ok := textfile.ParseDate(fields[0])
 	if !ok {
 		return Observation{}, fmt.Sprintf("limit_observation date must be yyyy-MM-dd; found '%s'", fields[0])
 	}
@@ -189,33 +190,6 @@ func civil(t time.Time) time.Time {
 // AgeDays returns the whole days from the observed day to today.
 func AgeDays(observed, today time.Time) int {
 	return int(civil(today).Sub(civil(observed)).Hours() / 24)
-}
-
-// ParseDate parses exactly yyyy-MM-dd (ASCII digits, two-digit month and
-// day, a real calendar date, year 1 or later).
-func ParseDate(s string) (time.Time, bool) {
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
-		return time.Time{}, false
-	}
-	for i, c := range []byte(s) {
-		if i == 4 || i == 7 {
-			continue
-		}
-		if c < '0' || c > '9' {
-			return time.Time{}, false
-		}
-	}
-	y, _ := strconv.Atoi(s[0:4])
-	m, _ := strconv.Atoi(s[5:7])
-	d, _ := strconv.Atoi(s[8:10])
-	if y < 1 || m < 1 || m > 12 || d < 1 {
-		return time.Time{}, false
-	}
-	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-	if t.Day() != d || int(t.Month()) != m {
-		return time.Time{}, false
-	}
-	return t, true
 }
 
 // ParseInt32 parses an invariant-culture integer the way .NET's

@@ -3,6 +3,8 @@ package records
 import (
 	"fmt"
 	"time"
+
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // Date is a calendar date with no time of day and no zone: the record
@@ -13,32 +15,14 @@ type Date struct {
 	D int
 }
 
-// ParseDate parses exactly yyyy-MM-dd (ASCII digits, 4+2+2) naming a real
-// calendar date; "2026-02-30" is refused.
+// ParseDate parses exactly yyyy-MM-dd naming a real calendar date, by
+// textfile.ParseDate's rule; "2026-02-30" is refused.
 func ParseDate(s string) (Date, bool) {
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+	t, ok := textfile.ParseDate(s)
+	if !ok {
 		return Date{}, false
 	}
-	num := func(t string) (int, bool) {
-		n := 0
-		for i := 0; i < len(t); i++ {
-			if t[i] < '0' || t[i] > '9' {
-				return 0, false
-			}
-			n = n*10 + int(t[i]-'0')
-		}
-		return n, true
-	}
-	y, ok1 := num(s[0:4])
-	m, ok2 := num(s[5:7])
-	d, ok3 := num(s[8:10])
-	if !ok1 || !ok2 || !ok3 || y < 1 || m < 1 || m > 12 || d < 1 {
-		return Date{}, false
-	}
-	if d > time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
-		return Date{}, false
-	}
-	return Date{y, time.Month(m), d}, true
+	return DateOf(t), true
 }
 
 // DateOf is the calendar date of t in t's location.

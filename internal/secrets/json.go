@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // JSONVersion is the version of the JSON the secrets verb prints. It
@@ -86,16 +87,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	var err error
 	switch {
 	case len(r.Findings) > 0:
-		_, err = fmt.Fprintf(w, "%s in %s (%s scanned)\n", plural(len(r.Findings), "secret"), plural(len(files), "file"), plural(len(r.Scanned), "file"))
+		_, err = fmt.Fprintf(w, "%s in %s (%s scanned)\n", textfile.Count(len(r.Findings), "secret"), textfile.Count(len(files), "file"), textfile.Count(len(r.Scanned), "file"))
 	default:
-		_, err = fmt.Fprintf(w, "no secrets found (%s scanned)\n", plural(len(r.Scanned), "file"))
+		_, err = fmt.Fprintf(w, "no secrets found (%s scanned)\n", textfile.Count(len(r.Scanned), "file"))
 	}
 	return err
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

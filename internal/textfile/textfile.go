@@ -199,6 +199,19 @@ func SplitKeep(text string) []string {
 	return out
 }
 
+// TrimEOL drops a line's terminator (LF, CRLF or a lone CR), as SplitKeep
+// leaves it.
+func TrimEOL(line string) string { return strings.TrimRight(line, "\r\n") }
+
+// EOL is the line ending text mostly uses, and so the one new lines should
+// get: CRLF when more than half of its LFs end a CRLF, else LF.
+func EOL(text string) string {
+	if strings.Count(text, "\r\n")*2 > strings.Count(text, "\n") {
+		return "\r\n"
+	}
+	return "\n"
+}
+
 // Normalize replaces every CRLF, then every remaining lone CR, with LF.
 func Normalize(text string) string {
 	if !strings.Contains(text, "\r") {

@@ -37,9 +37,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/check"
 	"github.com/memcompact/memcompact/internal/claudehooks"
 	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/recall"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -153,8 +153,8 @@ type change struct {
 // axes is one index's subjects without a recall hook (R1) and unattributed
 // shared notes (R2).
 type axes struct {
-	hookless []check.WithoutHook
-	notes    []check.SharedNote
+	hookless []recall.WithoutHook
+	notes    []recall.SharedNote
 }
 
 // judged returns the R1 and R2 axes of the index before and after the
@@ -168,7 +168,7 @@ func (c *change) judged() (before, after *axes) {
 }
 
 func judgeAxes(ix *index.Index) *axes {
-	hookless, notes := check.HooksAndNotes(ix)
+	hookless, notes := recall.HooksAndNotes(ix)
 	return &axes{hookless: hookless, notes: notes}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/check"
 	"github.com/memcompact/memcompact/internal/loadcut"
+	"github.com/memcompact/memcompact/internal/recall"
 	"github.com/memcompact/memcompact/internal/reference"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -21,7 +22,7 @@ func checkHooks(c *change) {
 	}
 	before, after := c.judged()
 	var news []string
-	for _, w := range added(before.hookless, after.hookless, func(w check.WithoutHook) string { return w.Target }) {
+	for _, w := range added(before.hookless, after.hookless, func(w recall.WithoutHook) string { return w.Target }) {
 		news = append(news, fmt.Sprintf("line %d [%s](%s): %s", w.Line, w.LinkText, w.Target, w.Reason))
 	}
 	if len(news) == 0 {
@@ -40,7 +41,7 @@ func checkSharedNotes(c *change) {
 	}
 	before, after := c.judged()
 	var news []string
-	for _, n := range added(before.notes, after.notes, func(n check.SharedNote) string { return n.Position + "\x00" + n.Note }) {
+	for _, n := range added(before.notes, after.notes, func(n recall.SharedNote) string { return n.Position + "\x00" + n.Note }) {
 		news = append(news, fmt.Sprintf("line %d: %q over %s", n.Line, n.Note, strings.Join(n.Subjects, ", ")))
 	}
 	if len(news) == 0 {
@@ -77,7 +78,7 @@ func checkIndexBudget(c *change) {
 	}
 	c.deny("budget",
 		fmt.Sprintf("it would grow the index to %s characters, over its budget of %s (%s × the %s limit observed %s)",
-			check.N0(afterUnits), check.N0(rep.Size.Budget), check.Fixed2(rep.Size.Fraction), check.N0(rep.Size.ObservationValue), rep.Size.ObservationDate),
+			textfile.N0(afterUnits), textfile.N0(rep.Size.Budget), textfile.Fixed2(rep.Size.Fraction), textfile.N0(rep.Size.ObservationValue), rep.Size.ObservationDate),
 		"Make room first: move detail into entry files and keep one short pointer per subject, or run a sweep ('memcompact inventory') to retire entries; writes that shrink the index are always allowed")
 }
 
@@ -134,10 +135,10 @@ func checkLoadCut(c *change) {
 	}
 	limit := fmt.Sprintf("%d lines", after.LineLimit)
 	if after.Limit == loadcut.LimitUnits {
-		limit = fmt.Sprintf("%s characters", check.N0(after.UnitLimit))
+		limit = fmt.Sprintf("%s characters", textfile.N0(after.UnitLimit))
 	}
 	msg := fmt.Sprintf("it would leave MEMORY.md at %d lines / %s characters, past Claude Code's load cut (%s): sessions would stop reading at line %d",
-		after.LinesTotal, check.N0(after.UnitsTotal), limit, after.FirstCutLine)
+		after.LinesTotal, textfile.N0(after.UnitsTotal), limit, after.FirstCutLine)
 	if len(lost) > 0 {
 		msg += ", losing " + strings.Join(lost, ", ")
 	}

@@ -1,11 +1,10 @@
-package check
+package recall
 
 import (
 	"reflect"
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/index"
-	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 func TestJudgeHooks(t *testing.T) {
@@ -80,44 +79,4 @@ func TestSharedNotes(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestKindPrefixes(t *testing.T) {
-	got := KindPrefixes("`project_` and `Reference_`, `reference_` again, `a-b_`, `a_`, `ab_`, `x1_`, `xa_`, `_no`, `1x_`, `feedback_`")
-	want := []string{"a_", "a-b_", "ab_", "feedback_", "project_", "Reference_", "x1_", "xa_"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	if !matchesKind("dir/REFERENCE_x.md", []string{"reference_"}) || matchesKind("reference-x.md", []string{"reference_"}) || matchesKind("ref.md", []string{"reference_"}) {
-		t.Error("matchesKind")
-	}
-}
-
-func TestFormatting(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 800: "800", 1457: "1,457", 24978: "24,978", 1234567: "1,234,567", -1000: "-1,000"} {
-		if got := N0(n); got != want {
-			t.Errorf("N0(%d) = %q", n, got)
-		}
-	}
-	for f, want := range map[float64]string{0.8: "0.80", 1: "1.00", 0.75: "0.75", 0.125: "0.13", 0.005: "0.01", 0.994: "0.99", 0.995: "1.00", 1e-9: "0.00"} {
-		if got := Fixed2(f); got != want {
-			t.Errorf("Fixed2(%v) = %q, want %q", f, got, want)
-		}
-	}
-}
-
-func TestFirstDivergence(t *testing.T) {
-	ref := []string{"a", "b"}
-	cases := map[string][]string{
-		"": {"a", "b"},
-		"first divergence at header line 2: header has 'B'; reference has 'b'":                       {"a", "B"},
-		"first divergence at header line 2: header has '<end of header>'; reference has 'b'":         {"a"},
-		"first divergence at header line 3: header has 'c'; reference has '<end of reference text>'": {"a", "b", "c"},
-	}
-	for want, adopted := range cases {
-		if got := FirstDivergence(adopted, ref, "header"); got != want {
-			t.Errorf("got %q, want %q", got, want)
-		}
-	}
-	_ = textfile.Lines
 }

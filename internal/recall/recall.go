@@ -1,4 +1,9 @@
-package check
+// Package recall holds the two count rules on an index's pointer lines: a
+// subject needs a recall hook, words that say what its entry teaches (R1),
+// and a note over several subjects must not stand in for their own hooks
+// (R2). They live apart from check because doctor and the pre-write guard
+// apply them on their own, to stores the strict check refuses.
+package recall
 
 import (
 	"strings"
@@ -94,7 +99,7 @@ func Judge(ix *index.Index) (subjects []Subject, notes []SharedNote) {
 // Hookless returns the subjects of ix that carry no recall hook (R1).
 func Hookless(ix *index.Index) []WithoutHook {
 	subjects, _ := Judge(ix)
-	return withoutHook(subjects)
+	return WithoutHooks(subjects)
 }
 
 // SharedNotes returns the unattributed shared notes of ix (R2).
@@ -108,10 +113,12 @@ func SharedNotes(ix *index.Index) []SharedNote {
 // guard, which run on every session start and every memory write).
 func HooksAndNotes(ix *index.Index) ([]WithoutHook, []SharedNote) {
 	subjects, notes := Judge(ix)
-	return withoutHook(subjects), notes
+	return WithoutHooks(subjects), notes
 }
 
-func withoutHook(subjects []Subject) []WithoutHook {
+// WithoutHooks returns the subjects that carry no recall hook, as the
+// findings check, doctor and the guard report.
+func WithoutHooks(subjects []Subject) []WithoutHook {
 	out := []WithoutHook{}
 	for _, s := range subjects {
 		if !s.HasHook {
