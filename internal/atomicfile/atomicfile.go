@@ -1,24 +1,41 @@
 // Package atomicfile holds the only ways memcompact changes a file on disk.
 //
-// A rewrite is all-or-nothing and never clobbers a concurrent edit:
-// Replace writes a temporary file in the target's own directory, fsyncs it,
-// re-reads the target and compares its digest with the one the caller
-// planned against, and only then renames over it and fsyncs the directory.
-// A snapshot is created with O_EXCL so an existing one is never overwritten,
-// and read back to prove its bytes. Append is a real O_APPEND write, so
-// records other writers appended in the meantime are kept.
+// A rewrite is all-or-nothing and never clobbers a concurrent edit, whether
+// the other writer is memcompact or not:
+//
+//   - Replace opens the target and checks its digest against the one the
+//     caller planned against, takes an advisory lock on that very inode (so
+//     two memcompact writers of one file take turns even without the store
+//     lock of package lockfile), writes and fsyncs a temporary file in the
+//     target's directory, checks again just before the rename, renames
+//     (on Linux as an atomic exchange, so a foreign rename that slipped in
+//     is seen and put back), fsyncs the directory, and then keeps watching
+//     the old inode for a moment: an append that reached it (an editor's or
+//     a shell's ">>" that opened the file before the rename) is re-applied
+//     onto the new file, and an in-place rewrite of it is put back and the
+//     replace refused.
+//   - Append is a Replace of the file with the data added, retried when
+//     another writer changed the file meanwhile, so a crash never leaves a
+//     torn half-entry.
+//   - CreateExclusive (snapshots, backups) writes a temporary file, fsyncs
+//     and reads it back, and only then links it to its real name, which
+//     fails if the name is taken: a snapshot is never overwritten and never
+//     left partial under a real name.
+//
+// Temporary files carry one prefix, TempPrefix, and IsScratch tells them
+// (and the lock file) apart from memory files. A temporary file left by a
+// crashed run is removed by the next write into its directory.
 package atomicfile
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
-	"github.com/google/renameio/v2"
-
+	"github.com/memcompact/memcompact/internal/crashpoint"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -37,39 +54,131 @@ func Replace(path string, data []byte, wantDigest string) error {
 	if err != nil {
 		return err
 	}
-	perm := fs.FileMode(0o644)
-	fi, err := os.Stat(target)
-	switch {
-	case err == nil:
-		if !fi.Mode().IsRegular() {
-			return &fs.PathError{Op: "replace", Path: path, Err: textfile.ErrNotRegular}
+	if err := replace(target, data, wantDigest, true); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return err
 		}
-		perm = fi.Mode().Perm()
-	case errors.Is(err, fs.ErrNotExist):
-		if wantDigest != "" {
-			return &fs.PathError{Op: "replace", Path: path, Err: ErrChanged}
-		}
-	default:
-		return err
+		return &fs.PathError{Op: "replace", Path: path, Err: err}
 	}
-	t, err := renameio.NewPendingFile(target, renameio.WithTempDir(filepath.Dir(target)), renameio.WithPermissions(perm))
+	return nil
+}
+
+// replace is Replace on a resolved path; watch says whether to watch the
+// old inode after the rename (off when putting a foreign write back).
+func replace(target string, data []byte, want string, watch bool) error {
+	dir := filepath.Dir(target)
+	removeStale(dir)
+	old, orig, err := openOld(target, want)
 	if err != nil {
 		return err
 	}
-	defer t.Cleanup()
-	if _, err := t.Write(data); err != nil {
+	if old == nil {
+		return create(target, data)
+	}
+	defer old.Close()
+	unlock, err := lockInode(old)
+	if err != nil {
 		return err
 	}
-	// The digest check sits as late as it can: after the temporary file is
-	// written and just before the rename, so the window in which another
-	// writer's edit could be lost is as small as a rename.
-	if err := Unchanged(target, wantDigest); err != nil {
-		return &fs.PathError{Op: "replace", Path: path, Err: err}
-	}
-	if err := t.CloseAtomicallyReplace(); err != nil {
+	defer unlock()
+	crashpoint.At("replace:locked")
+	fi, _ := old.Stat()
+	tmp, err := writeTemp(dir, filepath.Base(target), data, fi.Mode().Perm())
+	if err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(target))
+	defer os.Remove(tmp)
+	crashpoint.At("replace:temp-written")
+	// The second check sits as late as it can: after the temporary file is
+	// written and just before the rename.
+	if err := recheck(target, old, want); err != nil {
+		return err
+	}
+	crashpoint.At("replace:before-rename")
+	if err := swapIn(tmp, target, old); err != nil {
+		return err
+	}
+	crashpoint.At("replace:renamed")
+	if err := syncDir(dir); err != nil {
+		return err
+	}
+	if !watch {
+		return nil
+	}
+	return reconcile(old, orig, target)
+}
+
+// openOld opens the file a Replace is about to replace and proves it holds
+// the bytes the caller planned against. It returns a nil file when the
+// target must not exist and does not.
+func openOld(target, want string) (*os.File, []byte, error) {
+	f, err := os.Open(target)
+	if errors.Is(err, fs.ErrNotExist) {
+		if want != "" {
+			return nil, nil, ErrChanged
+		}
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = textfile.ErrNotRegular
+	}
+	var raw []byte
+	if err == nil {
+		raw, err = readAll(f)
+	}
+	if err == nil && (want == "" || textfile.Digest(raw) != want) {
+		err = ErrChanged
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, raw, nil
+}
+
+// recheck proves, just before the rename, that the target is still the
+// inode that was checked and that it still has the planned digest.
+func recheck(target string, old *os.File, want string) error {
+	fi, err := os.Stat(target)
+	if err != nil {
+		return ErrChanged
+	}
+	ofi, err := old.Stat()
+	if err != nil || !os.SameFile(fi, ofi) {
+		return ErrChanged
+	}
+	raw, err := readAll(old)
+	if err != nil {
+		return err
+	}
+	if textfile.Digest(raw) != want {
+		return ErrChanged
+	}
+	return nil
+}
+
+// create writes a file that must not exist yet. The temporary file is
+// linked to the name, which fails if another writer created it meanwhile.
+func create(target string, data []byte) error {
+	dir := filepath.Dir(target)
+	tmp, err := writeTemp(dir, filepath.Base(target), data, 0o644)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	crashpoint.At("create:temp-written")
+	if err := linkNew(tmp, target); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return ErrChanged
+		}
+		return err
+	}
+	return syncDir(dir)
 }
 
 // Unchanged reports (as a nil error) whether the file at path still has the
@@ -91,66 +200,77 @@ func Unchanged(path, want string) error {
 	return nil
 }
 
-// CreateExclusive writes data to a new file at path, failing with an error
-// wrapping fs.ErrExist if anything is already there, then reads it back
-// and confirms the bytes. It is how snapshots are written: a snapshot is
-// never overwritten, and never trusted before it is proven.
-func CreateExclusive(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(path)
-		return err
-	}
-	back, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(back, data) {
-		return fmt.Errorf("%s: the bytes read back differ from the bytes written", path)
-	}
-	return syncDir(filepath.Dir(path))
-}
+// maxAppendTries bounds Append's retries against a file that keeps
+// changing under it.
+const maxAppendTries = 20
 
-// Append appends data to path with O_APPEND (creating it if absent), so
-// concurrent appenders interleave whole writes instead of overwriting each
-// other. A non-regular target is refused.
+// Append adds data to the end of path (creating it if absent) through an
+// atomic Replace, so a crash leaves either the old file or the whole new
+// one, never a torn entry. When another writer changes the file between
+// the read and the replace, it reads again and retries. A non-regular
+// target is refused.
 func Append(path string, data []byte) error {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+	target, err := resolve(path)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
 		return &fs.PathError{Op: "append", Path: path, Err: textfile.ErrNotRegular}
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	for try := 0; try < maxAppendTries; try++ {
+		cur, err := os.ReadFile(target)
+		want := ""
+		switch {
+		case err == nil:
+			want = textfile.Digest(cur)
+		case !errors.Is(err, fs.ErrNotExist):
+			return err
+		}
+		err = replace(target, append(cur[:len(cur):len(cur)], data...), want, true)
+		if !errors.Is(err, ErrChanged) {
+			if err != nil {
+				return &fs.PathError{Op: "append", Path: path, Err: err}
+			}
+			return nil
+		}
+	}
+	return &fs.PathError{Op: "append", Path: path, Err: fmt.Errorf("the file kept changing; %w", ErrChanged)}
+}
+
+// readAll reads f from its start, whatever its offset.
+func readAll(f *os.File) ([]byte, error) {
+	fi, err := f.Stat()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
+	buf := make([]byte, fi.Size()+512)
+	n := 0
+	for {
+		m, err := f.ReadAt(buf[n:], int64(n))
+		n += m
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return buf[:n], nil
+			}
+			return nil, err
+		}
+		if n == len(buf) {
+			buf = append(buf, make([]byte, len(buf))...)
+		}
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // resolve follows symlinks in path; a path that does not exist yet is
-// returned as given.
+// returned with its directory resolved.
 func resolve(path string) (string, error) {
 	t, err := filepath.EvalSymlinks(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return "", &fs.PathError{Op: "replace", Path: path, Err: errors.New("a dangling symlink; not writing through it")}
+		}
+		if d, derr := filepath.EvalSymlinks(filepath.Dir(path)); derr == nil {
+			return filepath.Join(d, filepath.Base(path)), nil
+		}
 		return path, nil
 	}
 	return t, err

@@ -1,0 +1,39 @@
+// Package crashpoint lets the torture tests kill memcompact at a named step
+// of a write, the way a power cut or kill -9 would, to prove that every
+// step leaves the files whole.
+//
+// It is compiled into every build but inert unless the environment variable
+// MEMCOMPACT_TEST_CRASH_AT names a step: then the process sends itself
+// SIGKILL when it reaches that step (on systems without SIGKILL it exits
+// at once, skipping deferred functions). MEMCOMPACT_TEST_DELAY_MAX (a Go
+// duration such as "2ms") adds a random pause at every step, so a racing
+// test spreads its crashes and interleavings over the whole write.
+package crashpoint
+
+import (
+	"math/rand/v2"
+	"os"
+	"time"
+)
+
+// Env and DelayEnv are the variables the torture tests set.
+const (
+	Env      = "MEMCOMPACT_TEST_CRASH_AT"
+	DelayEnv = "MEMCOMPACT_TEST_DELAY_MAX"
+)
+
+var (
+	crashAt     = os.Getenv(Env)
+	maxDelay, _ = time.ParseDuration(os.Getenv(DelayEnv))
+)
+
+// At marks the named step. It does nothing unless a torture test asked
+// to stop or pause there.
+func At(step string) {
+	if maxDelay > 0 {
+		time.Sleep(rand.N(maxDelay))
+	}
+	if crashAt != "" && crashAt == step {
+		kill()
+	}
+}
