@@ -117,3 +117,38 @@ func TestAppend(t *testing.T) {
 		t.Fatalf("Append(dir) = %v", err)
 	}
 }
+
+func TestWithin(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	out := filepath.Join(base, "outside")
+	os.MkdirAll(filepath.Join(root, "sub"), 0o755)
+	os.MkdirAll(out, 0o755)
+	os.WriteFile(filepath.Join(out, "x.md"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(root, "sub", "in.md"), []byte("x"), 0o644)
+	links := map[string]string{"dirlink": out, "filelink.md": filepath.Join(out, "x.md"), "inlink.md": filepath.Join(root, "sub", "in.md"), "dangling.md": filepath.Join(base, "gone", "g.md")}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Skip("symlinks unsupported:", err)
+		}
+	}
+	for _, tc := range []struct {
+		path string
+		ok   bool
+	}{
+		{"sub/in.md", true},
+		{"sub/new.md", true},
+		{"new/deeper/file.md", true},
+		{"inlink.md", true},
+		{"dirlink/x.md", false},
+		{"dirlink/new.md", false},
+		{"filelink.md", false},
+		{"dangling.md", false},
+		{"../outside/x.md", false},
+	} {
+		err := Within(root, filepath.Join(root, tc.path))
+		if (err == nil) != tc.ok {
+			t.Errorf("Within(%s) = %v, want ok=%v", tc.path, err, tc.ok)
+		}
+	}
+}

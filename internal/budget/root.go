@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -122,6 +123,11 @@ func (p *Policy) Files(root string) (files []File, unmatched []*Row) {
 				continue
 			}
 			rel = filepath.ToSlash(rel)
+			// memcompact's own temporary and lock files are never memory
+			// files, whatever a glob like dir/* says.
+			if atomicfile.IsScratch(filepath.Base(m)) {
+				continue
+			}
 			if fi, err := os.Stat(m); err != nil || fi.IsDir() || claimed[rel] || Excluded(rel) {
 				continue
 			}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -370,6 +371,17 @@ func (pl *Plan) Write() error {
 	if pl.Report.Status != StatusCompacted {
 		return fmt.Errorf("compact: nothing to write for %s (%s)", pl.o.Rel, pl.Report.Status)
 	}
+	// Neither the file nor its snapshot may land outside the root through
+	// a symlinked file or directory.
+	for _, p := range []string{pl.abs, pl.snapDir} {
+		if err := atomicfile.Within(pl.o.Root, p); err != nil {
+			return fmt.Errorf("%s: %w; nothing was written", pl.o.Rel, err)
+		}
+	}
+	// A file already changed needs no snapshot: the replace would refuse.
+	if err := atomicfile.Unchanged(pl.abs, pl.orig.Digest); err != nil {
+		return fmt.Errorf("%s: %w; nothing was written", pl.o.Rel, err)
+	}
 	got, err := snapshot.Take(pl.snapDir, pl.o.Rel, pl.snapAbs, pl.orig.Raw, pl.o.Today, pl.o.Now)
 	if err != nil {
 		return fmt.Errorf("snapshot of %s: %w; the file was not changed", pl.o.Rel, err)
@@ -386,7 +398,10 @@ func (pl *Plan) Write() error {
 		data = textfile.BOM + data
 	}
 	if err := atomicfile.Replace(pl.abs, []byte(data), pl.orig.Digest); err != nil {
-		return fmt.Errorf("%s: %w; the file was not changed and the snapshot %s is kept", pl.o.Rel, err, pl.snapRel())
+		// A refused compaction leaves no snapshot: the file was not
+		// changed, so the snapshot would only be a copy of nothing done.
+		os.Remove(pl.snapAbs)
+		return fmt.Errorf("%s: %w; the file was not changed and no snapshot was kept", pl.o.Rel, err)
 	}
 	return nil
 }
