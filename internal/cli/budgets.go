@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"context"
+	"io"
+
 	"github.com/memcompact/memcompact/internal/budget"
 )
 
@@ -38,29 +41,16 @@ func runBudgets(env *Env, args []string) (err error) {
 	if rootFlag, err = rootArgument("budgets", pos, rootFlag); err != nil {
 		return err
 	}
-	root, p, err := openPolicy(rootFlag)
+	res, err := budget.Run(context.Background(), budget.Request{Root: rootFlag})
 	if err != nil {
-		return err
+		return fail(err, nil)
 	}
-	rep := budget.Check(root, p)
 	if asJSON {
-		if err := printJSON(env, rep); err != nil {
+		if err := printJSON(env, res); err != nil {
 			return err
 		}
 	} else {
-		env.Stdout.Write([]byte(rep.Text()))
+		io.WriteString(env.Stdout, res.Text())
 	}
-	return exitCode(budgetsCode(rep))
-}
-
-// budgetsCode is the exit code of a budgets report: 2 if a file could not
-// be measured, else 1 if any is over, else 0.
-func budgetsCode(rep *budget.Report) int {
-	switch {
-	case rep.Errors > 0:
-		return ExitRefused
-	case rep.Over > 0:
-		return ExitDefects
-	}
-	return ExitClean
+	return exitCode(int(res.Status))
 }

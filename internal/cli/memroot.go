@@ -1,45 +1,51 @@
 package cli
 
-// Shared plumbing of the MemoryCore verbs (init, budgets, set-budget,
-// compact, save, restore, snapshots): finding the memory root, loading its
-// policy, asking for confirmation, printing JSON.
+// Shared plumbing of the faces of the MemoryCore verbs (init, budgets,
+// set-budget, compact, save, restore, snapshots): turning an engine's
+// refusal into an exit code and hints, asking for confirmation, printing
+// JSON.
 
 import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/jsonout"
-	"github.com/memcompact/memcompact/internal/textfile"
+	"github.com/memcompact/memcompact/internal/outcome"
 )
 
-// findRoot returns the memory root: --root if given, else the nearest
-// directory from the working directory upward holding the policy.
-func findRoot(rootFlag string) (string, error) {
-	if rootFlag != "" {
-		abs, err := filepath.Abs(rootFlag)
-		if err != nil {
-			return "", Usagef("--root %s: %v", rootFlag, err)
-		}
-		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			return "", Usagef("--root %s: not a directory", rootFlag)
-		}
-		return abs, nil
+// rootHints are the hints of the refusals every budget verb shares, by the
+// engine's reason.
+var rootHints = map[outcome.Reason]string{
+	budget.ReasonNoRoot:          "run 'memcompact init' in the memory root, or pass --root DIR",
+	budget.ReasonNoPolicy:        "run 'memcompact init' to create one",
+	budget.ReasonMalformedPolicy: "fix the budgets table: | File | Budget | Newest tier | Notes |, budgets as \"N lines\" or \"N chars\"",
+}
+
+// fail turns an engine's error into the CLI's: its status is the exit code,
+// and its hints are the engine's own, then the face's for its reason (from
+// rootHints, then hints). An error that is not an *outcome.Error is a
+// refusal.
+func fail(err error, hints map[outcome.Reason]string) error {
+	if err == nil {
+		return nil
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", Refusef("cannot read the working directory: %v", err)
+	var oe *outcome.Error
+	if !errors.As(err, &oe) {
+		return &ExitError{Code: ExitRefused, Err: err}
 	}
-	root, err := budget.FindRoot(wd)
-	if err != nil {
-		return "", &ExitError{Code: ExitRefused, Err: err, Hints: []string{"run 'memcompact init' in the memory root, or pass --root DIR"}}
+	h := slices.Clone(oe.Hints)
+	if s, ok := rootHints[oe.Reason]; ok {
+		h = append(h, s)
 	}
-	return root, nil
+	if s, ok := hints[oe.Reason]; ok {
+		h = append(h, s)
+	}
+	return &ExitError{Code: int(oe.Status), Err: oe, Hints: h}
 }
 
 // rootArgument reconciles the optional ROOT argument of init and budgets
@@ -57,64 +63,20 @@ func rootArgument(verb string, pos []string, rootFlag string) (string, error) {
 	return pos[0], nil
 }
 
-// openPolicy finds the memory root as findRoot does and loads its policy as
-// loadPolicy does: the first step of every verb that works under a policy.
+// openPolicy finds the memory root and loads its policy (budget.Open), as
+// a CLI error.
 func openPolicy(rootFlag string) (string, *budget.Policy, error) {
-	root, err := findRoot(rootFlag)
-	if err != nil {
-		return "", nil, err
-	}
-	p, err := loadPolicy(root)
-	if err != nil {
-		return "", nil, err
-	}
-	return root, p, nil
+	root, p, err := budget.Open(rootFlag)
+	return root, p, fail(err, nil)
 }
 
-// loadPolicy reads root's policy; a malformed one is a refusal listing
-// every bad line.
-func loadPolicy(root string) (*budget.Policy, error) {
-	p, _, err := loadPolicyFile(root)
-	return p, err
-}
-
-// loadPolicyFile is loadPolicy that also returns the policy file as read,
-// for a verb that rewrites the policy (see budget.LoadFile).
-func loadPolicyFile(root string) (*budget.Policy, *textfile.File, error) {
-	p, f, err := budget.LoadFile(root)
-	if err == nil {
-		return p, f, nil
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, &ExitError{Code: ExitRefused, Err: fmt.Errorf("%s: no compaction policy", filepath.Join(root, filepath.FromSlash(budget.PolicyRel))), Hints: []string{"run 'memcompact init' to create one"}}
-	}
-	var list budget.ErrorList
-	if errors.As(err, &list) {
-		return nil, nil, &ExitError{Code: ExitRefused, Err: fmt.Errorf("malformed compaction policy; nothing was changed\n%s", indentErrors(list.Error())), Hints: []string{"fix the budgets table: | File | Budget | Newest tier | Notes |, budgets as \"N lines\" or \"N chars\""}}
-	}
-	return nil, nil, Refusef("%v", err)
-}
-
-func indentErrors(s string) string {
-	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
-}
-
-// budgetedFile resolves a FILE argument to its root-relative path and row.
-// A file outside the root, under compaction/, or without a row is refused:
-// the policy is the contract, and a file it does not name is never touched.
+// budgetedFile resolves a FILE argument to its root-relative path and row
+// (budget.Budgeted), as a CLI error.
 func budgetedFile(root string, p *budget.Policy, file string) (string, *budget.Row, error) {
-	rel, err := budget.Rel(root, file)
-	if err != nil {
-		return "", nil, &ExitError{Code: ExitRefused, Err: err, Hints: []string{"FILE paths are relative to the working directory; the memory root is where compaction/ is"}}
-	}
-	if budget.Excluded(rel) {
-		return "", nil, Refusef("%s: files under compaction/ are never compacted", rel)
-	}
-	row, ok := p.Lookup(rel)
-	if !ok {
-		return "", nil, &ExitError{Code: ExitRefused, Err: fmt.Errorf("%s is not in the compaction policy; a file without a budget is never compacted", rel), Hints: []string{"add it with 'memcompact set-budget " + file + " N lines'"}}
-	}
-	return rel, row, nil
+	rel, row, err := budget.Budgeted(root, p, file)
+	return rel, row, fail(err, map[outcome.Reason]string{
+		budget.ReasonOutsideRoot: "FILE paths are relative to the working directory; the memory root is where compaction/ is",
+	})
 }
 
 // isTerminal reports whether r is an interactive terminal.
@@ -134,6 +96,17 @@ func isTerminal(r any) bool {
 	return true
 }
 
+// ask asks question on the terminal and reports whether the answer was yes.
+func ask(env *Env, question string) bool {
+	fmt.Fprintf(env.Stderr, "%s [y/N] ", question)
+	line, _ := bufio.NewReader(env.Stdin).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true
+	}
+	return false
+}
+
 // confirm asks question on the terminal and reports whether the answer was
 // yes. Without a terminal it returns a refusal naming the --yes flag, since
 // silence from a script must never count as consent.
@@ -141,10 +114,7 @@ func confirm(env *Env, question string) error {
 	if !isTerminal(env.Stdin) {
 		return &ExitError{Code: ExitRefused, Err: errors.New(question + " (confirmation needed, and there is no terminal to ask)")}
 	}
-	fmt.Fprintf(env.Stderr, "%s [y/N] ", question)
-	line, _ := bufio.NewReader(env.Stdin).ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
+	if ask(env, question) {
 		return nil
 	}
 	return Refusef("not confirmed; nothing was changed")
@@ -153,8 +123,8 @@ func confirm(env *Env, question string) error {
 // printJSON prints v as indented JSON on stdout.
 func printJSON(env *Env, v any) error { return jsonout.Write(env.Stdout, v) }
 
-// jsonRefusal prints a refusal as JSON on stdout (the message still goes to
-// stderr), so a --json caller always gets a JSON object.
+// jsonError is a refusal printed as JSON on stdout (the message still goes
+// to stderr), so a --json caller always gets a JSON object.
 type jsonError struct {
 	SchemaVersion int    `json:"schema_version"`
 	Status        string `json:"status"`

@@ -175,7 +175,7 @@ func runSave(env *Env, args []string) (err error) {
 // joinEntry returns what to append to text so entry follows it after one
 // blank line, in text's line endings, ending with a line ending.
 func joinEntry(text, entry string) string {
-	eol := eolOf(text)
+	eol := textfile.EOL(text)
 	entry = strings.Trim(textfile.Normalize(entry), "\n")
 	if eol != "\n" {
 		entry = strings.ReplaceAll(entry, "\n", eol)

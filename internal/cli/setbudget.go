@@ -1,12 +1,12 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/budget"
 )
 
@@ -31,11 +31,11 @@ policy, FILE outside the root or under compaction/, a write failure),
 
 func runSetBudget(env *Env, args []string) (err error) {
 	const usage = "set-budget FILE N lines|chars [--newest N] [--root DIR] [--json]"
-	var rootFlag string
+	var req budget.SetRequest
 	var asJSON bool
 	newest := -1
 	fset := newFlagSet("set-budget")
-	fset.StringVar(&rootFlag, "root", "", "the memory root (the directory holding compaction/)")
+	fset.StringVar(&req.Root, "root", "", "the memory root (the directory holding compaction/)")
 	fset.IntVar(&newest, "newest", -1, "how many newest entries stay verbatim")
 	fset.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	alias(fset, "json", "Json")
@@ -61,57 +61,24 @@ func runSetBudget(env *Env, args []string) (err error) {
 	if !ok {
 		return Usagef("bad unit %q: want lines or chars", pos[2])
 	}
-	if newest < -1 || newest == -1 && flagGiven(fset, "newest") {
-		return Usagef("bad --newest %d: want 0 or more", newest)
+	req.File, req.Budget, req.Unit = pos[0], n, unit
+	if newest != -1 || flagGiven(fset, "newest") {
+		req.Newest = &newest
 	}
-	root, err := findRoot(rootFlag)
+	res, err := budget.SetBudget(context.Background(), req)
 	if err != nil {
-		return err
-	}
-	// The policy is read once: what Set rewrites and the digest checked
-	// just before the replace are of the same bytes.
-	p, before, err := loadPolicyFile(root)
-	if err != nil {
-		return err
-	}
-	rel, err := budget.Rel(root, pos[0])
-	if err != nil {
-		return &ExitError{Code: ExitRefused, Err: err}
-	}
-	if budget.Excluded(rel) {
-		return Refusef("%s: files under compaction/ are never budgeted", rel)
-	}
-	ch, err := p.Set(rel, n, unit, newest)
-	if err != nil {
-		return Usagef("%v", err)
-	}
-	res := setBudgetResult{SchemaVersion: 1, Policy: budget.PolicyRel, File: rel, Budget: ch.New.Budget, Unit: string(ch.New.Unit), Newest: ch.New.Newest, Line: ch.New.Line}
-	switch {
-	case ch.Added:
-		res.Action = "added"
-	case string(ch.Data) == string(before.Raw):
-		res.Action = "unchanged"
-	default:
-		res.Action = "updated"
-	}
-	if ch.Old != nil {
-		res.OldBudget, res.OldUnit, res.OldNewest = ch.Old.Budget, string(ch.Old.Unit), ch.Old.Newest
-	}
-	if res.Action != "unchanged" {
-		if err := atomicfile.Replace(before.Path, ch.Data, before.Digest); err != nil {
-			return Refusef("%v", err)
-		}
+		return fail(err, nil)
 	}
 	if asJSON {
 		return printJSON(env, res)
 	}
 	switch res.Action {
-	case "added":
-		fmt.Fprintf(env.Stdout, "Added %s to %s: %s, newest tier last %d entries (line %d).\n", rel, budget.PolicyRel, ch.New.BudgetText(), ch.New.Newest, ch.New.Line)
-	case "unchanged":
-		fmt.Fprintf(env.Stdout, "%s already has %s, newest tier last %d entries; nothing changed.\n", rel, ch.New.BudgetText(), ch.New.Newest)
+	case budget.ActionAdded:
+		fmt.Fprintf(env.Stdout, "Added %s to %s: %s, newest tier last %d entries (line %d).\n", res.File, res.Policy, res.New.BudgetText(), res.Newest, res.Line)
+	case budget.ActionUnchanged:
+		fmt.Fprintf(env.Stdout, "%s already has %s, newest tier last %d entries; nothing changed.\n", res.File, res.New.BudgetText(), res.Newest)
 	default:
-		fmt.Fprintf(env.Stdout, "Set %s to %s, newest tier last %d entries (was %s, last %d; line %d of %s).\n", rel, ch.New.BudgetText(), ch.New.Newest, ch.Old.BudgetText(), ch.Old.Newest, ch.New.Line, budget.PolicyRel)
+		fmt.Fprintf(env.Stdout, "Set %s to %s, newest tier last %d entries (was %s, last %d; line %d of %s).\n", res.File, res.New.BudgetText(), res.Newest, res.Old.BudgetText(), res.Old.Newest, res.Line, res.Policy)
 	}
 	return nil
 }

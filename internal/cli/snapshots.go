@@ -1,10 +1,9 @@
 package cli
 
 import (
+	"context"
 	"fmt"
-	"path/filepath"
 
-	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/snapshot"
 )
 
@@ -26,10 +25,10 @@ FILE outside it, an unreadable snapshots folder), 3 usage error.`,
 
 func runSnapshots(env *Env, args []string) (err error) {
 	const usage = "snapshots [FILE] [--root DIR] [--json]"
-	var rootFlag string
+	var req snapshot.CatalogRequest
 	var asJSON bool
 	fset := newFlagSet("snapshots")
-	fset.StringVar(&rootFlag, "root", "", "the memory root (the directory holding compaction/)")
+	fset.StringVar(&req.Root, "root", "", "the memory root (the directory holding compaction/)")
 	fset.BoolVar(&asJSON, "json", false, "print the list as JSON")
 	alias(fset, "json", "Json")
 	pos, err := parseFlags(env, fset, usage, args)
@@ -40,43 +39,25 @@ func runSnapshots(env *Env, args []string) (err error) {
 	if len(pos) > 1 {
 		return Usagef("snapshots takes at most one FILE")
 	}
-	root, err := findRoot(rootFlag)
-	if err != nil {
-		return err
-	}
-	res := snapshotsResult{SchemaVersion: 1, Root: root, Snapshots: []snapshot.Info{}}
-	base := ""
 	if len(pos) == 1 {
-		rel, err := budget.Rel(root, pos[0])
-		if err != nil {
-			return &ExitError{Code: ExitRefused, Err: err}
-		}
-		res.File, base = rel, snapshot.Base(rel)
+		req.File = pos[0]
 	}
-	dir := filepath.Join(root, filepath.FromSlash(budget.SnapshotsRel))
-	list, err := snapshot.List(dir, base)
+	res, err := snapshot.Catalog(context.Background(), req)
 	if err != nil {
-		return Refusef("%v", err)
-	}
-	for i := range list {
-		list[i].Path = budget.SnapshotsRel + "/" + list[i].Name
-	}
-	if list != nil {
-		res.Snapshots = list
+		return fail(err, nil)
 	}
 	if asJSON {
 		return printJSON(env, res)
 	}
-	if len(list) == 0 {
-		if res.File != "" {
-			fmt.Fprintf(env.Stdout, "No snapshots of %s.\n", res.File)
-		} else {
-			fmt.Fprintln(env.Stdout, "No snapshots.")
+	switch {
+	case len(res.Snapshots) > 0:
+		for _, s := range res.Snapshots {
+			fmt.Fprintf(env.Stdout, "%s  %s  %d lines  %d bytes\n", s.Path, s.Date, s.Lines, s.Bytes)
 		}
-		return nil
-	}
-	for _, s := range list {
-		fmt.Fprintf(env.Stdout, "%s  %s  %d lines  %d bytes\n", s.Path, s.Date, s.Lines, s.Bytes)
+	case res.File != "":
+		fmt.Fprintf(env.Stdout, "No snapshots of %s.\n", res.File)
+	default:
+		fmt.Fprintln(env.Stdout, "No snapshots.")
 	}
 	return nil
 }

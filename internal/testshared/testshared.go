@@ -2,7 +2,8 @@
 // repository rather than in it: the real memory stores collected from
 // public repositories, and the reference documents. They are public
 // content kept for testing, so they are read in place and never copied
-// into the repository.
+// into the repository. Tree builds the small temporary trees other tests
+// start from.
 //
 // The folder is $MEMCOMPACT_SHARED, else ../shared beside the repository
 // (where CI puts it). Tests that need it skip, saying why, when it is

@@ -1,0 +1,53 @@
+package snapshot
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/memcompact/memcompact/internal/budget"
+)
+
+// CatalogRequest asks for the snapshots of a memory root.
+type CatalogRequest struct {
+	Root string // the memory root; "" means the nearest one upward
+	// File, when given, narrows the list to the snapshots of that file (by
+	// base name: main/main-memory.md has main-memory-YYYY-MM-DD….md).
+	File string
+}
+
+// CatalogResult lists snapshots, oldest first. Its JSON is the snapshots
+// verb's --json output.
+type CatalogResult struct {
+	SchemaVersion int    `json:"schema_version"`
+	Root          string `json:"root"`
+	File          string `json:"file,omitempty"` // root-relative, when asked for
+	Snapshots     []Info `json:"snapshots"`      // Path is root-relative
+}
+
+// Catalog lists compaction/snapshots/ (the snapshots verb).
+func Catalog(_ context.Context, req CatalogRequest) (*CatalogResult, error) {
+	root, err := budget.ResolveRoot(req.Root)
+	if err != nil {
+		return nil, err
+	}
+	res := &CatalogResult{SchemaVersion: 1, Root: root, Snapshots: []Info{}}
+	base := ""
+	if req.File != "" {
+		rel, err := budget.RelIn(root, req.File)
+		if err != nil {
+			return nil, err
+		}
+		res.File, base = rel, Base(rel)
+	}
+	list, err := List(filepath.Join(root, filepath.FromSlash(budget.SnapshotsRel)), base)
+	if err != nil {
+		return nil, budget.IOFailure(err)
+	}
+	for i := range list {
+		list[i].Path = budget.SnapshotsRel + "/" + list[i].Name
+	}
+	if list != nil {
+		res.Snapshots = list
+	}
+	return res, nil
+}
