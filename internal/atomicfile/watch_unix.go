@@ -72,7 +72,9 @@ func reconcile(old *os.File, orig []byte, target string) error {
 		switch {
 		case len(raw) == len(orig)+applied && bytes.HasPrefix(raw, orig):
 			quiet++
-		case len(raw) > len(orig)+applied && bytes.HasPrefix(raw, orig):
+		case len(orig) > 0 && len(raw) > len(orig)+applied && bytes.HasPrefix(raw, orig):
+			// (An empty file that grew is not taken for an append: it is
+			// as likely a rewrite caught between truncation and write.)
 			tail := raw[len(orig)+applied:]
 			if err := appendLive(target, tail); err != nil {
 				return fmt.Errorf("%d bytes appended by another writer during the replace could not be re-applied: %w", len(tail), err)

@@ -172,15 +172,21 @@ func edit(path string, change func(hooks *object, c *Change) error) (*Change, er
 	}
 
 	if exists {
+		// The backup is exactly the bytes read and planned against. A blank
+		// file has nothing worth keeping, and may be another writer's file
+		// caught between truncation and write: it never replaces a backup.
 		backup := path + BackupSuffix
 		want := ""
-		if old, err := os.ReadFile(backup); err == nil {
+		old, err := os.ReadFile(backup)
+		if err == nil {
 			want = textfile.Digest(old)
 		}
-		if err := atomicfile.Replace(backup, f.Raw, want); err != nil {
-			return nil, fmt.Errorf("%s: writing the backup: %w", backup, err)
+		if err != nil || len(bytes.TrimSpace(f.Raw)) > 0 {
+			if err := atomicfile.Replace(backup, f.Raw, want); err != nil {
+				return nil, fmt.Errorf("%s: writing the backup: %w", backup, err)
+			}
+			c.Backup = backup
 		}
-		c.Backup = backup
 	} else {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, err

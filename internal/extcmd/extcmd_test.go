@@ -1,0 +1,67 @@
+//go:build unix
+
+package extcmd
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestRunEchoesStdin(t *testing.T) {
+	res, err := Run(context.Background(), Spec{Command: "cat", Stdin: "- a\n", Timeout: 10 * time.Second, MaxOutput: 1 << 10})
+	if err != nil || string(res.Stdout) != "- a\n" {
+		t.Fatalf("Run = %q, %v", res.Stdout, err)
+	}
+}
+
+func TestRunFailureKeepsStderr(t *testing.T) {
+	_, err := Run(context.Background(), Spec{Command: "echo boom >&2; exit 3", Timeout: 10 * time.Second, MaxOutput: 1 << 10})
+	if err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("Run = %v, want the exit and its stderr", err)
+	}
+}
+
+// TestRunCapsOutput: a command printing without end is killed at the cap;
+// what is kept never exceeds it.
+func TestRunCapsOutput(t *testing.T) {
+	const limit = 1 << 20
+	start := time.Now()
+	res, err := Run(context.Background(), Spec{Command: "yes xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", Timeout: time.Minute, MaxOutput: limit})
+	if !errors.Is(err, ErrTooMuchOutput) {
+		t.Fatalf("Run = %v, want ErrTooMuchOutput", err)
+	}
+	if len(res.Stdout) > limit {
+		t.Errorf("kept %d bytes, over the %d cap", len(res.Stdout), limit)
+	}
+	t.Logf("endless output stopped at %d bytes after %s", len(res.Stdout), time.Since(start).Round(time.Millisecond))
+}
+
+// TestRunTimeoutKillsGroup: a timed-out command's background child dies
+// with it.
+func TestRunTimeoutKillsGroup(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "child.pid")
+	_, err := Run(context.Background(), Spec{Command: "sleep 60 & echo $! > " + pidfile + "; sleep 60", Timeout: 300 * time.Millisecond, MaxOutput: 1 << 10})
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("Run = %v, want ErrTimeout", err)
+	}
+	raw, rerr := os.ReadFile(pidfile)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(raw)))
+	deadline := time.Now().Add(5 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the summarizer's child %d outlived the timeout", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
