@@ -13,6 +13,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -26,6 +27,7 @@ const (
 	ReasonAmbiguous    outcome.Reason = "ambiguous-target"   // several budgeted files have it
 	ReasonNeedsConfirm outcome.Reason = "needs-confirmation" // neither confirmed nor a way to ask
 	ReasonNotConfirmed outcome.Reason = "not-confirmed"      // asked, and the answer was no
+	ReasonDamaged      outcome.Reason = "damaged-snapshot"   // empty, or not the text a snapshot holds
 )
 
 // RestoreRequest asks to put a memory file back as a snapshot has it.
@@ -79,7 +81,7 @@ const (
 // A refusal once the snapshot and the file are known (not confirmed, a
 // failed write) comes with the result describing both, so a caller can show
 // what was not done.
-func Restore(_ context.Context, req RestoreRequest) (*RestoreResult, error) {
+func Restore(ctx context.Context, req RestoreRequest) (*RestoreResult, error) {
 	root, err := budget.ResolveRoot(req.Root)
 	if err != nil {
 		return nil, err
@@ -121,6 +123,19 @@ func Restore(_ context.Context, req RestoreRequest) (*RestoreResult, error) {
 	case !req.Confirm(res):
 		return res, outcome.Refuse(ReasonNotConfirmed, "not confirmed; nothing was changed")
 	}
+	// From here to the replace, no other memcompact run writes this root.
+	// (Taken after the confirmation, which may wait on a person; a change
+	// made meanwhile is caught by the replace's digest check.)
+	release, err := lockfile.Lock(ctx, root)
+	if err != nil {
+		return res, err
+	}
+	defer release()
+	for _, p := range []string{abs, snapDir} {
+		if err := atomicfile.Within(root, p); err != nil {
+			return res, outcome.Refuse(budget.ReasonOutsideRoot, "%v; nothing was restored", err)
+		}
+	}
 	wantDigest := ""
 	if cur != nil {
 		safety, err := Next(snapDir, rel, req.Today, req.Now)
@@ -136,6 +151,11 @@ func Restore(_ context.Context, req RestoreRequest) (*RestoreResult, error) {
 		wantDigest = cur.Digest
 	}
 	if err := atomicfile.Replace(abs, snap.Raw, wantDigest); err != nil {
+		// A refused restore leaves no safety snapshot: nothing changed.
+		if res.SafetySnapshot != "" {
+			os.Remove(filepath.Join(snapDir, filepath.Base(res.SafetySnapshot)))
+			res.SafetySnapshot = ""
+		}
 		e := budget.IOFailure(err)
 		e.Msg = fmt.Sprintf("%s: %v; the file was not changed", rel, err)
 		return res, e
@@ -162,6 +182,13 @@ func readSnapshot(root, snapDir, arg string) (string, *textfile.File, error) {
 	}
 	if err != nil {
 		return "", nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonNoSnapshot, Msg: err.Error(), Err: err}
+	}
+	// memcompact never writes an empty snapshot (an empty file is never
+	// compacted), so an empty one is debris of a crash or a foreign tool:
+	// restoring it would empty the file.
+	if len(bytes.TrimSpace(snap.Raw)) == 0 {
+		return "", nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonDamaged, File: rel,
+			Msg: fmt.Sprintf("the snapshot is empty (%d bytes), so it cannot be what the file held; nothing was restored", len(snap.Raw))}
 	}
 	return rel, snap, nil
 }
