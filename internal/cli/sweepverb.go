@@ -1,0 +1,326 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/records"
+	"github.com/memcompact/memcompact/internal/sweepact"
+)
+
+const sweepSynopsis = "sweep plan|review|apply|restore [flags] ..."
+
+func init() {
+	register(&command{
+		name:  "sweep",
+		usage: sweepSynopsis,
+		short: "plan, review and execute a sweep of a store, every exit recorded and reversible",
+		long: `A sweep takes an index that no longer loads whole back to one that does,
+with the owner deciding and every exit recorded before it happens.
+
+  sweep plan [--target UNITS] [--record] [--out PLAN] INDEX
+      Propose a disposition for every subject, with evidence and reason:
+      dangling pointers removed, duplicates folded, entries their own text
+      marks finished demoted to ARCHIVE.md, standing rules proposed for
+      promotion, the rest kept; then the fewest, safest demotions that
+      bring the index within the target (default: Claude Code's load cut,
+      or the store's budget when smaller). Critical entries are never
+      demoted, a hook is never trimmed and subjects never folded under one
+      note. Writes the plan file (default .memcompact/sweep-plan.json in
+      the store) with the index digest in it; --record also appends a
+      'proposed' ledger record per move.
+
+  sweep review [PLAN]
+      Walk the pending subjects and decide: a accept, r reject,
+      d DISPOSITION change, e REASON edit, A accept all of this kind,
+      s skip, q stop. Answers are read one per line from stdin, so a
+      script can answer. The plan file is saved with the decisions.
+
+  sweep apply [--yes] [--admission-landed DATE] PLAN
+      Execute the accepted dispositions: each passes its gate, its
+      'executed' record is appended (fsync) before its act; a demoted
+      pointer moves to ARCHIVE.md, a removed body to archive/, nothing is
+      deleted. Pending decisions need --yes. Refused when the index changed
+      since the plan. Ends with the sweep-complete record and the
+      partition check (--strict) against the enumeration taken first.
+
+  sweep restore [--index INDEX] IDENTITY
+      Bring an exited subject back into the index where it was, with its
+      'restore' record; ARCHIVE.md keeps its history.
+
+Exit codes: 0 done (apply: partition accounted), 1 apply finished but the
+partition is not accounted, 2 refused (nothing, or nothing more, written;
+the message says which), 3 usage error.`,
+		run: runSweep,
+	})
+}
+
+func runSweep(env *Env, args []string) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+			fmt.Fprintln(env.Stdout, "usage: memcompact "+sweepSynopsis)
+			return errHelp
+		}
+		return &ExitError{Code: ExitUsage, Err: errors.New("sweep needs a step: plan, review, apply or restore"), Hints: []string{"usage: memcompact " + sweepSynopsis}}
+	}
+	switch args[0] {
+	case "plan":
+		return runSweepPlan(env, args[1:])
+	case "review":
+		return runSweepReview(env, args[1:])
+	case "apply":
+		return runSweepApply(env, args[1:])
+	case "restore":
+		return runSweepRestore(env, args[1:])
+	}
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf("unknown sweep step %q; one of plan, review, apply, restore", args[0])}
+}
+
+// engineErr turns an engine's refusal into the CLI's exit error.
+func engineErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var oe *outcome.Error
+	if errors.As(err, &oe) {
+		return &ExitError{Code: int(oe.Status), Err: oe, Hints: oe.Hints}
+	}
+	return &ExitError{Code: ExitRefused, Err: err}
+}
+
+func oneIndex(pos []string, flagIndex, verb string) (string, error) {
+	switch {
+	case len(pos) == 0 && flagIndex != "":
+		return flagIndex, nil
+	case len(pos) == 1 && flagIndex == "":
+		return pos[0], nil
+	}
+	return "", Usagef("%s takes one index (positional or --index)", verb)
+}
+
+func runSweepPlan(env *Env, args []string) error {
+	fs := newFlagSet("sweep plan")
+	var f sweepFlags
+	f.define(fs)
+	var target int
+	var record bool
+	var out string
+	fs.IntVar(&target, "target", 0, "aim the index at this many UTF-16 units (default: the load cut, or the budget when smaller)")
+	fs.BoolVar(&record, "record", false, "append a 'proposed' ledger record per proposed move")
+	fs.StringVar(&out, "out", "", "write the plan file here (default: .memcompact/sweep-plan.json in the store)")
+	pos, err := parseFlags(env, fs, "sweep plan [flags] INDEX", args)
+	if err != nil {
+		return err
+	}
+	ix, err := oneIndex(pos, f.index, "sweep plan")
+	if err != nil {
+		return err
+	}
+	if target < 0 {
+		return Usagef("--target must be a positive number of units")
+	}
+	asOf, err := f.asOfDate(env)
+	if err != nil {
+		return err
+	}
+	pl, err := sweepact.MakePlan(sweepact.PlanRequest{Index: ix, AsOf: asOf, TargetUnits: target})
+	if err != nil {
+		return engineErr(err)
+	}
+	if out == "" {
+		out = filepath.Join(filepath.Dir(pl.Index), sweepact.PlanRel)
+	}
+	if err := sweepact.WritePlan(out, pl); err != nil {
+		return Refusef("%s: the plan could not be written: %v", out, err)
+	}
+	recorded := 0
+	if record {
+		if recorded, err = sweepact.RecordProposals(pl, asOf, 30*time.Second); err != nil {
+			return engineErr(err)
+		}
+	}
+	if f.json {
+		writeJSON(env, pl)
+		return nil
+	}
+	printPlan(env, pl, out, recorded)
+	return nil
+}
+
+func printPlan(env *Env, pl *sweepact.Plan, out string, recorded int) {
+	w := env.Stdout
+	counts := map[string]int{}
+	for _, s := range pl.Subjects {
+		counts[s.Disposition]++
+	}
+	fmt.Fprintf(w, "sweep plan for %s (%d subjects)\n", pl.Index, len(pl.Subjects))
+	fmt.Fprintf(w, "target: %d lines, %d units (%s)\n", pl.Target.Lines, pl.Target.Units, pl.Target.Source)
+	fmt.Fprintf(w, "now:    %d lines, %d units; %d of %d subjects load%s\n", pl.Before.Lines, pl.Before.Units, pl.Before.SubjectsLoaded, pl.Before.SubjectsTotal, cutWord(pl.Before.Cut))
+	fmt.Fprintf(w, "after:  %d lines, %d units; %d of %d subjects load%s\n", pl.After.Lines, pl.After.Units, pl.After.SubjectsLoaded, pl.After.SubjectsTotal, cutWord(pl.After.Cut))
+	var kinds []string
+	for _, k := range sweepact.PlanDispositions {
+		if counts[k] > 0 {
+			kinds = append(kinds, k+" "+strconv.Itoa(counts[k]))
+		}
+	}
+	fmt.Fprintf(w, "proposed: %s\n\n", strings.Join(kinds, ", "))
+	for _, s := range pl.Subjects {
+		if s.Disposition == sweepact.Keep && len(s.DuplicateLines) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  %-20s %s — %s\n", s.Disposition, s.Identity, s.Reason)
+	}
+	for _, n := range pl.Notes {
+		fmt.Fprintf(w, "\nnote: %s\n", n)
+	}
+	fmt.Fprintf(w, "\nplan written to %s", out)
+	if recorded > 0 {
+		fmt.Fprintf(w, "; %d proposal(s) recorded in the ledger", recorded)
+	}
+	fmt.Fprintf(w, "\nnext: memcompact sweep review %s, then memcompact sweep apply %s\n", out, out)
+}
+
+func cutWord(cut bool) string {
+	if cut {
+		return " (cut at session start)"
+	}
+	return " (loads whole)"
+}
+
+// planPath is the PLAN argument, or the default plan of --index's store.
+func planPath(pos []string, index, verb string) (string, error) {
+	switch {
+	case len(pos) == 1:
+		return pos[0], nil
+	case len(pos) == 0 && index != "":
+		return filepath.Join(filepath.Dir(index), sweepact.PlanRel), nil
+	}
+	return "", Usagef("%s takes one plan file (or --index for the store's default plan)", verb)
+}
+
+func runSweepReview(env *Env, args []string) error {
+	fs := newFlagSet("sweep review")
+	var index string
+	fs.StringVar(&index, "index", "", "the store's index (its default plan file is reviewed)")
+	pos, err := parseFlags(env, fs, "sweep review [PLAN]", args)
+	if err != nil {
+		return err
+	}
+	path, err := planPath(pos, index, "sweep review")
+	if err != nil {
+		return err
+	}
+	pl, err := sweepact.ReadPlan(path)
+	if err != nil {
+		return engineErr(err)
+	}
+	n, rerr := sweepact.Review(pl, env.Stdin, env.Stdout)
+	if err := sweepact.WritePlan(path, pl); err != nil {
+		return Refusef("%s: the decisions could not be saved: %v", path, err)
+	}
+	pending := 0
+	for _, s := range pl.Subjects {
+		if s.Decision == sweepact.Pending {
+			pending++
+		}
+	}
+	fmt.Fprintf(env.Stdout, "%d decision(s) saved to %s; %d still pending\n", n, path, pending)
+	if rerr != nil {
+		return Refusef("reading answers: %v", rerr)
+	}
+	return nil
+}
+
+func runSweepApply(env *Env, args []string) error {
+	fs := newFlagSet("sweep apply")
+	var f sweepFlags
+	f.define(fs)
+	var yes bool
+	var admission string
+	fs.BoolVar(&yes, "yes", false, "the owner's yes to every pending decision")
+	fs.StringVar(&admission, "admission-landed", "", "the day the store's admission rule landed, yyyy-MM-dd (for remove-fails-admission)")
+	pos, err := parseFlags(env, fs, "sweep apply [flags] PLAN", args)
+	if err != nil {
+		return err
+	}
+	path, err := planPath(pos, f.index, "sweep apply")
+	if err != nil {
+		return err
+	}
+	asOf, err := f.asOfDate(env)
+	if err != nil {
+		return err
+	}
+	var landed records.Date
+	if admission != "" {
+		var ok bool
+		if landed, ok = records.ParseDate(admission); !ok {
+			return Usagef("--admission-landed must be a date in yyyy-MM-dd form; found %q", admission)
+		}
+	}
+	res, err := sweepact.Apply(context.Background(), sweepact.ApplyRequest{PlanPath: path, Yes: yes, AsOf: asOf,
+		AdmissionLandedOn: landed, LockWait: 30 * time.Second, Home: env.Home(), Now: env.Now})
+	if f.json && res != nil {
+		writeJSON(env, res)
+	}
+	if err != nil {
+		if res != nil && !f.json {
+			for _, r := range res.Refusals {
+				fmt.Fprintf(env.Stdout, "refused: %s %s — %s\n", r.Disposition, r.Identity, r.Detail)
+			}
+		}
+		return engineErr(err)
+	}
+	if !f.json {
+		printApply(env, res)
+	}
+	return exitCode(res.Partition.ExitCode())
+}
+
+func printApply(env *Env, r *sweepact.ApplyResult) {
+	w := env.Stdout
+	for _, a := range r.Acts {
+		fmt.Fprintf(w, "  %-20s %s\n", a.Disposition, a.Identity)
+	}
+	fmt.Fprintf(w, "%d act(s) taken, each recorded first; %d assessment(s) appended; %d life key(s) bound\n", len(r.Acts), r.Assessed, len(r.Bound))
+	fmt.Fprintf(w, "snapshot: %s\ninventory: %s\n", r.Snapshot, r.Artifact)
+	fmt.Fprintf(w, "before: %d lines, %d units, %d of %d subjects load\n", r.Before.Lines, r.Before.Units, r.Before.SubjectsLoaded, r.Before.SubjectsTotal)
+	fmt.Fprintf(w, "after:  %d lines, %d units, %d of %d subjects load%s\n", r.After.Lines, r.After.Units, r.After.SubjectsLoaded, r.After.SubjectsTotal, cutWord(r.After.Cut))
+	fmt.Fprintln(w, strings.Join(partitionLines(r.Partition), "\n"))
+}
+
+func runSweepRestore(env *Env, args []string) error {
+	fs := newFlagSet("sweep restore")
+	var f sweepFlags
+	f.define(fs)
+	pos, err := parseFlags(env, fs, "sweep restore --index INDEX IDENTITY", args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || f.index == "" {
+		return Usagef("sweep restore takes --index INDEX and one IDENTITY (a life key, or a name when one life of it exited)")
+	}
+	asOf, err := f.asOfDate(env)
+	if err != nil {
+		return err
+	}
+	res, err := sweepact.Restore(context.Background(), sweepact.RestoreRequest{Index: f.index, Identity: pos[0], AsOf: asOf, LockWait: 30 * time.Second})
+	if err != nil {
+		return engineErr(err)
+	}
+	if f.json {
+		writeJSON(env, res)
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "restored %s (undoing its %s) at line %d: %s\n", res.Identity, res.Disposition, res.Line, res.Pointer)
+	if res.BodyFrom != "" {
+		fmt.Fprintf(env.Stdout, "body moved back from %s\n", res.BodyFrom)
+	}
+	return nil
+}

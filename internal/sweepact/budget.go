@@ -1,0 +1,79 @@
+package sweepact
+
+import (
+	"bufio"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/policy"
+	"github.com/memcompact/memcompact/internal/records"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// policyFile is where a store keeps its values region: POLICY.md beside
+// the index in a split store, else the index itself.
+func policyFile(dir, indexPath string) string {
+	if p := filepath.Join(dir, "POLICY.md"); fileExists(p) {
+		return p
+	}
+	return indexPath
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// readBudget returns the store's size budget in units — the budget
+// fraction of its freshest limit observation — or nil when the store
+// records no usable budget inputs.
+func readBudget(dir string, asOf records.Date) *int {
+	f, err := textfile.Read(policyFile(dir, filepath.Join(dir, "MEMORY.md")))
+	if err != nil {
+		return nil
+	}
+	v := policy.ParseValues(textfile.Lines(f.Text), dateTime(asOf))
+	if !v.Present || len(v.Errors) > 0 {
+		return nil
+	}
+	obs, ok := v.Freshest()
+	if !ok {
+		return nil
+	}
+	frac := policy.DefaultFraction
+	if v.HasFraction {
+		frac = v.Fraction
+	}
+	b := int(math.Floor(frac * float64(obs.Value)))
+	return &b
+}
+
+func dateTime(d records.Date) time.Time { return time.Date(d.Y, d.M, d.D, 0, 0, 0, 0, time.UTC) }
+
+func addDays(d records.Date, n int) records.Date { return records.DateOf(dateTime(d).AddDate(0, 0, n)) }
+
+// RecallRel is the recall log inside the store: one line per read of an
+// entry, "yyyy-MM-dd<TAB>name", appended by the PostToolUse hook.
+const RecallRel = ".memcompact/recall.log"
+
+// readRecalls counts the reads the recall log records, per entry name.
+// A store without a log has no recall evidence, which protects nothing and
+// condemns nothing.
+func readRecalls(dir string) map[string]int {
+	out := map[string]int{}
+	f, err := os.Open(filepath.Join(dir, RecallRel))
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if _, name, ok := strings.Cut(sc.Text(), "\t"); ok && name != "" {
+			out[name]++
+		}
+	}
+	return out
+}

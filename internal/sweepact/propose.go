@@ -1,0 +1,292 @@
+package sweepact
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/loadcut"
+	"github.com/memcompact/memcompact/internal/records"
+	"github.com/memcompact/memcompact/internal/sweep"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// finishedRE finds an entry's own word that its work is over, in the
+// languages the real stores are written in. "supersedes" is deliberately
+// absent: the entry that supersedes is the live one.
+var finishedRE = regexp.MustCompile(`(?i)\b(resolved|completed?|closed|superseded|obsolete|deprecated|retired|fixed|merged|shipped|landed|erledigt|abgeschlossen|behoben|termin[ée]|r[ée]solu|ferm[ée]|resuelto|cerrado|completado|conclu[ií]do|resolvido)\b|완료|해결됨|종료|폐기|머지 ?완료|完了|解決済|解决|已完成|已关闭|終了|廃止`)
+
+// criticalRE finds the index's own emphasis that an entry must load.
+var criticalRE = regexp.MustCompile(`(?i)🚨|⚠️|⛔|\bcritical\b|read (first|before)|\bimportant\b|중요|필독|必読|重要`)
+
+// ruleRE finds a standing rule's wording: the general lessons that belong
+// in a permanent instruction surface rather than in recall.
+var ruleRE = regexp.MustCompile(`(?i)\b(always|never|must|do not|don't)\b|항상|절대|금지|必ず|禁止`)
+
+// dateRE finds a date in a name or a hook.
+var dateRE = regexp.MustCompile(`(20\d\d)[-_.](\d\d)[-_.](\d\d)`)
+
+// propose fills pl.Subjects: one per corpus subject, incomplete
+// dispositions first, each with its disposition, reason and evidence.
+func propose(s *store, pl *Plan, asOf records.Date, loaded loadcut.Result) {
+	ix := index.Parse(s.lines)
+	lineText := map[int]string{}
+	for i := range ix.Lines {
+		lineText[ix.Lines[i].Num] = ix.Lines[i].Text
+	}
+	past := map[int]bool{}
+	for _, p := range loaded.PastCut {
+		past[p.Line] = true
+	}
+	segUnits := segmentUnits(ix)
+	incomplete := map[string]sweep.Incomplete{}
+	for _, in := range s.incomp {
+		incomplete[in.Identity] = in
+	}
+	seen := map[string]int{} // name → index in pl.Subjects
+	type nd struct{ name, desc string }
+	byND := map[nd]string{}
+	for _, e := range s.corpus.Entries {
+		if i, dup := seen[e.Name]; dup && e.Population == sweep.PopPointer {
+			pl.Subjects[i].DuplicateLines = append(pl.Subjects[i].DuplicateLines, e.Line)
+			pl.Subjects[i].Evidence = append(pl.Subjects[i].Evidence, fmt.Sprintf("a second pointer to the same file on line %d; apply drops it and keeps every hook on line %d", e.Line, pl.Subjects[i].Line))
+			continue
+		}
+		b := s.bodies[e.Name]
+		sub := Subject{Identity: e.Identity, Name: e.Name, Population: e.Population, Line: e.Line,
+			Disposition: Keep, Decision: Pending, Evidence: []string{}, Units: segUnits[e.Name],
+			Recalls: s.recalls[e.Name], LoadsNow: e.Population == sweep.PopPointer && !past[e.Line]}
+		assess(s, &sub, lineText[e.Line], b, asOf)
+		text := lineText[e.Line] + "\n" + e.Name + "\n" + b.Front["name"] + "\n" + b.Front["description"] + "\n" + b.Front["status"]
+		switch {
+		case incomplete[e.Identity].Identity != "":
+			in := incomplete[e.Identity]
+			r, _ := s.ledger.ExitInForce(e.Identity)
+			sub.Disposition = Complete
+			sub.Reason = fmt.Sprintf("interrupted: %s; complete the recorded '%s' (no second record), or change this to restore", in.Why, in.Disposition)
+			sub.Evidence = append(sub.Evidence, fmt.Sprintf("%s:%d: %s", s.ledger.Path(), r.Line, r.Raw))
+		case e.Population == sweep.PopOrphan:
+			sub.Reason = "an orphan body: no pointer loads it; it stays an orphan, assessed at this sweep"
+		case !b.Exists && sub.Critical == "yes":
+			sub.Reason = "dangling, but critical: its pointer is all that is left of a critical lesson; recover the body, or remove it by hand"
+			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d points at %s.md, which does not exist", e.Line, e.Name))
+		case !b.Exists:
+			sub.Disposition = "remove-obsolete"
+			sub.Reason = "dangling: the pointer names a file that is not there"
+			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d points at %s.md, which does not exist", e.Line, e.Name))
+			sub.Destination = "ARCHIVE.md (the pointer line; no body to keep)"
+		case b.Front["description"] != "" && byND[nd{b.Front["name"], b.Front["description"]}] != "":
+			into := byND[nd{b.Front["name"], b.Front["description"]}]
+			sub.Disposition, sub.Into = "dedupe-into", into
+			sub.Reason = "the same name and description as " + into
+			sub.Evidence = append(sub.Evidence, "description: "+b.Front["description"])
+			sub.Destination = records.EntryName(strings.SplitN(into, "@", 2)[0]) + ".md (the surviving entry)"
+			sub.LessonProbe = b.Front["description"]
+		default:
+			proposeByText(&sub, text, b, asOf)
+		}
+		if b.Front["description"] != "" {
+			if _, ok := byND[nd{b.Front["name"], b.Front["description"]}]; !ok {
+				byND[nd{b.Front["name"], b.Front["description"]}] = e.Identity
+			}
+		}
+		seen[e.Name] = len(pl.Subjects)
+		pl.Subjects = append(pl.Subjects, sub)
+	}
+	// Interrupted dispositions first, then critical, then the rest in
+	// corpus order: the procedure's order of attention.
+	slices.SortStableFunc(pl.Subjects, func(a, b Subject) int { return rank(a) - rank(b) })
+}
+
+func rank(s Subject) int {
+	switch {
+	case s.Disposition == Complete:
+		return 0
+	case s.Critical == "yes":
+		return 1
+	}
+	return 2
+}
+
+// assess fills the critical assessment: the slate's current row when there
+// is one, else a proposal the apply appends when the subject is acted on.
+func assess(s *store, sub *Subject, line string, b *body, asOf records.Date) {
+	if r := s.slate.Current(sub.Identity, records.TrackCritical); r != nil {
+		sub.Critical, sub.CriticalWhy = r.Value, r.Detail
+		return
+	}
+	sub.Assess = true
+	if m := criticalRE.FindString(line); m != "" {
+		sub.Critical = "yes"
+		sub.CriticalWhy = fmt.Sprintf("the index marks it %q: assessed critical at the sweep of %s", m, asOf)
+		return
+	}
+	sub.Critical = "no"
+	sub.CriticalWhy = fmt.Sprintf("assessed at the sweep of %s: the index gives it no critical mark", asOf)
+	if !b.Exists {
+		sub.CriticalWhy = fmt.Sprintf("assessed at the sweep of %s: its body is gone, only the pointer line is left", asOf)
+	}
+}
+
+// proposeByText proposes from the entry's own words: finished or
+// superseded → demote; a standing rule → promote; the rest keep.
+func proposeByText(sub *Subject, text string, b *body, asOf records.Date) {
+	if d, ok := oldestDate(text); ok {
+		sub.Evidence = append(sub.Evidence, "dated "+d)
+	}
+	if sub.Recalls > 0 {
+		sub.Evidence = append(sub.Evidence, fmt.Sprintf("read %d time(s) since recall counting began", sub.Recalls))
+	}
+	finished := finishedRE.FindString(text)
+	switch {
+	case finished != "" && sub.Critical != "yes":
+		sub.Disposition = "demote"
+		sub.Reason = fmt.Sprintf("its own text marks it finished or superseded (%q)", finished)
+		sub.Evidence = append(sub.Evidence, fmt.Sprintf("says %q", finished))
+		demoteDestination(sub, b)
+	case finished != "":
+		sub.Reason = fmt.Sprintf("marked finished (%q) but critical: keep until its lesson has landed elsewhere", finished)
+	case strings.EqualFold(b.Front["type"], "feedback") && ruleRE.MatchString(b.Front["description"]+" "+b.Lesson):
+		sub.Disposition = "promote"
+		sub.Reason = "a standing rule, general beyond this store: it belongs in a permanent instruction file"
+		sub.Destination = "CLAUDE.md"
+		sub.LessonProbe = b.Lesson
+		sub.Evidence = append(sub.Evidence, "type feedback, worded as a rule: "+b.Lesson)
+	default:
+		sub.Reason = "nothing marks it finished, duplicated or dangling"
+	}
+}
+
+func demoteDestination(sub *Subject, b *body) {
+	sub.Destination = "ARCHIVE.md (body kept at " + sub.Name + ".md)"
+	sub.LessonProbe = b.Lesson
+}
+
+// oldestDate returns the oldest yyyy-MM-dd date in text.
+func oldestDate(text string) (string, bool) {
+	best := ""
+	for _, m := range dateRE.FindAllStringSubmatch(text, -1) {
+		d := m[1] + "-" + m[2] + "-" + m[3]
+		if _, err := time.Parse("2006-01-02", d); err != nil {
+			continue
+		}
+		if best == "" || d < best {
+			best = d
+		}
+	}
+	return best, best != ""
+}
+
+// segmentUnits is what each subject's pointer segments cost, in units.
+func segmentUnits(ix *index.Index) map[string]int {
+	out := map[string]int{}
+	for i := range ix.Lines {
+		l := &ix.Lines[i]
+		subs := l.Subjects()
+		if len(subs) == 0 {
+			continue
+		}
+		segs := segments(l.Text, subs)
+		for n, k := range subs {
+			u := textfile.Units(segs[n])
+			if len(subs) == 1 {
+				u = textfile.Units(l.Text) + 1
+			}
+			out[records.EntryName(k.Target)] += u
+		}
+	}
+	return out
+}
+
+// reachTarget demotes, from the subjects the plan keeps, the fewest and
+// safest until the index fits the target: finished first, then the oldest
+// by the date its name or hook carries, project notes before references
+// before rules, least recalled first, earliest line first. A critical
+// entry, an unassessed-by-marker one, one read often, an orphan and one
+// whose removal would trim a hook (R1) or fold subjects (R2) are never
+// candidates.
+func reachTarget(s *store, pl *Plan, asOf records.Date) {
+	if f, _ := after(s, pl); f.WithinTarget {
+		return
+	}
+	var cands []int
+	for i, sub := range pl.Subjects {
+		if sub.Population == sweep.PopPointer && sub.Disposition == Keep && sub.Critical != "yes" && s.bodies[sub.Name].Exists {
+			cands = append(cands, i)
+		}
+	}
+	recallFloor := recallThreshold(s.recalls)
+	slices.SortStableFunc(cands, func(a, b int) int { return compareCandidates(&pl.Subjects[a], &pl.Subjects[b]) })
+	for _, i := range cands {
+		sub := &pl.Subjects[i]
+		if recallFloor > 0 && sub.Recalls >= recallFloor {
+			continue
+		}
+		prev := *sub
+		sub.Disposition = "demote"
+		sub.Reason = fmt.Sprintf("to bring the index within the target (%d lines, %d units): among the oldest, least recalled subjects that are not critical", pl.Target.Lines, pl.Target.Units)
+		demoteDestination(sub, s.bodies[sub.Name])
+		lines, _ := rebuild(s.lines, slotsOf(s, pl))
+		if err := hookCheck(s.lines, lines); err != nil {
+			*sub = prev
+			sub.Evidence = append(sub.Evidence, "not demoted to reach the target: "+err.Error())
+			continue
+		}
+		if f, _ := figures(lines, pl.Target); f.WithinTarget {
+			return
+		}
+	}
+}
+
+func compareCandidates(a, b *Subject) int {
+	da, aok := oldestDate(strings.Join(a.Evidence, " "))
+	db, bok := oldestDate(strings.Join(b.Evidence, " "))
+	switch {
+	case aok && !bok:
+		return -1
+	case !aok && bok:
+		return 1
+	case aok && bok && da != db:
+		return strings.Compare(da, db)
+	}
+	if ka, kb := kindRank(a.Name), kindRank(b.Name); ka != kb {
+		return ka - kb
+	}
+	if a.Recalls != b.Recalls {
+		return a.Recalls - b.Recalls
+	}
+	return a.Line - b.Line
+}
+
+// kindRank orders entry kinds from most to least ephemeral.
+func kindRank(name string) int {
+	switch {
+	case strings.HasPrefix(name, "project"):
+		return 0
+	case strings.HasPrefix(name, "reference"):
+		return 1
+	case strings.HasPrefix(name, "feedback"), strings.HasPrefix(name, "user"):
+		return 3
+	}
+	return 2
+}
+
+// recallThreshold is the read count at and above which an entry counts as
+// used: the upper quartile of the entries that were read at all. With no
+// recall evidence it is 0 (no entry is protected by reads).
+func recallThreshold(r map[string]int) int {
+	var n []int
+	for _, c := range r {
+		if c > 0 {
+			n = append(n, c)
+		}
+	}
+	if len(n) < 4 {
+		return 0
+	}
+	slices.Sort(n)
+	return n[len(n)*3/4]
+}
