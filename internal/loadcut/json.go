@@ -4,10 +4,12 @@ package loadcut
 // both return the same object. Result's fields are inlined.
 type Report struct {
 	SchemaVersion int    `json:"schema_version"` // 1
-	Outcome       string `json:"result"`         // "whole" or "cut"
+	Outcome       string `json:"result"`         // "whole", "cut" or "hidden"
 	Index         string `json:"index"`          // the index path as given
 	Result
 	SubjectsPastCut int `json:"subjects_past_cut"`
+	// LoadedText is the memory text as Claude Code loads it, when asked.
+	LoadedText *string `json:"loaded_text,omitempty"`
 }
 
 // ErrorReport is load's JSON output on a usage error or refusal.
@@ -22,8 +24,11 @@ type ErrorReport struct {
 // NewReport wraps r for JSON output.
 func NewReport(index string, r Result) Report {
 	out := Report{SchemaVersion: 1, Outcome: "whole", Index: index, Result: r, SubjectsPastCut: len(r.PastCut)}
-	if r.Cut {
+	switch {
+	case r.Cut:
 		out.Outcome = "cut"
+	case r.Lost():
+		out.Outcome = "hidden"
 	}
 	if out.PastCut == nil {
 		out.PastCut = []Subject{}

@@ -1,32 +1,36 @@
 // Package loadcut computes what Claude Code loads of a memory index at
-// session start, and which linked subjects fall past the cut.
+// session start, and which linked subjects it never sees.
 //
-// Claude Code does not load MEMORY.md whole. It reads the file, trims
-// white space from both ends, and then applies two limits, 200 lines and
-// 25,000 characters, where a character is a UTF-16 code unit (JavaScript's
-// string length):
+// Claude Code does not load MEMORY.md as it is on disk. In order, it:
 //
-//  1. if the trimmed text has more than 200 lines (split at "\n"), only the
-//     first 200 are kept;
-//  2. if what is kept is still longer than 25,000 units, it is cut at the
-//     last "\n" at or before unit 25,000 — so the cut always falls on a line
-//     boundary — or, when there is no such newline past the first
-//     character, hard at unit 25,000.
+//  1. skips the file entirely when it is larger than 4 MiB (MaxBytes);
+//  2. removes a YAML frontmatter block at the top, by a loose pattern: a
+//     first line of "---" swallows everything up to the next "---",
+//     wherever that is (see stripFrontmatter);
+//  3. removes block-level HTML comments, as a CommonMark parser finds
+//     blocks (see stripComments); inline comments stay;
+//  4. trims white space from both ends, and applies two limits, 200 lines
+//     and 25,000 characters, where a character is a UTF-16 code unit
+//     (JavaScript's string length): more than 200 lines (split at "\n")
+//     keeps the first 200; what is kept, if still longer than 25,000
+//     units, is cut at the last "\n" at or before unit 25,000, or hard at
+//     unit 25,000 when there is no such newline past the first character;
+//  5. appends a warning line to a cut index, so the agent knows that part
+//     is missing (but not which entries);
+//  6. normalizes line breaks to LF and removes control, format and
+//     unassigned characters (see sanitize).
 //
-// Everything after the cut is absent from the session, with nothing in the
-// agent's context saying which entries were lost. Because stores append,
-// the entries lost are the newest ones.
+// Everything past the cut, or hidden by steps 1-3, is absent from the
+// session. Because stores append, the entries past the cut are the newest.
 //
-// This is Claude Code's own truncation as read from its source (the
-// function that loads the memory entrypoint, 2.1.237 and later; see
-// anthropics/claude-code#82056) and confirmed by the boundary probes
-// reported in the same thread. Three consequences are modeled exactly:
-// blank lines at either end do not count; a CR is an ordinary character
-// (a CRLF file spends one more unit per line, and a lone CR does not end a
-// line); and the unit cut depends on where newlines fall, not only on the
-// limit. A file that is not valid UTF-8 is decoded with one U+FFFD per bad
-// byte (see textfile), where Node may use fewer; only such files can
-// differ.
+// This is Claude Code's behaviour as read from its 2.1.x client and checked
+// against the real client by the differential test (see README, "Claude
+// Code fidelity"). Counting is exact: blank lines at either end do not
+// count; a CR is an ordinary character when counting (a CRLF file spends
+// one more unit per line, and a lone CR does not end a line) — except that
+// removing a block comment normalizes every line break first. A file that
+// is not valid UTF-8 is decoded with one U+FFFD per bad byte (see
+// textfile), where Node may use fewer; only such files can differ.
 //
 // Compute works on text already decoded, so the write guard can ask what a
 // proposed write would lose before it happens.
@@ -44,6 +48,9 @@ import (
 const (
 	DefaultLines = 200
 	DefaultUnits = 25000
+	// MaxBytes is the largest MEMORY.md Claude Code reads at all; a larger
+	// one loads nothing.
+	MaxBytes = 4 << 20
 )
 
 // Which limit decided the cut.
@@ -51,6 +58,13 @@ const (
 	LimitNone  = "none"
 	LimitLines = "lines"
 	LimitUnits = "units"
+	LimitSize  = "size" // the file is over MaxBytes: nothing loads
+)
+
+// Why a subject is hidden before any limit applies.
+const (
+	HiddenByFrontmatter = "frontmatter"
+	HiddenByComment     = "comment"
 )
 
 // Subject is one linked subject of the index.
@@ -58,14 +72,17 @@ type Subject struct {
 	Line     int    `json:"line"`      // 1-based line of the index file
 	Target   string `json:"target"`    // the link target, as in the check
 	LinkText string `json:"link_text"` // the text between [ and ]
+	// By says what hid a hidden subject (HiddenBy...); empty past the cut.
+	By string `json:"by,omitempty"`
 }
 
 // Result is what a session loads of an index.
 type Result struct {
 	LineLimit int `json:"line_limit"`
 	UnitLimit int `json:"unit_limit"`
-	// Lines and units as Claude Code counts them: after trimming, lines
-	// split at "\n", units in UTF-16 with every CR counted.
+	// Lines and units as Claude Code counts them: of the text left once
+	// frontmatter and block comments are gone, after trimming, lines split
+	// at "\n", units in UTF-16 with every CR counted.
 	LinesTotal  int `json:"lines_total"`
 	LinesLoaded int `json:"lines_loaded"`
 	UnitsTotal  int `json:"units_total"`
@@ -76,7 +93,8 @@ type Result struct {
 	UnitsOver bool `json:"units_over"`
 	// Limit is the limit that decided where the cut falls: LimitNone when
 	// everything loads, LimitLines when line 200 is the end, LimitUnits
-	// when the unit limit cut earlier than that.
+	// when the unit limit cut earlier than that, LimitSize when the file is
+	// too large to load at all.
 	Limit string `json:"limit"`
 	Cut   bool   `json:"cut"`
 	// FirstCutLine is the 1-based file line of the first line not loaded
@@ -87,17 +105,64 @@ type Result struct {
 	// PastCut lists the subjects not loaded, nearest the cut first.
 	PastCut []Subject `json:"past_cut"`
 
+	// The fields below are present only when what Claude Code counts
+	// differs from the file: the file's own lines and units (trimmed, as
+	// above), the file lines removed as frontmatter and as block comments,
+	// and the subjects those removals hide.
+	FileLines        int       `json:"file_lines,omitempty"`
+	FileUnits        int       `json:"file_units,omitempty"`
+	FrontmatterLines int       `json:"frontmatter_lines,omitempty"`
+	CommentLines     int       `json:"comment_lines,omitempty"`
+	Hidden           []Subject `json:"hidden,omitempty"`
+	// TooLarge is set when the file is over MaxBytes and nothing loads.
+	TooLarge bool `json:"too_large,omitempty"`
+	// Warning is the line Claude Code appends to a cut index.
+	Warning string `json:"warning,omitempty"`
+
+	// Text is the memory text exactly as Claude Code puts it into the
+	// session (warning included), or "" when nothing loads.
+	Text string `json:"-"`
 	// CutOffset is the byte offset in the text where the loaded part ends.
 	CutOffset int `json:"-"`
 }
 
 // Compute returns what Claude Code loads of text (an index decoded as
-// textfile decodes it) under the given limits. A limit below 1 is treated
-// as no limit.
+// textfile decodes it) under the given limits, taking the file's size to
+// be the text's. A limit below 1 is treated as no limit.
 func Compute(text string, lines, units int) Result {
+	return ComputeSized(text, len(text), lines, units)
+}
+
+// ComputeSized is Compute for a file of size bytes on disk (the 4 MiB rule
+// is about bytes, and decoding may change the count).
+func ComputeSized(text string, size, lines, units int) Result {
 	r := Result{LineLimit: lines, UnitLimit: units, Limit: LimitNone, PastCut: []Subject{}}
-	start, end := trimBounds(text)
-	trimmed := text[start:end]
+	fileStart, fileEnd := trimBounds(text)
+	fileLines := strings.Count(text[fileStart:fileEnd], "\n") + 1
+	fileUnits := jsLen(text[fileStart:fileEnd])
+	ix := index.Parse(textfile.Lines(text))
+	offsets := lineOffsets(text, len(ix.Lines))
+
+	if size > MaxBytes {
+		r.TooLarge, r.Cut, r.Limit = true, true, LimitSize
+		r.LinesTotal, r.UnitsTotal = fileLines, fileUnits
+		r.FirstCutLine = 1
+		r.CutOffset = 0
+		forSubjects(ix, offsets, func(l *index.Line, k index.Link, start, end int) {
+			r.SubjectsTotal++
+			r.PastCut = append(r.PastCut, Subject{Line: l.Num, Target: k.Target, LinkText: k.Text})
+		})
+		return r
+	}
+
+	v := newView(text)
+	fmBytes := v.stripFrontmatter()
+	commented := v.stripComments()
+	seen := visible(v.orig, len(text))
+
+	vs := string(v.s)
+	start, end := trimBounds(vs)
+	trimmed := vs[start:end]
 	r.LinesTotal = strings.Count(trimmed, "\n") + 1
 	r.UnitsTotal = jsLen(trimmed)
 	r.LinesOver = lines > 0 && r.LinesTotal > lines
@@ -118,38 +183,132 @@ func Compute(text string, lines, units int) Result {
 		r.LinesLoaded = 0
 	}
 	r.UnitsLoaded = jsLen(kept)
-	r.CutOffset = start + len(kept)
-	if !r.Cut {
-		r.CutOffset = len(text)
+	loaded := visible(v.orig[start:start+len(kept)], len(text))
+	r.CutOffset = len(text)
+	if r.Cut {
+		r.CutOffset = v.orig[start+len(kept)]
+		r.Warning = warning(kept, trimmed, lines, units)
+		r.Text = sanitize(kept + "\n" + r.Warning)
+	} else {
+		r.Text = sanitize(kept)
 	}
 
-	ix := index.Parse(textfile.Lines(text))
-	offsets := lineOffsets(text, len(ix.Lines))
+	if fmBytes > 0 || commented {
+		r.FileLines, r.FileUnits = fileLines, fileUnits
+		r.FrontmatterLines = linesWithin(text, offsets, 0, fmBytes, nil)
+		if commented {
+			r.CommentLines = linesWithin(text, offsets, fmBytes, len(text), seen)
+		}
+	}
+
+	forSubjects(ix, offsets, func(l *index.Line, k index.Link, s, e int) {
+		r.SubjectsTotal++
+		sub := Subject{Line: l.Num, Target: k.Target, LinkText: k.Text}
+		switch {
+		case !seen[s] || !seen[e-1]:
+			sub.By = HiddenByComment
+			if s < fmBytes {
+				sub.By = HiddenByFrontmatter
+			}
+			r.Hidden = append(r.Hidden, sub)
+		case !loaded[e-1]:
+			r.PastCut = append(r.PastCut, sub)
+		}
+	})
+	if r.Cut {
+		r.FirstCutLine = lineOf(offsets, r.CutOffset)
+		if start+len(kept) < len(v.s) && v.s[start+len(kept)] == '\n' && len(kept) > 0 {
+			// The cut fell on a line break: the first line not loaded is
+			// the one after it.
+			r.FirstCutLine = lineOf(offsets, v.orig[start+len(kept)]+1)
+		}
+	}
+	return r
+}
+
+// Lost reports whether a session loses anything it should see: a cut, or
+// a subject hidden by frontmatter. Subjects inside block comments are not
+// counted: a comment is an explicit way to keep text out.
+func (r *Result) Lost() bool {
+	if r.Cut {
+		return true
+	}
+	for _, s := range r.Hidden {
+		if s.By == HiddenByFrontmatter {
+			return true
+		}
+	}
+	return false
+}
+
+// forSubjects calls fn for every subject link on the pointer lines of ix,
+// with the link's byte range in the whole text.
+func forSubjects(ix *index.Index, offsets []int, fn func(l *index.Line, k index.Link, start, end int)) {
 	for i := range ix.Lines {
 		l := &ix.Lines[i]
-		lineStart := offsets[i]
-		if r.Cut && r.FirstCutLine == 0 && lineStart+len(l.Text) > r.CutOffset {
-			r.FirstCutLine = l.Num
-		}
 		if !l.Pointer {
 			continue
 		}
 		for _, k := range l.Links {
-			if !k.Subject {
-				continue
-			}
-			r.SubjectsTotal++
-			if lineStart+k.End > r.CutOffset {
-				r.PastCut = append(r.PastCut, Subject{Line: l.Num, Target: k.Target, LinkText: k.Text})
+			if k.Subject {
+				fn(l, k, offsets[i]+k.Start, offsets[i]+k.End)
 			}
 		}
 	}
-	if r.Cut && r.FirstCutLine == 0 {
-		// The cut fell inside trailing blank lines the parser has no
-		// line for (a lone CR at the very end); report the last line.
-		r.FirstCutLine = len(ix.Lines)
+}
+
+// visible marks which bytes of a text of length n appear in a view whose
+// bytes came from the offsets orig.
+func visible(orig []int, n int) []bool {
+	out := make([]bool, n+1)
+	for _, o := range orig {
+		out[o] = true
 	}
-	return r
+	return out
+}
+
+// linesWithin counts the file lines starting in [from, to) that hold no
+// byte marked in seen (seen nil: every line starting in the range whose
+// end is also in it).
+func linesWithin(text string, offsets []int, from, to int, seen []bool) int {
+	n := 0
+	for i, start := range offsets {
+		if start < from || start >= to {
+			continue
+		}
+		end := len(text)
+		if i+1 < len(offsets) {
+			end = offsets[i+1]
+		}
+		if seen == nil {
+			if end <= to {
+				n++
+			}
+			continue
+		}
+		hidden := true
+		for b := start; b < end; b++ {
+			if seen[b] {
+				hidden = false
+				break
+			}
+		}
+		if hidden {
+			n++
+		}
+	}
+	return n
+}
+
+// lineOf returns the 1-based line holding byte offset off.
+func lineOf(offsets []int, off int) int {
+	n := 1
+	for i, start := range offsets {
+		if start <= off {
+			n = i + 1
+		}
+	}
+	return n
 }
 
 // trimBounds returns the bounds of text without the white space

@@ -229,9 +229,13 @@ func TestComputeSmall(t *testing.T) {
 
 // oracle is Claude Code's truncation written over UTF-16 code units, the
 // way JavaScript sees the string, independently of Compute's byte-offset
-// implementation. It returns how many units are kept.
+// implementation. It returns how many units are kept. It cuts the text
+// left once frontmatter and block comments are gone (tested on their own).
 func oracle(text string, lines, units int) int {
-	u := utf16.Encode([]rune(text))
+	v := newView(text)
+	v.stripFrontmatter()
+	v.stripComments()
+	u := utf16.Encode([]rune(string(v.s)))
 	s, e := 0, len(u)
 	for s < e && jsSpace(rune(u[s])) {
 		s++

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -9,8 +10,10 @@ import (
 // LoadInput is the input of the load tool.
 type LoadInput struct {
 	Index string `json:"index,omitempty" jsonschema:"the memory index (MEMORY.md); default: the current project's Claude Code store"`
-	Lines int    `json:"lines,omitempty" jsonschema:"the line limit; default 200 (Claude Code's)"`
-	Units int    `json:"units,omitempty" jsonschema:"the size limit in UTF-16 code units; default 25000 (Claude Code's)"`
+	// Pointers, so that an explicit 0 or a negative limit reaches the CLI
+	// and is refused there, rather than silently meaning "default".
+	Lines *int `json:"lines,omitempty" jsonschema:"the line limit, at least 1; default 200 (Claude Code's)"`
+	Units *int `json:"units,omitempty" jsonschema:"the size limit in UTF-16 code units, at least 1; default 25000 (Claude Code's)"`
 }
 
 func init() {
@@ -23,8 +26,12 @@ func init() {
 			Annotations: readOnly("What a session loads"),
 		}, func(ctx context.Context, _ *mcp.CallToolRequest, in LoadInput) (*mcp.CallToolResult, any, error) {
 			args := []string{"load", "--json"}
-			args = optInt(args, "lines", in.Lines)
-			args = optInt(args, "units", in.Units)
+			if in.Lines != nil {
+				args = append(args, fmt.Sprintf("--lines=%d", *in.Lines))
+			}
+			if in.Units != nil {
+				args = append(args, fmt.Sprintf("--units=%d", *in.Units))
+			}
 			return call(ctx, run, positional(args, in.Index), nil)
 		})
 	})
