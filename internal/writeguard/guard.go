@@ -216,6 +216,7 @@ var checks = []func(*change){
 	checkSecrets,
 	checkFileBudget,
 	checkLoadCut,
+	checkHidden,
 	checkIndexBudget,
 	checkHooks,
 	checkSharedNotes,

@@ -254,3 +254,34 @@ func FuzzApply(f *testing.F) {
 		_, _ = Apply("MultiEdit", current, true, &claudehooks.ToolInput{Edits: []claudehooks.Edit{{OldString: old, NewString: new, ReplaceAll: all}, {OldString: new, NewString: old}}})
 	})
 }
+
+// TestJudgeClaudeCodeLoadModel: the guard judges an index by what Claude
+// Code loads of it. A leading "---" that hides pointers as frontmatter is
+// denied; a block comment that costs nothing is allowed, even on an index
+// at the line limit (Claude Code removes it before counting); real
+// frontmatter that hides no pointer is allowed.
+func TestJudgeClaudeCodeLoadModel(t *testing.T) {
+	head := "# Memory\n\n## Feedback\n"
+	full := head + pointers(1, 197) // 200 lines: loads whole
+	dir := testStore(t, map[string]string{"MEMORY.md": full})
+	idx := filepath.Join(dir, "MEMORY.md")
+
+	ruled := testStore(t, map[string]string{"MEMORY.md": head + pointers(1, 20) + "\n---\n\n## Project\n" + pointers(21, 5)})
+	v := judge(filepath.Join(ruled, "MEMORY.md"), "Edit", claudehooks.ToolInput{OldString: str("# Memory\n"), NewString: str("---\n# Memory\n")})
+	if codes(v) != "hidden" || !strings.Contains(v.Reason(), "hiding 20 pointer(s): line 5 [Lesson number 1](feedback_l1.md)") {
+		t.Fatalf("leading ---: %s\n%s", codes(v), v.Reason())
+	}
+	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str("## Feedback\n"), NewString: str("## Feedback\n<!-- keep each pointer under 150 characters -->\n")})
+	if v.Deny() {
+		t.Fatalf("block comment at the line limit: %s", v.Reason())
+	}
+	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str("# Memory\n"), NewString: str("---\nname: index\n---\n# Memory\n")})
+	if v.Deny() {
+		t.Fatalf("real frontmatter: %s", v.Reason())
+	}
+	// An inline comment costs its units and its line: at the limit, denied.
+	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str("## Feedback\n"), NewString: str("## Feedback\nsee <!-- x --> below\n")})
+	if codes(v) != "load-cut" {
+		t.Fatalf("inline comment line at the limit: %s", codes(v))
+	}
+}

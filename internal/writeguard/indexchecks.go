@@ -111,6 +111,45 @@ func checkFileBudget(c *change) {
 		fmt.Sprintf("Compact it first ('memcompact compact %s' distills its oldest entries into a Compacted History block after a snapshot), then retry", rel))
 }
 
+// checkHidden denies an index write after which Claude Code's frontmatter
+// rule hides pointers that it showed before: a first line of "---" makes
+// everything up to the next "---" vanish from the session, silently. A
+// block comment hides only what it encloses, on purpose, so it is allowed.
+func checkHidden(c *change) {
+	if !c.verdict.Index {
+		return
+	}
+	after := loadcut.Compute(c.after, loadcut.DefaultLines, loadcut.DefaultUnits)
+	if !after.Lost() || len(after.Hidden) == 0 {
+		return
+	}
+	before := loadcut.Compute(c.before, loadcut.DefaultLines, loadcut.DefaultUnits)
+	byFrontmatter := func(rs []loadcut.Subject) []loadcut.Subject {
+		var out []loadcut.Subject
+		for _, s := range rs {
+			if s.By == loadcut.HiddenByFrontmatter {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	var lost []string
+	for _, s := range added(byFrontmatter(before.Hidden), byFrontmatter(after.Hidden), func(s loadcut.Subject) string { return s.Target }) {
+		lost = append(lost, fmt.Sprintf("line %d [%s](%s)", s.Line, s.LinkText, s.Target))
+	}
+	if len(lost) == 0 {
+		return
+	}
+	n := len(lost)
+	if n > 5 {
+		lost = append(lost[:5], fmt.Sprintf("and %d more", n-5))
+	}
+	c.deny("hidden",
+		fmt.Sprintf("it would make Claude Code read lines 1-%d of MEMORY.md as frontmatter and drop them, hiding %d pointer(s): %s",
+			after.FrontmatterLines, n, strings.Join(lost, ", ")),
+		"Do not start MEMORY.md with a '---' line (Claude Code strips everything up to the next '---' as frontmatter); 'memcompact load' shows what a session sees")
+}
+
 // checkLoadCut denies an index write after which Claude Code would load
 // less of the index than it should: the index becomes cut when it was not,
 // a subject falls past the cut that loaded before (or is added past it), or
