@@ -136,14 +136,6 @@ func opt(args []string, flag, value string) []string {
 	return append(args, "--"+flag+"="+value)
 }
 
-// optInt appends "--flag N" when n is positive.
-func optInt(args []string, flag string, n int) []string {
-	if n <= 0 {
-		return args
-	}
-	return append(args, fmt.Sprintf("--%s=%d", flag, n))
-}
-
 // optBool appends "--flag" when b is true.
 func optBool(args []string, flag string, b bool) []string {
 	if !b {
