@@ -17,9 +17,9 @@ type Request struct {
 // the status it implies.
 type Result struct {
 	*Report
-	// Status is Refused if a file could not be measured, else Defects if
+	// Outcome is Refused if a file could not be measured, else Defects if
 	// any is over budget, else Clean.
-	Status outcome.Status `json:"-"`
+	Outcome outcome.Status `json:"-"`
 }
 
 // Run measures every budgeted file of the root against its budget: the
@@ -30,7 +30,7 @@ func Run(_ context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	rep := Check(root, p)
-	return &Result{Report: rep, Status: rep.status()}, nil
+	return &Result{Report: rep, Outcome: rep.status()}, nil
 }
 
 // status is the outcome a report implies.

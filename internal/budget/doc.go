@@ -41,4 +41,11 @@
 //
 // A memory root is a directory holding compaction/compaction-policy.md.
 // FindRoot walks from a directory upward to the nearest one.
+//
+// # Verbs
+//
+// Run is the budgets verb, Init the init verb and SetBudget the set-budget
+// verb. Open (ResolveRoot, then OpenPolicy) and Budgeted are the first
+// steps of every verb that works under a policy; their refusals are
+// *outcome.Error with one of this package's Reasons.
 package budget

@@ -62,8 +62,8 @@ func TestRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != tt.status || res.Over != tt.over || res.Root != root {
-				t.Errorf("status %v, over %d, root %s; want %v, %d, %s", res.Status, res.Over, res.Root, tt.status, tt.over, root)
+			if res.Outcome != tt.status || res.Over != tt.over || res.Root != root {
+				t.Errorf("status %v, over %d, root %s; want %v, %d, %s", res.Outcome, res.Over, res.Root, tt.status, tt.over, root)
 			}
 		})
 	}

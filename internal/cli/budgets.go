@@ -52,5 +52,5 @@ func runBudgets(env *Env, args []string) (err error) {
 	} else {
 		io.WriteString(env.Stdout, res.Text())
 	}
-	return exitCode(int(res.Status))
+	return exitCode(int(res.Outcome))
 }

@@ -4,14 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/compact"
 	"github.com/memcompact/memcompact/internal/distill"
-	"github.com/memcompact/memcompact/internal/snapshot"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -53,9 +51,9 @@ write failure); 3 usage.`,
 }
 
 type compactFlags struct {
-	root, entryHeading, summarizer, summary string
-	timeout                                 time.Duration
-	all, dryRun, yes, plan, json            bool
+	root, entryHeading, summarizer string
+	timeout                        time.Duration
+	yes, json                      bool
 }
 
 func compactFlagSet(f *compactFlags, name string) *flag.FlagSet {
@@ -72,135 +70,55 @@ func compactFlagSet(f *compactFlags, name string) *flag.FlagSet {
 	return fset
 }
 
+// askFirstCompaction is the confirmation callback of compact and save: nil
+// (so the engine refuses) without a terminal to ask on.
+func askFirstCompaction(env *Env) func(*compact.Report) bool {
+	if !isTerminal(env.Stdin) {
+		return nil
+	}
+	return func(r *compact.Report) bool {
+		return ask(env, fmt.Sprintf("First compaction of %s (%d/%d %s; snapshot %s). Go ahead?", r.File, r.SizeBefore, r.Budget, r.Unit, r.Snapshot))
+	}
+}
+
 func runCompact(env *Env, args []string) (err error) {
 	var f compactFlags
+	var all bool
 	fset := compactFlagSet(&f, "compact")
-	fset.BoolVar(&f.all, "all", false, "compact every over-budget file of the policy (the default without FILE)")
-	fset.BoolVar(&f.dryRun, "dry-run", false, "show everything, write nothing")
-	fset.BoolVar(&f.plan, "plan", false, "print the oldest tier and the facts that must survive, for an agent to summarize; write nothing")
-	fset.StringVar(&f.summary, "summary", "", "use the bullets in this file (written from --plan) as the summary")
+	req := compact.Request{Today: env.Today(), Now: env.Now(), Confirm: askFirstCompaction(env)}
+	fset.BoolVar(&all, "all", false, "compact every over-budget file of the policy (the default without FILE)")
+	fset.BoolVar(&req.DryRun, "dry-run", false, "show everything, write nothing")
+	fset.BoolVar(&req.Plan, "plan", false, "print the oldest tier and the facts that must survive, for an agent to summarize; write nothing")
+	fset.StringVar(&req.SummaryFile, "summary", "", "use the bullets in this file (written from --plan) as the summary")
 	pos, err := parseFlags(env, fset, compactUsage, args)
 	if err != nil {
 		return err
 	}
 	defer func() { err = withJSONError(env, f.json, err) }()
-	switch {
-	case f.all && len(pos) > 0:
-		return Usagef("give FILE arguments or --all, not both")
-	case f.plan && (f.summary != "" || f.summarizer != ""):
-		return Usagef("--plan writes nothing; it cannot be combined with --summary or --summarizer")
-	case f.summary != "" && f.summarizer != "":
-		return Usagef("give --summarizer or --summary, not both")
-	case f.summary != "" && len(pos) != 1:
-		return Usagef("--summary needs exactly one FILE: the summary is of that file's oldest tier")
-	case f.timeout <= 0:
-		return Usagef("--timeout must be positive")
+	req.Root, req.Files, req.All, req.EntryHeading = f.root, pos, all, f.entryHeading
+	req.Command, req.Timeout, req.Confirmed = f.summarizer, f.timeout, f.yes
+	if !f.json {
+		req.OnFile = func(r *compact.Report) { renderCompact(env, r, req.DryRun) }
 	}
-	root, p, err := openPolicy(f.root)
+	res, err := compact.Run(context.Background(), req)
 	if err != nil {
-		return err
-	}
-	type target struct {
-		rel      string
-		row      *budget.Row
-		explicit bool
-	}
-	var targets []target
-	if len(pos) > 0 {
-		for _, file := range pos {
-			rel, row, err := budgetedFile(root, p, file)
-			if err != nil {
-				return err
-			}
-			targets = append(targets, target{rel, row, true})
-		}
-	} else {
-		files, _ := p.Files(root)
-		for _, bf := range files {
-			if !bf.Missing {
-				targets = append(targets, target{bf.Rel, bf.Row, false})
-			}
-		}
-	}
-	var summary []string
-	if f.summary != "" {
-		sf, err := textfile.Read(f.summary)
-		if err != nil {
-			return Usagef("--summary: %v", err)
-		}
-		summary = distill.ParseBullets(sf.Text)
-		if summary == nil {
-			summary = []string{}
-		}
-	}
-
-	res := compactResult{SchemaVersion: compact.SchemaVersion, Root: root, DryRun: f.dryRun, Files: []*compact.Report{}}
-	code := ExitClean
-	var firstErr error
-	for _, t := range targets {
-		o := compact.Options{
-			Root: root, Rel: t.rel, Row: *t.row, EntryHeading: f.entryHeading,
-			Summary: summary, SummaryName: f.summary, Command: f.summarizer, Timeout: f.timeout,
-			Explicit: t.explicit, Today: env.Today(), Now: env.Now(), PlanOnly: f.plan,
-		}
-		pl := compact.Prepare(context.Background(), o)
-		c := pl.Code
-		if c == ExitClean && pl.Report.Status == compact.StatusCompacted && !f.dryRun {
-			c, err = writePlan(env, root, pl, f.yes)
-			if err != nil && firstErr == nil {
-				firstErr = err
-			}
-		}
-		pl.Report.DryRun = f.dryRun
-		if !f.dryRun {
-			pl.Report.Block = ""
-		}
-		res.Files = append(res.Files, pl.Report)
-		code = worst(code, c)
-		if !f.json {
-			renderCompact(env, pl.Report, f.dryRun)
-		}
+		return fail(err, compactHints)
 	}
 	if f.json {
 		if err := printJSON(env, res); err != nil {
 			return err
 		}
-	} else if len(targets) == 0 {
+	} else if len(res.Files) == 0 {
 		fmt.Fprintln(env.Stdout, "No budgeted file exists yet; nothing to compact.")
-	} else if len(pos) == 0 && code == ExitClean && allWithin(res.Files) {
+	} else if len(pos) == 0 && res.Outcome == outcome.Clean && allWithin(res.Files) {
 		fmt.Fprintln(env.Stdout, "Every budgeted file is within budget; nothing to compact.")
 	}
-	if firstErr != nil && !f.json {
-		return &ExitError{Code: code, Err: firstErr}
-	}
-	return exitCode(code)
+	return exitCode(int(res.Outcome))
 }
 
-// writePlan asks for confirmation when this is the file's first compaction,
-// then writes. It returns the exit code of the outcome.
-func writePlan(env *Env, root string, pl *compact.Plan, yes bool) (int, error) {
-	rep := pl.Report
-	snapDir := filepath.Join(root, filepath.FromSlash(budget.SnapshotsRel))
-	if !yes && !snapshot.Exists(snapDir, rep.File) {
-		refused := func(msg string) (int, error) {
-			rep.Status, rep.Message = compact.StatusNotConfirmed, msg
-			rep.Snapshot, rep.SizeAfter = "", rep.SizeBefore
-			return ExitRefused, nil
-		}
-		if !isTerminal(env.Stdin) {
-			return refused(fmt.Sprintf("%s has never been compacted (no snapshot of it yet), and a first compaction needs confirmation; nothing was written", rep.File))
-		}
-		if err := confirm(env, fmt.Sprintf("First compaction of %s (%d/%d %s; snapshot %s). Go ahead?", rep.File, rep.SizeBefore, rep.Budget, rep.Unit, rep.Snapshot)); err != nil {
-			return refused(fmt.Sprintf("%s: not confirmed; nothing was written", rep.File))
-		}
-	}
-	if err := pl.Write(); err != nil {
-		rep.Status = compact.StatusAborted
-		rep.Message = err.Error()
-		rep.SizeAfter = rep.SizeBefore
-		return ExitRefused, nil
-	}
-	return ExitClean, nil
+// compactHints are the hints of compact's and save's refusals, by reason.
+var compactHints = map[outcome.Reason]string{
+	budget.ReasonOutsideRoot: "FILE paths are relative to the working directory; the memory root is where compaction/ is",
 }
 
 func allWithin(rs []*compact.Report) bool {
@@ -228,7 +146,7 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool) {
 		if r.Status == compact.StatusNotConfirmed {
 			fmt.Fprintf(env.Stderr, "memcompact: hint: run it in a terminal to be asked, or pass --yes\n")
 		}
-		if r.Status == compact.StatusRefused && strings.Contains(r.Message, "no recognizable entries") {
+		if r.Reason == compact.ReasonNoEntries {
 			fmt.Fprintf(env.Stderr, "memcompact: hint: name what starts an entry with --entry-heading '##' or a regular expression\n")
 		}
 		return
@@ -241,7 +159,7 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool) {
 		fmt.Fprintf(w, "  secret in the summary: %s\n", s)
 	}
 	if len(r.Secrets) > 0 {
-		fmt.Fprintf(w, "Kept %d secret %s verbatim in place (never summarized):", len(r.Secrets), pluralWord(len(r.Secrets), "entry", "entries"))
+		fmt.Fprintf(w, "Kept %d secret %s verbatim in place (never summarized):", len(r.Secrets), textfile.Plural(len(r.Secrets), "entry", "entries"))
 		for i, s := range r.Secrets {
 			sep := ","
 			if i == 0 {
@@ -266,7 +184,7 @@ func renderPlan(env *Env, r *compact.Report) {
 	w := env.Stdout
 	fmt.Fprintf(w, "Plan for %s (%d/%d %s; entries found by %s)\n", r.File, r.SizeBefore, r.Budget, r.Unit, r.Mode)
 	tier := func(t compact.Tier) string {
-		return fmt.Sprintf("%d %s (%d lines)", t.Entries, pluralWord(t.Entries, "entry", "entries"), t.Lines)
+		return fmt.Sprintf("%d %s (%d lines)", t.Entries, textfile.Plural(t.Entries, "entry", "entries"), t.Lines)
 	}
 	fmt.Fprintf(w, "Oldest tier: %s; mid tier: %s; newest tier: %s, kept verbatim.\n", tier(r.Oldest), tier(r.Mid), tier(r.Newest))
 	for _, s := range r.Secrets {
@@ -278,13 +196,6 @@ func renderPlan(env *Env, r *compact.Report) {
 	}
 	fmt.Fprintf(w, "Write one bullet per fact, decision or preference to a file, then run:\n  memcompact compact %s --summary FILE\n", r.File)
 	fmt.Fprintf(w, "----- oldest tier -----\n%s----- end -----\n", r.TierText)
-}
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // shortfallHint says what can still bring a file within budget. When even

@@ -63,22 +63,6 @@ func rootArgument(verb string, pos []string, rootFlag string) (string, error) {
 	return pos[0], nil
 }
 
-// openPolicy finds the memory root and loads its policy (budget.Open), as
-// a CLI error.
-func openPolicy(rootFlag string) (string, *budget.Policy, error) {
-	root, p, err := budget.Open(rootFlag)
-	return root, p, fail(err, nil)
-}
-
-// budgetedFile resolves a FILE argument to its root-relative path and row
-// (budget.Budgeted), as a CLI error.
-func budgetedFile(root string, p *budget.Policy, file string) (string, *budget.Row, error) {
-	rel, row, err := budget.Budgeted(root, p, file)
-	return rel, row, fail(err, map[outcome.Reason]string{
-		budget.ReasonOutsideRoot: "FILE paths are relative to the working directory; the memory root is where compaction/ is",
-	})
-}
-
 // isTerminal reports whether r is an interactive terminal.
 func isTerminal(r any) bool {
 	f, ok := r.(*os.File)
@@ -105,19 +89,6 @@ func ask(env *Env, question string) bool {
 		return true
 	}
 	return false
-}
-
-// confirm asks question on the terminal and reports whether the answer was
-// yes. Without a terminal it returns a refusal naming the --yes flag, since
-// silence from a script must never count as consent.
-func confirm(env *Env, question string) error {
-	if !isTerminal(env.Stdin) {
-		return &ExitError{Code: ExitRefused, Err: errors.New(question + " (confirmation needed, and there is no terminal to ask)")}
-	}
-	if ask(env, question) {
-		return nil
-	}
-	return Refusef("not confirmed; nothing was changed")
 }
 
 // printJSON prints v as indented JSON on stdout.

@@ -19,17 +19,10 @@ import (
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/entries"
 	"github.com/memcompact/memcompact/internal/facts"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/secrets"
 	"github.com/memcompact/memcompact/internal/snapshot"
 	"github.com/memcompact/memcompact/internal/textfile"
-)
-
-// Exit codes a plan implies (the CLI's contract).
-const (
-	codeClean   = 0
-	codeDefects = 1
-	codeRefused = 2
-	codeUsage   = 3
 )
 
 // Options says what to compact and how.
@@ -68,7 +61,7 @@ type Options struct {
 // Write.
 type Plan struct {
 	Report *Report
-	Code   int // the exit code this outcome implies
+	Code   outcome.Status // the status this outcome implies
 
 	o        Options
 	abs      string
@@ -100,17 +93,17 @@ func Prepare(ctx context.Context, o Options) *Plan {
 		f, err = textfile.Read(pl.abs)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return pl.refuse(codeRefused, "%s does not exist", o.Rel)
+		return pl.refuse(outcome.Refused, "%s does not exist", o.Rel)
 	}
 	if err != nil {
-		return pl.refuse(codeRefused, "%v", err)
+		return pl.refuse(outcome.Refused, "%v", err)
 	}
 	body := f.Raw
 	if f.HasBOM {
 		body = body[len(textfile.BOM):]
 	}
 	if !utf8.Valid(body) || bytes.IndexByte(body, 0) >= 0 {
-		return pl.refuse(codeRefused, "%s is not UTF-8 text; rewriting it would change bytes that are not entries", o.Rel)
+		return pl.refuse(outcome.Refused, "%s is not UTF-8 text; rewriting it would change bytes that are not entries", o.Rel)
 	}
 	pl.orig = f
 	text := f.Text
@@ -126,10 +119,11 @@ func Prepare(ctx context.Context, o Options) *Plan {
 
 	doc, err := entries.Split(text, entries.Options{EntryHeading: o.EntryHeading})
 	if errors.Is(err, entries.ErrNoEntries) {
-		return pl.refuse(codeRefused, "%s: %v; nothing was changed", o.Rel, err)
+		rep.Reason = ReasonNoEntries
+		return pl.refuse(outcome.Refused, "%s: %v; nothing was changed", o.Rel, err)
 	}
 	if err != nil {
-		return pl.refuse(codeUsage, "%v", err)
+		return pl.refuse(outcome.Usage, "%v", err)
 	}
 	pl.doc = doc
 	rep.Mode = string(doc.Mode)
@@ -255,7 +249,7 @@ func Prepare(ctx context.Context, o Options) *Plan {
 	// Rewrite; lighten the mid tier only if still over.
 	snapAbs, err := snapshot.Next(pl.snapDir, o.Rel, o.Today, o.Now)
 	if err != nil {
-		return pl.refuse(codeRefused, "%v", err)
+		return pl.refuse(outcome.Refused, "%v", err)
 	}
 	pl.snapAbs = snapAbs
 	newText, block, _ := pl.assemble(pl.snapRel(), false)
@@ -424,7 +418,7 @@ func (pl *Plan) tierSize(from, to int) Tier {
 	return t
 }
 
-func (pl *Plan) refuse(code int, format string, a ...any) *Plan {
+func (pl *Plan) refuse(code outcome.Status, format string, a ...any) *Plan {
 	pl.Report.Status = StatusRefused
 	pl.Report.Message = fmt.Sprintf(format, a...)
 	pl.Code = code
@@ -434,7 +428,7 @@ func (pl *Plan) refuse(code int, format string, a ...any) *Plan {
 func (pl *Plan) abort(format string, a ...any) *Plan {
 	pl.Report.Status = StatusAborted
 	pl.Report.Message = fmt.Sprintf("%s: compaction aborted: ", pl.o.Rel) + fmt.Sprintf(format, a...)
-	pl.Code = codeDefects
+	pl.Code = outcome.Defects
 	return pl
 }
 
@@ -461,7 +455,7 @@ func (pl *Plan) shortfall(best int, why string) *Plan {
 	if o.Reserve > 0 {
 		rep.Message = strings.TrimSuffix(rep.Message, ".") + fmt.Sprintf(" (the budget less %d %s for the new entry).", o.Reserve, o.Row.Unit)
 	}
-	pl.Code = codeDefects
+	pl.Code = outcome.Defects
 	return pl
 }
 

@@ -1,4 +1,10 @@
-// Package compact runs the compaction protocol on one budgeted memory file.
+// Package compact runs the compaction protocol on budgeted memory files.
+//
+// Run is the compact verb (every over-budget file of the policy, or the
+// files named) and Save the save verb (append an entry, compacting first
+// when the file is over budget); both decide everything, write through
+// Plan.Write, and report per file, leaving text, JSON and exit codes to the
+// caller. The rest of this comment is what they do with one file.
 //
 // Prepare does all the thinking and writes nothing:
 //

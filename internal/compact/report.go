@@ -1,6 +1,9 @@
 package compact
 
-import "github.com/memcompact/memcompact/internal/facts"
+import (
+	"github.com/memcompact/memcompact/internal/facts"
+	"github.com/memcompact/memcompact/internal/outcome"
+)
 
 // The structs in this file are memcompact's JSON output for compact (and
 // the compaction part of save); field names are a stable protocol.
@@ -68,4 +71,8 @@ type Report struct {
 	Block    string       `json:"block,omitempty"`     // the new history block (dry run)
 	TierText string       `json:"tier_text,omitempty"` // --plan: the entries to distill (no secret entry)
 	Facts    []facts.Fact `json:"facts,omitempty"`     // --plan: what the summary must keep, lines in the file
+
+	// Reason says why a file was refused, not confirmed or aborted, for
+	// callers that choose what to say by it; it is not part of the JSON.
+	Reason outcome.Reason `json:"-"`
 }

@@ -1,5 +1,6 @@
 // Package snapshot names, writes and lists the copies memcompact takes of a
-// memory file before rewriting it.
+// memory file before rewriting it, and puts them back: Catalog is the
+// snapshots verb, Restore the restore verb.
 //
 // Snapshots live flat in ROOT/compaction/snapshots/, named after the file's
 // base name (its name without the directory and without ".md"), never in

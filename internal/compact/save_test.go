@@ -1,0 +1,67 @@
+package compact
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/distill"
+	"github.com/memcompact/memcompact/internal/outcome"
+)
+
+func TestSave(t *testing.T) {
+	const entry = "## 2026-12-02 10:00 — New\n- A new fact.\n"
+	tests := []struct {
+		name      string
+		file      string
+		entry     string
+		confirmed bool
+		status    string         // the result's
+		outcome   outcome.Status // the result's, or the error's
+		reason    outcome.Reason // the error's
+		grows     bool           // the file then ends with the entry
+	}{
+		{name: "within budget", file: "topics/small.md", entry: entry, status: SaveSaved, grows: true},
+		{name: "not budgeted", file: "elsewhere.md", entry: entry, status: SaveSaved, grows: true},
+		{name: "new file", file: "topics/new.md", entry: entry, status: SaveSaved, grows: true},
+		{name: "over budget, confirmed", file: "topics/tools.md", entry: entry, confirmed: true, status: SaveCompacted, grows: true},
+		{name: "over budget, not confirmed", file: "topics/tools.md", entry: entry, status: SaveNotSaved, outcome: outcome.Refused},
+		{name: "over budget, no entries", file: "topics/prose.md", entry: "x\n", confirmed: true, status: SaveNotSaved, outcome: outcome.Refused},
+		{name: "entry beyond any budget", file: "topics/prose.md", entry: strings.Repeat("line\n", 6), outcome: outcome.Defects, reason: ReasonEntryTooLarge},
+		{name: "empty entry", file: "topics/small.md", entry: " \n\n", outcome: outcome.Usage, reason: ReasonBadRequest},
+		{name: "NUL byte", file: "topics/small.md", entry: "a\x00b", outcome: outcome.Usage, reason: ReasonBadRequest},
+		{name: "not UTF-8", file: "topics/small.md", entry: "a\xffb", outcome: outcome.Usage, reason: ReasonBadRequest},
+		{name: "into compaction/", file: "compaction/notes.md", entry: entry, outcome: outcome.Refused, reason: budget.ReasonExcluded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := runRoot(t)
+			path := filepath.Join(root, filepath.FromSlash(tt.file))
+			before, _ := os.ReadFile(path)
+			res, err := Save(context.Background(), SaveRequest{Root: root, File: path, Entry: []byte(tt.entry), EntryName: "the entry",
+				Timeout: distill.DefaultTimeout, Confirmed: tt.confirmed, Today: today, Now: now})
+			after, _ := os.ReadFile(path)
+			if tt.reason != "" {
+				if outcome.StatusOf(err) != tt.outcome || outcome.ReasonOf(err) != tt.reason {
+					t.Fatalf("err %v (%q), want status %v reason %q", err, outcome.ReasonOf(err), tt.outcome, tt.reason)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			} else if res.Status != tt.status || res.Outcome != tt.outcome {
+				t.Errorf("status %s, outcome %v; want %s, %v", res.Status, res.Outcome, tt.status, tt.outcome)
+			}
+			if grew := strings.HasSuffix(string(after), tt.entry) && string(after) != string(before); grew != tt.grows {
+				t.Errorf("the entry was saved: %v, want %v\n%s", grew, tt.grows, after)
+			}
+			if !tt.grows && string(after) != string(before) {
+				t.Error("the file changed, yet the entry was not saved")
+			}
+			if res != nil && res.Status == SaveCompacted && (res.Compaction == nil || res.Size > res.Budget) {
+				t.Errorf("compacted and saved, yet %d/%d %s", res.Size, res.Budget, res.Unit)
+			}
+		})
+	}
+}
