@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -26,6 +27,8 @@ var (
 // Spec is one run.
 type Spec struct {
 	Command   string        // run through sh -c (cmd /C on Windows)
+	Args      []string      // instead of Command: a program and its arguments, run without a shell
+	Env       []string      // extra KEY=value pairs added to the environment
 	Stdin     string        // given on standard input
 	Timeout   time.Duration // the whole run, children included; must be > 0
 	MaxOutput int           // bytes of standard output; the command is killed past it
@@ -49,10 +52,19 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
 	defer cancel()
 	var cmd *exec.Cmd
-	if runtime.GOOS == "windows" {
+	switch {
+	case len(s.Args) > 0:
+		cmd = exec.Command(s.Args[0], s.Args[1:]...)
+		if s.Command == "" {
+			s.Command = s.Args[0] // for messages
+		}
+	case runtime.GOOS == "windows":
 		cmd = exec.Command("cmd", "/C", s.Command)
-	} else {
+	default:
 		cmd = exec.Command("sh", "-c", s.Command)
+	}
+	if len(s.Env) > 0 {
+		cmd.Env = append(os.Environ(), s.Env...)
 	}
 	ownGroup(cmd)
 	cmd.Stdin = strings.NewReader(s.Stdin)

@@ -21,6 +21,20 @@ func TestRunEchoesStdin(t *testing.T) {
 	}
 }
 
+// TestRunArgs: a program run without a shell gets its arguments as they
+// are (a newline, quotes, an empty one) and the extra environment.
+func TestRunArgs(t *testing.T) {
+	args := []string{"sh", "-c", `printf '%s|%s|%s' "$1" "$2" "$EXTRA"`, "sh", "it's\nmulti\nline", ""}
+	res, err := Run(context.Background(), Spec{Args: args, Env: []string{"EXTRA=yes"}, Timeout: 10 * time.Second, MaxOutput: 1 << 10})
+	if err != nil || string(res.Stdout) != "it's\nmulti\nline||yes" {
+		t.Fatalf("Run = %q, %v", res.Stdout, err)
+	}
+	_, err = Run(context.Background(), Spec{Args: []string{"/nonexistent/prog"}, Timeout: time.Second, MaxOutput: 1})
+	if err == nil {
+		t.Fatal("a missing program ran")
+	}
+}
+
 func TestRunFailureKeepsStderr(t *testing.T) {
 	_, err := Run(context.Background(), Spec{Command: "echo boom >&2; exit 3", Timeout: 10 * time.Second, MaxOutput: 1 << 10})
 	if err == nil || !strings.Contains(err.Error(), "boom") {
