@@ -113,7 +113,7 @@ func Restore(ctx context.Context, req RestoreRequest) (*RestoreResult, error) {
 		return res, &outcome.Error{Status: outcome.Refused, Reason: ReasonWrite, File: p.Index, Err: err,
 			Msg: fmt.Sprintf("the restore is recorded but the index was not rewritten: %v; run 'memcompact sweep restore' again", err)}
 	}
-	note := fmt.Sprintf("`%s` is back in the index (line %d); the line above stays as its history.", rec.Name, res.Line)
+	note := fmt.Sprintf("`%s` restored to the index (line %d); its earlier line in this file stays as history.", rec.Name, res.Line)
 	if err := appendArchive(p.Archive, "## Restored "+req.AsOf.String(), []string{note}); err != nil {
 		return res, refusef(ReasonWrite, p.Archive, "%v", err)
 	}
@@ -196,6 +196,12 @@ func insertPointer(lines []string, pointer, section string) ([]string, int) {
 		at = len(lines)
 		for at > 0 && strings.TrimSpace(lines[at-1]) == "" {
 			at--
+		}
+		if section != "" {
+			// The section it left is gone (the sweep drops a heading it
+			// emptied): it comes back with its pointer.
+			out := append(append([]string{}, lines[:at]...), "", section, pointer)
+			return append(out, lines[at:]...), at + 2
 		}
 	}
 	out := append(append(append([]string{}, lines[:at]...), pointer), lines[at:]...)

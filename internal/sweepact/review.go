@@ -12,6 +12,7 @@ import (
 
 // ReviewHelp is the answer vocabulary, shown once at the start.
 const ReviewHelp = `answers: a accept · r reject · d DISPOSITION change it · e REASON edit the reason ·
+         set FIELD VALUE (destination, probe, landed yes|no, critical yes|no, until DATE, into IDENTITY) ·
          A accept every pending subject with this disposition · s skip (decide later) · q stop and save`
 
 // Review walks the plan's pending subjects, prompting on out and reading
@@ -52,6 +53,9 @@ subjects:
 					fmt.Fprintf(out, "unknown disposition %q; one of %s\n", arg, strings.Join(PlanDispositions, ", "))
 					continue
 				}
+				if arg != sub.Disposition {
+					sub.Reason = "the owner's decision at review: " + arg
+				}
 				sub.Disposition = arg
 				if arg == "keep-hot-with-expiry" && sub.Until == "" {
 					sub.Until = addDays(mustDate(pl.PlannedOn), 30).String()
@@ -66,6 +70,10 @@ subjects:
 					continue
 				}
 				sub.Reason = arg
+			case "set":
+				if msg := setField(sub, arg); msg != "" {
+					fmt.Fprintln(out, msg)
+				}
 			case "A":
 				kind := sub.Disposition
 				for j := i; j < len(pl.Subjects); j++ {
@@ -107,4 +115,38 @@ func orDash(s string) string {
 func mustDate(s string) records.Date {
 	d, _ := records.ParseDate(s)
 	return d
+}
+
+// setField sets one of a subject's editable fields from "FIELD VALUE",
+// returning what is wrong with the answer ("" when it was taken).
+func setField(sub *Subject, arg string) string {
+	name, value, _ := strings.Cut(arg, " ")
+	value = strings.TrimSpace(value)
+	switch name {
+	case "destination":
+		sub.Destination = value
+	case "probe":
+		sub.LessonProbe = value
+	case "landed":
+		if value != "yes" && value != "no" {
+			return "landed is yes or no"
+		}
+		sub.Landed = value == "yes"
+	case "critical":
+		if value != "yes" && value != "no" {
+			return "critical is yes or no, lower case"
+		}
+		sub.Critical, sub.Assess = value, true
+		sub.CriticalWhy = "assessed by the owner at review"
+	case "until":
+		if _, ok := records.ParseDate(value); !ok {
+			return "until is a yyyy-MM-dd date"
+		}
+		sub.Until = value
+	case "into":
+		sub.Into = value
+	default:
+		return "set one of destination, probe, landed, critical, until, into"
+	}
+	return ""
 }
