@@ -13,6 +13,9 @@ package crashpoint
 import (
 	"math/rand/v2"
 	"os"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -28,12 +31,31 @@ var (
 )
 
 // At marks the named step. It does nothing unless a torture test asked
-// to stop or pause there.
+// to stop or pause there. "step#N" in Env stops at the N-th arrival at
+// step, so a test can reach a step that a write passes many times (every
+// append is a replace) at each of its arrivals in turn.
 func At(step string) {
 	if maxDelay > 0 {
 		time.Sleep(rand.N(maxDelay))
 	}
-	if crashAt != "" && crashAt == step {
+	if crashAt == "" {
+		return
+	}
+	if crashAt == step {
 		kill()
 	}
+	if name, n, ok := strings.Cut(crashAt, "#"); ok && name == step {
+		mu.Lock()
+		arrivals++
+		hit := strconv.Itoa(arrivals) == n
+		mu.Unlock()
+		if hit {
+			kill()
+		}
+	}
 }
+
+var (
+	mu       sync.Mutex
+	arrivals int
+)
