@@ -117,13 +117,19 @@ func TestKillAtEveryStep(t *testing.T) {
 		steps = append(steps, fmt.Sprintf("replace:temp-written#%d", n), fmt.Sprintf("replace:before-rename#%d", n))
 	}
 	killed := 0
+	finished := map[string]bool{} // a step family the sweep passed fewer times than asked
 	for _, step := range steps {
+		family, _, _ := strings.Cut(step, "#")
+		if finished[family] {
+			continue
+		}
 		dir := fixtureStore(t)
 		plan := acceptedPlan(t, dir, asOf)
 		out, err := helper(t, "apply", plan, asOf, crashpoint.Env+"="+step).CombinedOutput()
 		var ee *exec.ExitError
 		if err == nil && strings.Contains(step, "#") {
-			continue // the sweep finished before its N-th arrival
+			finished[family] = true // the sweep finished before its N-th arrival
+			continue
 		}
 		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 			t.Fatalf("the sweep was not killed at %s: %v\n%s", step, err, out)
