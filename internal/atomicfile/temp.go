@@ -71,6 +71,11 @@ func writeTemp(dir, base string, data []byte, perm fs.FileMode) (string, error) 
 	return p, nil
 }
 
+// RemoveStale removes the temporary files in dir that no live run can own
+// (see removeStale). Every write does it in its own folder; a run that
+// may end without writing calls it so a crashed run's debris still goes.
+func RemoveStale(dir string) { removeStale(dir) }
+
 // removeStale removes the temporary files in dir that no live run can own:
 // those whose writer has exited (crashed, since a finished run removes its
 // own) and those older than StaleAfter. Failures are ignored; the next

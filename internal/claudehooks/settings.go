@@ -113,6 +113,7 @@ func Uninstall(path string) (*Change, error) {
 // result back if it differs from what was there.
 func edit(path string, change func(hooks *object, c *Change) error) (*Change, error) {
 	c := &Change{Settings: path, Added: []string{}, Present: []string{}, Removed: []string{}}
+	atomicfile.RemoveStale(filepath.Dir(path))
 	f, err := textfile.Read(path)
 	exists := err == nil
 	switch {

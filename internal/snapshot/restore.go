@@ -105,6 +105,7 @@ func Restore(ctx context.Context, req RestoreRequest) (*RestoreResult, error) {
 	if hasTime {
 		res.Taken = taken.Format("2006-01-02 15:04:05")
 	}
+	atomicfile.RemoveStale(filepath.Dir(abs))
 	cur, err := textfile.Read(abs)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, budget.IOFailure(err)
