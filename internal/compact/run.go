@@ -7,6 +7,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/distill"
+	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/snapshot"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -105,6 +106,15 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	summary, err := req.summary()
 	if err != nil {
 		return nil, err
+	}
+	if !req.DryRun && !req.Plan {
+		// From each file's read to its write no other memcompact run
+		// writes this root.
+		release, err := lockfile.Lock(ctx, root)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
 	}
 	res := &Result{SchemaVersion: SchemaVersion, Root: root, DryRun: req.DryRun, Files: []*Report{}}
 	for _, t := range targets {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -88,6 +89,16 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 	}
 	row, budgeted := p.Lookup(rel)
 	abs := filepath.Join(root, filepath.FromSlash(rel))
+	// From the read to the write no other memcompact run writes this root,
+	// so concurrent saves take turns instead of refusing each other.
+	release, err := lockfile.Lock(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := atomicfile.Within(root, abs); err != nil {
+		return nil, &outcome.Error{Status: outcome.Refused, Reason: budget.ReasonOutsideRoot, File: rel, Msg: err.Error() + "; the entry was not saved", Err: err}
+	}
 	cur, err := textfile.Read(abs)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, budget.IOFailure(err)
