@@ -1,12 +1,19 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/memcompact/memcompact/internal/claudehooks"
 	"github.com/memcompact/memcompact/internal/doctor"
+	"github.com/memcompact/memcompact/internal/journal"
 	"github.com/memcompact/memcompact/internal/store"
+	"github.com/memcompact/memcompact/internal/textfile"
 	"github.com/memcompact/memcompact/internal/writeguard"
 )
 
@@ -96,11 +103,69 @@ func hookPreWrite(env *Env, in *claudehooks.Input) error {
 	for _, s := range v.Skipped {
 		hookNote(env, "pre-write", "%s", s)
 	}
+	reason := ""
 	if v.Deny() {
-		_, err := env.Stdout.Write(claudehooks.Deny(v.Reason()))
+		reason = v.Reason()
+	}
+	if v.Store != "" {
+		reason = journalBeforeWrite(env, in, t, v.Store, v.Path, reason)
+	}
+	if reason != "" {
+		_, err := env.Stdout.Write(claudehooks.Deny(reason))
 		return err
 	}
 	return nil
+}
+
+// journalBeforeWrite records the store's before-state in the journal and,
+// for the index, denies a write based on a stale copy; it returns the
+// reason to deny ("" to allow). The journal never blocks a write by
+// failing: its errors are noted on stderr.
+func journalBeforeWrite(env *Env, in *claudehooks.Input, t *claudehooks.ToolInput, storeDir, path, reason string) string {
+	req, ok := hookJournal(env, storeDir, in.SessionID)
+	if !ok {
+		return reason
+	}
+	var current, proposed []byte
+	if filepath.Base(path) == journal.IndexName {
+		var raw []byte
+		f, err := textfile.Read(path)
+		exists := err == nil
+		if exists {
+			raw = f.Raw
+		}
+		if exists || errors.Is(err, fs.ErrNotExist) {
+			if after, aerr := writeguard.Apply(in.ToolName, string(raw), exists, t); aerr == nil {
+				current, proposed = raw, []byte(after)
+			}
+		}
+	}
+	clobbered, err := journal.BeforeWrite(context.Background(), req, path, current, proposed)
+	if err != nil {
+		hookNote(env, "pre-write", "journal: %v (the write is judged without it)", err)
+	}
+	if len(clobbered) > 0 {
+		return strings.TrimSpace(reason + "\n" + journal.ClobberReason(clobbered))
+	}
+	if reason == "" {
+		if err := journal.AfterAllow(req, path, proposed); err != nil {
+			hookNote(env, "pre-write", "journal: %v", err)
+		}
+	}
+	return reason
+}
+
+// hookJournal is the journal request of a hook, or false when the journal
+// is off (MEMCOMPACT_JOURNAL=off) or has no data directory.
+func hookJournal(env *Env, storeDir, session string) (journal.HookRequest, bool) {
+	if env.Getenv("MEMCOMPACT_JOURNAL") == "off" {
+		return journal.HookRequest{}, false
+	}
+	data, err := journal.DataDir(env.Getenv, env.Home())
+	if err != nil {
+		return journal.HookRequest{}, false
+	}
+	return journal.HookRequest{Store: storeDir, DataDir: data, Session: session, Secret: secretBytes, Now: env.Now}, true
 }
 
 func hookSessionStart(env *Env, in *claudehooks.Input) error {
@@ -113,12 +178,29 @@ func hookSessionStart(env *Env, in *claudehooks.Input) error {
 		hookNote(env, "session-start", "%v; nothing to report", err)
 		return nil
 	}
+	deleted := ""
+	if req, ok := hookJournal(env, filepath.Dir(indexPath), in.SessionID); ok {
+		var err error
+		if deleted, err = journal.SessionStart(context.Background(), req); err != nil {
+			hookNote(env, "session-start", "journal: %v", err)
+		}
+	}
 	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: env.Today(), Quick: true})
 	if r.Result == "unreadable" {
 		hookNote(env, "session-start", "cannot read %s: %s; nothing to report", indexPath, r.Reason)
-		return nil
+		r = nil
 	}
-	if note := doctor.SessionNote(r); note != "" {
+	note := ""
+	if r != nil {
+		note = doctor.SessionNote(r)
+	}
+	switch {
+	case deleted != "" && note != "":
+		note += "\n- " + deleted
+	case deleted != "":
+		note = "memcompact: this project's memory store (" + filepath.Dir(indexPath) + "): " + deleted
+	}
+	if note != "" {
 		_, err := env.Stdout.Write(claudehooks.SessionContext(note))
 		return err
 	}

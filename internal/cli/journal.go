@@ -1,0 +1,386 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/journal"
+	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/secrets"
+	"github.com/memcompact/memcompact/internal/store"
+)
+
+const (
+	journalUsage = "journal [prune [--dry-run]] [--include-secrets] [--json] [STORE]"
+	historyUsage = "history [--since WHEN] [--file PATH] [--json] [STORE]"
+	undoUsage    = "undo (--entry NAME [--at SNAP] | --file PATH --at SNAP | --removed-since SNAP | --to SNAP) [--yes] [--json] [--store STORE]"
+)
+
+const journalHelp = `The journal is a content-addressed history of a memory store, kept in
+memcompact's data directory ($MEMCOMPACT_DATA_DIR, else $XDG_DATA_HOME/memcompact,
+else ~/.local/share/memcompact) — outside the store, so Claude Code never loads
+it. Each file's bytes are stored once by digest; each snapshot is a small
+manifest (time, cause, every file). The hooks take one at every session start
+and before every agent write to a memory file, so whatever an agent, a
+background consolidation or another session deletes can be seen ('memcompact
+history') and brought back ('memcompact undo'). A file that matches a secret
+rule is listed but its bytes are not kept unless --include-secrets is given.
+
+STORE is the store folder or its MEMORY.md; it defaults to the current
+project's Claude Code memory store.`
+
+func init() {
+	register(&command{
+		name: "journal", usage: journalUsage,
+		short: "record the memory store's current state in its journal (or prune the journal)",
+		long: journalHelp + `
+
+'journal' records a snapshot now (nothing is written when the store is
+unchanged since the last one). 'journal prune' applies the retention policy:
+every snapshot of the last 14 days, then the newest of each day for 90 days,
+then one a week, within 256 MiB; the newest snapshot is always kept.
+
+Exit codes: 0 recorded (or unchanged, or pruned), 2 the journal could not be
+written, 3 usage error (no store found).`,
+		run: runJournal,
+	})
+	register(&command{
+		name: "history", usage: historyUsage,
+		short: "show what changed in a memory store between journal snapshots",
+		long: journalHelp + `
+
+history lists, step by step, entries added, removed and renamed, pointer lines
+dropped from and added to MEMORY.md, and files whose size changed; then a
+warning for each dangerous pattern — many entries removed at once, MEMORY.md
+rewritten with pointers gone and no exit recorded in LEDGER.md, a file that
+lost most of its content — each with the 'memcompact undo' command that
+reverses it. --since takes a snapshot ID, a date (YYYY-MM-DD), an RFC 3339
+time or an age (36h, 7d, 2w); --file limits it to one store path.
+
+Exit codes: 0 no warning, 1 warnings, 2 the journal could not be read, 3 usage.`,
+		run: runHistory,
+	})
+	register(&command{
+		name: "undo", usage: undoUsage,
+		short: "bring back removed entries, a file, or the whole store from the journal",
+		long: journalHelp + `
+
+  --entry NAME [--at SNAP]  one entry file (and its pointer lines in MEMORY.md,
+                            put back where they were) as the newest snapshot
+                            that has it (or SNAP) holds it
+  --file PATH --at SNAP     one file as SNAP holds it (removed if SNAP lacks it)
+  --removed-since SNAP      every entry removed since SNAP, with its pointers;
+                            nothing else changes
+  --to SNAP                 the whole store as SNAP holds it
+
+SNAP is a snapshot ID (or a unique prefix), 'last' (the newest), 'last~N'
+(N before the newest), a date or an RFC 3339 time (the newest snapshot at or before it). undo shows what it will change and
+asks (or takes --yes); it snapshots the present first, so every undo can be
+undone ('memcompact undo --to SAFETY' with the ID it prints). Every file is
+re-checked just before its atomic replace: one changed since the plan is not
+overwritten.
+
+Exit codes: 0 undone (or shown, without --yes off a terminal), 2 refused
+(nothing to undo, no such snapshot, a file changed meanwhile, not confirmed),
+3 usage error.`,
+		run: runUndo,
+	})
+}
+
+// journalStore resolves a verb's STORE argument (a folder or its index) or
+// the current project's store.
+func journalStore(env *Env, verb string, pos []string) (string, error) {
+	if len(pos) > 1 {
+		return "", Usagef("%s takes one store; found %d arguments", verb, len(pos))
+	}
+	if len(pos) == 1 {
+		fi, err := os.Stat(pos[0])
+		if err != nil {
+			return "", Usagef("%s: no such store or index file", pos[0])
+		}
+		if fi.IsDir() {
+			return pos[0], nil
+		}
+		return filepath.Dir(pos[0]), nil
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", Usagef("no store given, and the working directory is unknown: %v", err)
+	}
+	index, _, err := store.FindIndex(env.Getenv, env.Home(), cwd)
+	if err != nil {
+		var nie *store.NoIndexError
+		if errors.As(err, &nie) {
+			return "", &ExitError{Code: ExitUsage, Err: err, Hints: nie.HintsFor(verb)}
+		}
+		return "", &ExitError{Code: ExitUsage, Err: err}
+	}
+	return filepath.Dir(index), nil
+}
+
+func dataDir(env *Env) (string, error) {
+	d, err := journal.DataDir(env.Getenv, env.Home())
+	if err != nil {
+		return "", Usagef("%v", err)
+	}
+	return d, nil
+}
+
+// secretBytes is the journal's secret test: gitleaks' rules and ours.
+func secretBytes(b []byte) bool { return secrets.Contains(string(b)) }
+
+// fromOutcome turns an engine's typed error into the CLI's exit error.
+func fromOutcome(err error, hints ...string) error {
+	if err == nil {
+		return nil
+	}
+	var oe *outcome.Error
+	if errors.As(err, &oe) {
+		return &ExitError{Code: int(oe.Status), Err: err, Hints: append(oe.Hints, hints...)}
+	}
+	return &ExitError{Code: ExitRefused, Err: err, Hints: hints}
+}
+
+func runJournal(env *Env, args []string) error {
+	fs := newFlagSet("journal")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	secretsToo := fs.Bool("include-secrets", false, "keep the bytes of files that match a secret rule too")
+	dry := fs.Bool("dry-run", false, "with prune: say what would be removed, remove nothing")
+	pos, err := parseFlags(env, fs, journalUsage, args)
+	if err != nil {
+		return err
+	}
+	prune := len(pos) > 0 && pos[0] == "prune"
+	if prune {
+		pos = pos[1:]
+	}
+	dir, err := journalStore(env, "journal", pos)
+	if err != nil {
+		return err
+	}
+	data, err := dataDir(env)
+	if err != nil {
+		return err
+	}
+	if prune {
+		res, err := journal.Prune(context.Background(), journal.PruneRequest{Store: dir, DataDir: data, Retention: journal.DefaultRetention, DryRun: *dry, Now: env.Now})
+		if err != nil {
+			return fromOutcome(err)
+		}
+		if *asJSON {
+			return printJSON(env, struct {
+				SchemaVersion int  `json:"schema_version"`
+				DryRun        bool `json:"dry_run"`
+				*journal.PruneResult
+			}{1, *dry, res})
+		}
+		verb := "removed"
+		if *dry {
+			verb = "would remove"
+		}
+		fmt.Fprintf(env.Stdout, "journal %s: kept %d snapshot(s); %s %d snapshot(s) and %d object(s), %d bytes; %d bytes kept\n",
+			res.Journal, res.Kept, verb, len(res.Removed), res.ObjectsRemoved, res.BytesFreed, res.BytesKept)
+		return nil
+	}
+	res, err := journal.Snapshot(context.Background(), journal.SnapshotRequest{Store: dir, DataDir: data, Cause: "manual",
+		IncludeSecrets: *secretsToo, Secret: secretBytes, Now: env.Now})
+	if err != nil {
+		return fromOutcome(err, "memcompact keeps its journal under $MEMCOMPACT_DATA_DIR (else $XDG_DATA_HOME/memcompact, else ~/.local/share/memcompact); make it writable or point it elsewhere")
+	}
+	if *asJSON {
+		return printJSON(env, struct {
+			SchemaVersion int            `json:"schema_version"`
+			Journal       string         `json:"journal"`
+			Snapshot      string         `json:"snapshot"`
+			Unchanged     bool           `json:"unchanged"`
+			Files         int            `json:"files"`
+			Read          int            `json:"files_read"`
+			Withheld      []journal.File `json:"withheld"`
+		}{1, res.Journal, res.Manifest.ID, res.Unchanged, len(res.Manifest.Files), res.Read, nonNilFiles(res.Withheld)})
+	}
+	state := "recorded"
+	if res.Unchanged {
+		state = "unchanged since"
+	}
+	fmt.Fprintf(env.Stdout, "%s snapshot %s of %s (%d files)\n", state, res.Manifest.ID, dir, len(res.Manifest.Files))
+	for _, f := range res.Withheld {
+		fmt.Fprintf(env.Stdout, "  withheld %s (%s): listed, its bytes not kept\n", f.Path, f.Withheld)
+	}
+	return nil
+}
+
+func nonNilFiles(f []journal.File) []journal.File {
+	if f == nil {
+		return []journal.File{}
+	}
+	return f
+}
+
+func runHistory(env *Env, args []string) error {
+	fs := newFlagSet("history")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	since := fs.String("since", "", "only steps after WHEN: a snapshot, YYYY-MM-DD, an RFC 3339 time, or an age (7d, 36h)")
+	file := fs.String("file", "", "only changes to this store path (e.g. MEMORY.md, feedback_testing.md)")
+	pos, err := parseFlags(env, fs, historyUsage, args)
+	if err != nil {
+		return err
+	}
+	dir, err := journalStore(env, "history", pos)
+	if err != nil {
+		return err
+	}
+	data, err := dataDir(env)
+	if err != nil {
+		return err
+	}
+	res, err := journal.History(context.Background(), journal.HistoryRequest{Store: dir, DataDir: data, Since: *since, File: filepath.ToSlash(*file), Now: env.Now})
+	if err != nil {
+		return fromOutcome(err)
+	}
+	if *asJSON {
+		if res.Steps == nil {
+			res.Steps = []journal.Step{}
+		}
+		if res.Warnings == nil {
+			res.Warnings = []journal.Warning{}
+		}
+		if res.Unread == nil {
+			res.Unread = []string{}
+		}
+		err = printJSON(env, struct {
+			SchemaVersion int `json:"schema_version"`
+			*journal.HistoryResult
+		}{1, res})
+	} else {
+		writeHistory(env.Stdout, res)
+	}
+	if err != nil {
+		return err
+	}
+	if len(res.Warnings) > 0 {
+		return exitCode(ExitDefects)
+	}
+	return nil
+}
+
+func writeHistory(w io.Writer, res *journal.HistoryResult) {
+	fmt.Fprintf(w, "history of %s: %d snapshot(s), %d with changes\n", res.Store, res.Snapshots, len(res.Steps))
+	for _, n := range res.Unread {
+		fmt.Fprintf(w, "  (snapshot file %s could not be read and was skipped)\n", n)
+	}
+	for _, st := range res.Steps {
+		t, _ := time.Parse(time.RFC3339, st.Time)
+		fmt.Fprintf(w, "\n%s  %s  (snapshot %s)\n", t.Local().Format("2006-01-02 15:04:05"), st.Cause, st.To)
+		for _, c := range st.Changes {
+			switch c.Kind {
+			case "renamed":
+				fmt.Fprintf(w, "  renamed  %s → %s\n", c.From, c.Path)
+			case "changed":
+				fmt.Fprintf(w, "  changed  %s (%d → %d bytes)\n", c.Path, c.Before, c.After)
+			case "removed":
+				fmt.Fprintf(w, "  removed  %s (%d bytes)\n", c.Path, c.Before)
+			default:
+				fmt.Fprintf(w, "  added    %s (%d bytes)\n", c.Path, c.After)
+			}
+		}
+		for _, p := range st.Dropped {
+			fmt.Fprintf(w, "  MEMORY.md dropped line %d: %s\n", p.Line, p.Text)
+		}
+		for _, p := range st.Added {
+			fmt.Fprintf(w, "  MEMORY.md added line %d: %s\n", p.Line, p.Text)
+		}
+	}
+	if len(res.Warnings) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nwarnings:\n")
+	for _, wn := range res.Warnings {
+		fmt.Fprintf(w, "- %s (snapshot %s): %s\n  undo: %s\n", wn.Kind, wn.Snapshot, wn.Message, wn.Undo)
+	}
+}
+
+func runUndo(env *Env, args []string) error {
+	fs := newFlagSet("undo")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	yes := fs.Bool("yes", false, "undo without asking")
+	var req journal.UndoRequest
+	fs.StringVar(&req.Entry, "entry", "", "bring back this removed entry (store path or name) and its pointer lines")
+	fs.StringVar(&req.File, "file", "", "bring back this store path as --at has it")
+	fs.StringVar(&req.At, "at", "", "the snapshot for --file (or --entry)")
+	fs.StringVar(&req.RemovedSince, "removed-since", "", "bring back every entry removed since this snapshot")
+	fs.StringVar(&req.To, "to", "", "bring the whole store back to this snapshot")
+	storeFlag := fs.String("store", "", "the store folder or its MEMORY.md (default: the current project's)")
+	pos, err := parseFlags(env, fs, undoUsage, args)
+	if err != nil {
+		return err
+	}
+	if *storeFlag != "" {
+		pos = append(pos, *storeFlag)
+	}
+	dir, err := journalStore(env, "undo", pos)
+	if err != nil {
+		return err
+	}
+	if req.DataDir, err = dataDir(env); err != nil {
+		return err
+	}
+	req.Store, req.Secret, req.Now = dir, secretBytes, env.Now
+	var asked error
+	req.Confirm = func(p *journal.UndoPlan) bool {
+		if !*asJSON {
+			writeUndoPlan(env.Stdout, p)
+		}
+		if *yes {
+			return true
+		}
+		if !isTerminal(env.Stdin) {
+			asked = &ExitError{Code: ExitRefused, Err: errors.New("undo needs confirmation; nothing was changed"), Hints: []string{"run it in a terminal to be asked, or pass --yes"}}
+			return false
+		}
+		asked = confirm(env, "Apply this undo?")
+		return asked == nil
+	}
+	res, err := journal.Undo(context.Background(), req)
+	if *asJSON && res != nil {
+		if jerr := printJSON(env, struct {
+			SchemaVersion int `json:"schema_version"`
+			*journal.UndoResult
+		}{1, res}); jerr != nil {
+			return jerr
+		}
+	}
+	if err != nil {
+		return fromOutcome(err, "'memcompact history' shows the snapshots and what changed")
+	}
+	if asked != nil {
+		return asked
+	}
+	if !*asJSON && res.Status == "undone" {
+		fmt.Fprintf(env.Stdout, "undone: %d file(s) written. To undo this: memcompact undo --to %s --store %s\n", len(res.Plan.Actions), res.Safety, dir)
+	}
+	return nil
+}
+
+func writeUndoPlan(w io.Writer, p *journal.UndoPlan) {
+	fmt.Fprintf(w, "undo to snapshot %s:\n", p.Snapshot)
+	for _, a := range p.Actions {
+		switch a.Kind {
+		case "delete":
+			fmt.Fprintf(w, "  remove   %s (%d bytes; it did not exist then)\n", a.Path, a.Before)
+		case "reindex":
+			for _, l := range a.Lines {
+				fmt.Fprintf(w, "  MEMORY.md gets back: %s\n", l)
+			}
+		default:
+			fmt.Fprintf(w, "  restore  %s (%d → %d bytes)\n", a.Path, a.Before, a.After)
+		}
+	}
+	for _, s := range p.Skipped {
+		fmt.Fprintf(w, "  cannot   %s\n", s)
+	}
+}

@@ -1,0 +1,99 @@
+// Package journal keeps a history of a memory store that no writer can skip:
+// content-addressed snapshots of every file, taken at each session start and
+// before each agent write, so that whatever an agent, a background
+// consolidation or a concurrent session deletes can be seen and undone.
+//
+// The journal lives in memcompact's data directory, outside the store, so
+// Claude Code never loads it. Each file's bytes are stored once by digest
+// (objects/ab/abcdef…); each snapshot is a small manifest naming the files
+// it saw (manifests/<time>-<rand>.json). Both are written to a temporary
+// name and renamed, so a kill at any point leaves either the old journal or
+// the new one; a half-written manifest is never under a real name, and a
+// manifest that cannot be read is skipped, never trusted.
+package journal
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// DataDir is memcompact's data directory: $MEMCOMPACT_DATA_DIR, else
+// $XDG_DATA_HOME/memcompact, else the platform's per-user data folder
+// (~/.local/share/memcompact on Linux, ~/Library/Application Support on
+// macOS, %LOCALAPPDATA% on Windows).
+func DataDir(getenv func(string) string, home string) (string, error) {
+	if d := getenv("MEMCOMPACT_DATA_DIR"); d != "" {
+		return d, nil
+	}
+	if d := getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "memcompact"), nil
+	}
+	switch runtime.GOOS {
+	case "windows":
+		if d := getenv("LOCALAPPDATA"); d != "" {
+			return filepath.Join(d, "memcompact"), nil
+		}
+	case "darwin":
+		if home != "" {
+			return filepath.Join(home, "Library", "Application Support", "memcompact"), nil
+		}
+	}
+	if home == "" {
+		return "", errors.New("no data directory: HOME is not set (set MEMCOMPACT_DATA_DIR)")
+	}
+	return filepath.Join(home, ".local", "share", "memcompact"), nil
+}
+
+// storeKey names a store's journal folder: the store folder's base name
+// for people, and a digest of its absolute path so two stores never share.
+func storeKey(store string) string {
+	sum := sha256.Sum256([]byte(filepath.Clean(store)))
+	base := filepath.Base(filepath.Dir(store)) + "-" + filepath.Base(store)
+	base = strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, base)
+	if len(base) > 60 {
+		base = base[len(base)-60:]
+	}
+	return base + "-" + hex.EncodeToString(sum[:6])
+}
+
+// Journal is one store's journal.
+type Journal struct {
+	Dir   string // the journal's own folder
+	Store string // the store it records, absolute
+}
+
+// Open returns the journal of store under dataDir. Nothing is created
+// until a snapshot is taken.
+func Open(dataDir, store string) (*Journal, error) {
+	abs, err := filepath.Abs(store)
+	if err != nil {
+		return nil, err
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	return &Journal{Dir: filepath.Join(dataDir, "journal", storeKey(abs)), Store: abs}, nil
+}
+
+func (j *Journal) objectsDir() string   { return filepath.Join(j.Dir, "objects") }
+func (j *Journal) manifestsDir() string { return filepath.Join(j.Dir, "manifests") }
+
+func (j *Journal) objectPath(digest string) string {
+	return filepath.Join(j.objectsDir(), digest[:2], digest)
+}
+
+// exists reports whether the journal has ever been written.
+func (j *Journal) exists() bool {
+	_, err := os.Stat(j.manifestsDir())
+	return err == nil
+}

@@ -1,0 +1,110 @@
+package journal
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// HookRequest is what the Claude Code hooks give the journal.
+type HookRequest struct {
+	Store   string // the store folder
+	DataDir string
+	Session string
+	Secret  func([]byte) bool
+	Now     func() time.Time
+}
+
+// SessionStart records the store as a session begins and what the session
+// is shown of the index, and returns one line for the agent when the
+// store lost entries since the previous session ("" otherwise). Errors
+// are for the caller to report on stderr; the hook never fails on them.
+func SessionStart(ctx context.Context, req HookRequest) (string, error) {
+	res, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now})
+	if err != nil {
+		return "", err
+	}
+	j, err := Open(req.DataDir, req.Store)
+	if err != nil {
+		return "", err
+	}
+	if raw, err := readStoreFile(filepath.Join(req.Store, IndexName)); err == nil {
+		_ = j.SeeIndex(req.Session, raw)
+	}
+	st, err := j.SinceLastSession(res.Manifest)
+	if err != nil || st == nil {
+		return "", err
+	}
+	return DeletionNote(st, req.Store), nil
+}
+
+// DeletionNote is the one line that reports a step's mass removal or
+// unrecorded index drop, with the command that reverses it; "" when the
+// step has neither.
+func DeletionNote(st *Step, store string) string {
+	var removed []string
+	for _, c := range st.Changes {
+		if c.Kind == "removed" && isEntry(c.Path) {
+			removed = append(removed, c.Path)
+		}
+	}
+	for _, w := range st.Warnings {
+		if w.Kind != "mass-removal" && w.Kind != "unrecorded-index-drop" {
+			continue
+		}
+		what := fmt.Sprintf("%d pointer(s) left MEMORY.md with no exit recorded", len(st.Dropped))
+		if len(removed) > 0 {
+			what = fmt.Sprintf("%d entr%s deleted (%s)", len(removed), map[bool]string{true: "y was", false: "ies were"}[len(removed) == 1], strings.Join(most(removed, 5), ", "))
+		}
+		return fmt.Sprintf("since the last session %s, by something other than this session. If that was not intended, tell the user; to bring them back: %s --yes", what, w.Undo)
+	}
+	return ""
+}
+
+// BeforeWrite runs before an agent writes a memory file: for the index, it
+// returns the lines the write would remove that another writer added since
+// this session last saw the index (non-empty: the write is based on a
+// stale copy); then it records the store's state, so the write has a
+// before-state to undo to.
+func BeforeWrite(ctx context.Context, req HookRequest, path string, current, proposed []byte) (clobbered []string, err error) {
+	j, err := Open(req.DataDir, req.Store)
+	if err != nil {
+		return nil, err
+	}
+	if filepath.Base(path) == IndexName && proposed != nil {
+		clobbered = j.Clobbered(req.Session, current, proposed)
+	}
+	_, err = Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "pre-write", Session: req.Session, Secret: req.Secret, Now: req.Now})
+	return clobbered, err
+}
+
+// AfterAllow records that the session wrote the index as proposed, so its
+// own writes are never mistaken for another writer's.
+func AfterAllow(req HookRequest, path string, proposed []byte) error {
+	if filepath.Base(path) != IndexName || proposed == nil {
+		return nil
+	}
+	j, err := Open(req.DataDir, req.Store)
+	if err != nil {
+		return err
+	}
+	return j.SeeIndex(req.Session, proposed)
+}
+
+// ClobberReason is the text the agent reads when its write is denied for
+// being based on a stale copy of the index.
+func ClobberReason(lines []string) string {
+	return fmt.Sprintf("MEMORY.md changed since this session last read it (another session or a background consolidation wrote it), and this write would remove %d line(s) that change added: %s. Re-read MEMORY.md, merge your change into its current text, and write again.",
+		len(lines), strings.Join(most(quoteAll(lines), 5), "; "))
+}
+
+func quoteAll(ls []string) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = fmt.Sprintf("%q", l)
+	}
+	return out
+}

@@ -1,0 +1,373 @@
+package journal
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/outcome"
+)
+
+// clock is a fake time that moves one minute per call, so snapshot IDs
+// are ordered and distinct.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time {
+	c.t = c.t.Add(time.Minute)
+	return c.t
+}
+
+func newClock() *clock { return &clock{t: time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)} }
+
+type fixture struct {
+	t     *testing.T
+	store string
+	data  string
+	clk   *clock
+}
+
+func newFixture(t *testing.T, files map[string]string) *fixture {
+	t.Helper()
+	f := &fixture{t: t, store: filepath.Join(t.TempDir(), "memory"), data: t.TempDir(), clk: newClock()}
+	for p, s := range files {
+		f.write(p, s)
+	}
+	return f
+}
+
+func (f *fixture) write(p, s string) {
+	f.t.Helper()
+	abs := filepath.Join(f.store, p)
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, []byte(s), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+	// A distinct modification time, as a real later write would have.
+	mt := f.clk.now()
+	os.Chtimes(abs, mt, mt)
+}
+
+func (f *fixture) read(p string) string {
+	raw, err := os.ReadFile(filepath.Join(f.store, p))
+	if err != nil {
+		return "<absent>"
+	}
+	return string(raw)
+}
+
+func (f *fixture) snap(cause, session string) *SnapshotResult {
+	f.t.Helper()
+	r, err := Snapshot(context.Background(), SnapshotRequest{Store: f.store, DataDir: f.data, Cause: cause, Session: session,
+		Secret: func(b []byte) bool { return bytes.Contains(b, []byte("PASSWORD=")) }, Now: f.clk.now})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return r
+}
+
+const index = `# Memory
+- [Testing](feedback_testing.md) — run the race detector before every push
+- [Auth](project_auth.md) — sessions move to JWT in Q3
+- [Billing](project_billing.md) — exports run nightly at 02:00 UTC
+- [CI cache](reference_ci.md) — cache key includes go.sum
+- [Release](reference_release.md) — tag from main, never from a branch
+`
+
+func store() map[string]string {
+	return map[string]string{
+		"MEMORY.md":            index,
+		"feedback_testing.md":  "---\nname: testing\n---\nAlways run go test -race before pushing.\n",
+		"project_auth.md":      "Sessions move to JWT in Q3; cookies stay until then.\n",
+		"project_billing.md":   "Nightly export at 02:00 UTC to s3://billing-exports.\n" + strings.Repeat("Details of the export format. ", 20) + "\n",
+		"reference_ci.md":      "The cache key includes go.sum and the Go version.\n",
+		"reference_release.md": "Tag releases from main only.\n",
+	}
+}
+
+func TestSnapshotUnchangedCostsNothing(t *testing.T) {
+	f := newFixture(t, store())
+	first := f.snap("session-start", "s1")
+	if first.Unchanged || first.Read != 6 {
+		t.Fatalf("first snapshot: unchanged=%v read=%d, want a new snapshot reading 6 files", first.Unchanged, first.Read)
+	}
+	again := f.snap("pre-write", "s1")
+	if !again.Unchanged || again.Read != 0 || again.Manifest.ID != first.Manifest.ID {
+		t.Errorf("unchanged store: unchanged=%v read=%d id=%s, want no new snapshot and no file read", again.Unchanged, again.Read, again.Manifest.ID)
+	}
+	f.write("project_auth.md", "Sessions moved to JWT.\n")
+	third := f.snap("pre-write", "s1")
+	if third.Unchanged || third.Read != 1 {
+		t.Errorf("one file changed: unchanged=%v read=%d, want a new snapshot reading 1 file", third.Unchanged, third.Read)
+	}
+	ms, _, _ := mustJournal(t, f).Manifests()
+	if len(ms) != 2 {
+		t.Errorf("manifests = %d, want 2", len(ms))
+	}
+}
+
+func mustJournal(t *testing.T, f *fixture) *Journal {
+	t.Helper()
+	j, err := Open(f.data, f.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+func TestSnapshotWithholdsSecrets(t *testing.T) {
+	files := store()
+	files["reference_db.md"] = "Staging DB: PASSWORD=hunter2-very-secret\n"
+	f := newFixture(t, files)
+	r := f.snap("manual", "")
+	if len(r.Withheld) != 1 || r.Withheld[0].Path != "reference_db.md" || r.Withheld[0].Withheld != "secret" {
+		t.Fatalf("withheld = %+v, want reference_db.md as secret", r.Withheld)
+	}
+	// The secret's bytes are nowhere in the journal.
+	filepath.WalkDir(f.data, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if raw, _ := os.ReadFile(p); bytes.Contains(raw, []byte("hunter2")) {
+				t.Errorf("%s holds the secret", p)
+			}
+		}
+		return nil
+	})
+}
+
+// TestConsolidation simulates a background consolidation between two
+// sessions: entries deleted, one rewritten to a stub, the index rewritten
+// without their pointers. History names exactly that, and undo brings the
+// store back byte for byte.
+func TestConsolidation(t *testing.T) {
+	f := newFixture(t, store())
+	before := map[string]string{}
+	for p := range store() {
+		before[p] = f.read(p)
+	}
+	f.snap("session-start", "s1")
+	for _, p := range []string{"project_auth.md", "reference_ci.md", "reference_release.md"} {
+		os.Remove(filepath.Join(f.store, p))
+	}
+	f.write("project_billing.md", "Exports.\n")
+	f.write("MEMORY.md", "# Memory\n- [Testing](feedback_testing.md) — run the race detector before every push\n- [Billing](project_billing.md) — exports\n")
+	cur := f.snap("session-start", "s2")
+
+	h, err := History(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Steps) != 1 {
+		t.Fatalf("steps = %d, want 1", len(h.Steps))
+	}
+	st := h.Steps[0]
+	var kinds []string
+	for _, c := range st.Changes {
+		kinds = append(kinds, c.Kind+" "+c.Path)
+	}
+	want := "changed MEMORY.md|changed project_billing.md|removed project_auth.md|removed reference_ci.md|removed reference_release.md"
+	if got := strings.Join(kinds, "|"); got != want {
+		t.Errorf("changes:\n got %s\nwant %s", got, want)
+	}
+	if len(st.Dropped) != 3 || len(st.Added) != 0 {
+		t.Errorf("pointers dropped %d added %d, want 3 and 0", len(st.Dropped), len(st.Added))
+	}
+	var wk []string
+	for _, w := range h.Warnings {
+		wk = append(wk, w.Kind)
+	}
+	if got := strings.Join(wk, ","); got != "content-collapse,mass-removal,unrecorded-index-drop" { // the index's own shrinking is told by its pointers
+		t.Errorf("warnings = %s", got)
+	}
+	step, err := mustJournal(t, f).SinceLastSession(cur.Manifest)
+	if err != nil || step == nil || len(step.Warnings) != 3 {
+		t.Fatalf("SinceLastSession = %+v, %v; want the same 3 warnings", step, err)
+	}
+
+	// Undo everything removed since the first session: the three entries
+	// and their pointers come back; billing's stub stays (it was changed,
+	// not removed).
+	res, err := Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, RemovedSince: h.Steps[0].From,
+		Confirm: func(*UndoPlan) bool { return true }, Now: f.clk.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != "undone" || res.Safety == "" {
+		t.Errorf("undo status %s safety %q", res.Status, res.Safety)
+	}
+	for _, p := range []string{"project_auth.md", "reference_ci.md", "reference_release.md"} {
+		if got := f.read(p); got != before[p] {
+			t.Errorf("%s = %q, want it back byte for byte", p, got)
+		}
+	}
+	wantIndex := "# Memory\n- [Testing](feedback_testing.md) — run the race detector before every push\n" +
+		"- [Auth](project_auth.md) — sessions move to JWT in Q3\n" +
+		"- [Billing](project_billing.md) — exports\n" +
+		"- [CI cache](reference_ci.md) — cache key includes go.sum\n" +
+		"- [Release](reference_release.md) — tag from main, never from a branch\n"
+	if got := f.read("MEMORY.md"); got != wantIndex {
+		t.Errorf("index after undo:\n%s\nwant:\n%s", got, wantIndex)
+	}
+
+	// The whole store back to the first snapshot, byte for byte; and the
+	// undo itself undoable.
+	if _, err := Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, To: h.Steps[0].From,
+		Confirm: func(*UndoPlan) bool { return true }, Now: f.clk.now}); err != nil {
+		t.Fatal(err)
+	}
+	for p, s := range before {
+		if got := f.read(p); got != s {
+			t.Errorf("after undo --to: %s = %q, want %q", p, got, s)
+		}
+	}
+}
+
+func TestUndoRefusals(t *testing.T) {
+	f := newFixture(t, store())
+	_, err := Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, Entry: "x"})
+	if outcome.ReasonOf(err) != ReasonNoJournal {
+		t.Errorf("empty journal: %v, want %s", err, ReasonNoJournal)
+	}
+	first := f.snap("manual", "")
+	_, err = Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, Entry: "nope"})
+	if outcome.ReasonOf(err) != ReasonNotInSnap {
+		t.Errorf("unknown entry: %v, want %s", err, ReasonNotInSnap)
+	}
+	_, err = Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, To: first.Manifest.ID})
+	if outcome.ReasonOf(err) != ReasonNothingToDo {
+		t.Errorf("store as snapshot: %v, want %s", err, ReasonNothingToDo)
+	}
+	_, err = Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, To: "x", Entry: "y"})
+	if outcome.StatusOf(err) != outcome.Usage {
+		t.Errorf("two modes: %v, want a usage error", err)
+	}
+	// Planned without a yes: nothing written.
+	os.Remove(filepath.Join(f.store, "project_auth.md"))
+	res, err := Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, Entry: "project_auth"})
+	if err != nil || res.Status != "planned" || f.read("project_auth.md") != "<absent>" {
+		t.Errorf("dry run: status %v err %v; the file must stay absent", res, err)
+	}
+}
+
+// TestUndoRefusesChangedFile: a file edited between plan and write is
+// never overwritten.
+func TestUndoRefusesChangedFile(t *testing.T) {
+	f := newFixture(t, store())
+	first := f.snap("manual", "")
+	f.write("project_auth.md", "v2\n")
+	_, err := Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, File: "project_auth.md", At: first.Manifest.ID,
+		Confirm: func(*UndoPlan) bool {
+			f.write("project_auth.md", "v3 by another writer\n")
+			return true
+		}, Now: f.clk.now})
+	if outcome.ReasonOf(err) != ReasonChanged {
+		t.Fatalf("err = %v, want %s", err, ReasonChanged)
+	}
+	if got := f.read("project_auth.md"); got != "v3 by another writer\n" {
+		t.Errorf("file = %q: the other writer's edit was lost", got)
+	}
+}
+
+func TestCorruptAndHalfWrittenJournal(t *testing.T) {
+	f := newFixture(t, store())
+	good := f.snap("manual", "")
+	j := mustJournal(t, f)
+	// A corrupt manifest (a disk error) and the debris of a killed writer.
+	os.WriteFile(filepath.Join(j.manifestsDir(), "29990101T000000.000000000Z-ffffff.json"), []byte("{\"version\":1,\"id\":"), 0o644)
+	os.WriteFile(filepath.Join(j.manifestsDir(), tmpPrefix+"123"), []byte("{"), 0o644)
+	latest, err := j.Latest()
+	if err != nil || latest == nil || latest.ID != good.Manifest.ID {
+		t.Fatalf("Latest = %v, %v; want the good snapshot past the corrupt one", latest, err)
+	}
+	ms, bad, err := j.Manifests()
+	if err != nil || len(ms) != 1 || len(bad) != 1 {
+		t.Errorf("Manifests: %d good, %v bad, %v", len(ms), bad, err)
+	}
+	// A corrupt object is refused, never restored.
+	d := good.Manifest.File("project_auth.md").Digest
+	os.WriteFile(j.objectPath(d), []byte("garbage"), 0o644)
+	if _, err := j.Object(d); err == nil {
+		t.Error("a corrupt object was trusted")
+	}
+	// An unwritable data dir is an error the caller can ignore, not a panic.
+	ro := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(ro, nil, 0o644)
+	if _, err := Snapshot(context.Background(), SnapshotRequest{Store: f.store, DataDir: ro}); err == nil {
+		t.Error("snapshot into a data dir that is a file succeeded")
+	}
+}
+
+func TestClobbered(t *testing.T) {
+	f := newFixture(t, store())
+	j := mustJournal(t, f)
+	if err := j.SeeIndex("A", []byte(index)); err != nil {
+		t.Fatal(err)
+	}
+	// Session B adds a line; session A writes its stale copy plus its own line.
+	withB := index + "- [Deploy](reference_deploy.md) — deploys need a green canary\n"
+	staleA := index + "- [Style](feedback_style.md) — tabs, not spaces\n"
+	got := j.Clobbered("A", []byte(withB), []byte(staleA))
+	if len(got) != 1 || !strings.Contains(got[0], "reference_deploy.md") {
+		t.Errorf("Clobbered = %q, want B's line", got)
+	}
+	// A merged write keeps B's line: allowed.
+	if got := j.Clobbered("A", []byte(withB), []byte(withB+"- [Style](feedback_style.md) — tabs\n")); got != nil {
+		t.Errorf("merged write: Clobbered = %q, want nil", got)
+	}
+	// Unknown session, or no foreign change: nothing judged.
+	if j.Clobbered("Z", []byte(withB), []byte(staleA)) != nil || j.Clobbered("A", []byte(index), []byte("")) != nil {
+		t.Error("judged without evidence")
+	}
+}
+
+func TestPrune(t *testing.T) {
+	f := newFixture(t, store())
+	f.clk.t = time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
+	// One snapshot a day for 120 days, each with a new version of a file.
+	for d := 0; d < 120; d++ {
+		f.write("project_auth.md", strings.Repeat("x", d+1))
+		f.snap("manual", "")
+		f.clk.t = f.clk.t.Add(24*time.Hour - 2*time.Minute)
+	}
+	j := mustJournal(t, f)
+	old := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	filepath.WalkDir(j.objectsDir(), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+	now := f.clk.t
+	r, err := Prune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Retention: DefaultRetention, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Days 0-29 are past 90 days: one a week of them stays (4-6); the 90
+	// days after are all kept (daily, then whole).
+	if r.Kept < 94 || r.Kept > 96 || len(r.Removed) != 120-r.Kept {
+		t.Errorf("kept %d removed %d", r.Kept, len(r.Removed))
+	}
+	if r.ObjectsRemoved != len(r.Removed) {
+		t.Errorf("objects removed %d, want one per removed snapshot (%d)", r.ObjectsRemoved, len(r.Removed))
+	}
+	ms, _, _ := j.Manifests()
+	for _, m := range ms {
+		for _, fl := range m.Files {
+			if _, err := j.Object(fl.Digest); err != nil {
+				t.Fatalf("kept snapshot %s lost object of %s: %v", m.ID, fl.Path, err)
+			}
+		}
+	}
+	// A size cap drops the oldest first and never the newest.
+	r, err = Prune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Retention: Retention{MaxBytes: 1}, Now: func() time.Time { return now }})
+	if err != nil || r.Kept != 1 {
+		t.Errorf("cap: kept %d, %v; want only the newest", r.Kept, err)
+	}
+	if latest, _ := j.Latest(); latest == nil || latest.ID != ms[len(ms)-1].ID {
+		t.Error("the size cap removed the newest snapshot")
+	}
+}

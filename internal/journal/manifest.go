@@ -1,0 +1,223 @@
+package journal
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// manifestVersion is the schema of a manifest file.
+const manifestVersion = 1
+
+// File is one file of the store as a snapshot saw it.
+type File struct {
+	Path    string `json:"path"` // slash-separated, relative to the store
+	Digest  string `json:"sha256,omitempty"`
+	Size    int64  `json:"size"`
+	ModTime int64  `json:"mtime_ns"`
+	// Withheld says why the bytes were not stored ("secret", "too-large");
+	// such a file is listed, so history still sees it come and go, but it
+	// cannot be restored from the journal.
+	Withheld string `json:"withheld,omitempty"`
+}
+
+// Manifest is one snapshot: when, why, and every file the store held.
+type Manifest struct {
+	Version int       `json:"version"`
+	ID      string    `json:"id"`
+	Time    time.Time `json:"time"`
+	Cause   string    `json:"cause"`
+	Session string    `json:"session,omitempty"`
+	Store   string    `json:"store"`
+	Files   []File    `json:"files"`
+}
+
+// File returns the entry for path, or nil.
+func (m *Manifest) File(path string) *File {
+	i := sort.Search(len(m.Files), func(i int) bool { return m.Files[i].Path >= path })
+	if i < len(m.Files) && m.Files[i].Path == path {
+		return &m.Files[i]
+	}
+	return nil
+}
+
+// sameContent reports whether two manifests hold the same files with the
+// same bytes, whatever their times and causes.
+func sameContent(a, b *Manifest) bool {
+	if len(a.Files) != len(b.Files) {
+		return false
+	}
+	for i := range a.Files {
+		x, y := a.Files[i], b.Files[i]
+		if x.Path != y.Path || x.Digest != y.Digest || x.Size != y.Size || x.Withheld != y.Withheld {
+			return false
+		}
+	}
+	return true
+}
+
+// newID names a snapshot by its time (sortable) and a random suffix, so two
+// processes snapshotting in the same nanosecond never collide.
+func newID(t time.Time) string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return t.UTC().Format("20060102T150405.000000000Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// Manifests returns every readable snapshot, oldest first. Files that do not
+// parse (a half-written manifest cannot be under a real name, but a disk can
+// still corrupt one) are skipped and named in bad.
+func (j *Journal) Manifests() (ms []*Manifest, bad []string, err error) {
+	ents, err := os.ReadDir(j.manifestsDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		m, err := j.readManifest(filepath.Join(j.manifestsDir(), name))
+		if err != nil {
+			bad = append(bad, name)
+			continue
+		}
+		ms = append(ms, m)
+	}
+	sort.SliceStable(ms, func(a, b int) bool { return ms[a].ID < ms[b].ID })
+	return ms, bad, nil
+}
+
+// Latest returns the newest readable snapshot, or nil when there is none.
+func (j *Journal) Latest() (*Manifest, error) {
+	ents, err := os.ReadDir(j.manifestsDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	// ReadDir sorts by name and names sort by time: walk back from the end
+	// past any unreadable one.
+	for i := len(ents) - 1; i >= 0; i-- {
+		name := ents[i].Name()
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		if m, err := j.readManifest(filepath.Join(j.manifestsDir(), name)); err == nil {
+			return m, nil
+		}
+	}
+	return nil, nil
+}
+
+// Find returns the snapshot whose ID is id or starts with it (a unique
+// prefix), or the newest taken at or before a time given as RFC 3339 or
+// YYYY-MM-DD (end of that day).
+func (j *Journal) Find(ref string) (*Manifest, error) {
+	ms, _, err := j.Manifests()
+	if err != nil {
+		return nil, err
+	}
+	if len(ms) == 0 {
+		return nil, fmt.Errorf("the journal of %s has no snapshots yet", j.Store)
+	}
+	if n, ok := lastN(ref); ok {
+		if n >= len(ms) {
+			return nil, fmt.Errorf("%s: the journal has only %d snapshot(s)", ref, len(ms))
+		}
+		return ms[len(ms)-1-n], nil
+	}
+	if t, ok := parseWhen(ref); ok {
+		var best *Manifest
+		for _, m := range ms {
+			if !m.Time.After(t) {
+				best = m
+			}
+		}
+		if best == nil {
+			return nil, fmt.Errorf("no snapshot at or before %s (the oldest is %s)", ref, ms[0].ID)
+		}
+		return best, nil
+	}
+	var hits []*Manifest
+	for _, m := range ms {
+		if m.ID == ref {
+			return m, nil
+		}
+		if strings.HasPrefix(m.ID, ref) {
+			hits = append(hits, m)
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return nil, fmt.Errorf("no snapshot %q in the journal of %s ('memcompact history' lists them)", ref, j.Store)
+	case 1:
+		return hits[0], nil
+	}
+	return nil, fmt.Errorf("snapshot %q is ambiguous: %d snapshots start with it", ref, len(hits))
+}
+
+// lastN reads "last" (0) and "last~N" (N snapshots before the newest).
+func lastN(ref string) (int, bool) {
+	if ref == "last" || ref == "latest" {
+		return 0, true
+	}
+	rest, ok := strings.CutPrefix(ref, "last~")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n >= 0
+}
+
+// parseWhen reads a point in time: RFC 3339, or a date meaning the end of
+// that day in local time.
+func parseWhen(s string) (time.Time, bool) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, true
+	}
+	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+		return t.Add(24*time.Hour - time.Nanosecond), true
+	}
+	return time.Time{}, false
+}
+
+func (j *Journal) readManifest(path string) (*Manifest, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if m.Version != manifestVersion || m.ID == "" {
+		return nil, fmt.Errorf("%s: not a version-%d manifest", path, manifestVersion)
+	}
+	return &m, nil
+}
+
+// writeManifest stores m under its ID: temporary name, fsync, read back,
+// rename. A kill at any point leaves no manifest under a real name.
+func (j *Journal) writeManifest(m *Manifest) error {
+	raw, err := json.MarshalIndent(m, "", " ")
+	if err != nil {
+		return err
+	}
+	return writeVerified(filepath.Join(j.manifestsDir(), m.ID+".json"), raw)
+}

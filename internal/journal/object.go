@@ -1,0 +1,138 @@
+package journal
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/crashpoint"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// tmpPrefix marks the journal's temporary files, so a later run can tell
+// debris of a killed process from the journal's own files.
+const tmpPrefix = ".memcompact-tmp-"
+
+// staleAfter is how old a temporary file must be before it is debris: no
+// snapshot takes anywhere near this long.
+const staleAfter = time.Hour
+
+// putObject stores data under its digest unless it is already there,
+// unsynced (the caller syncs what it wrote, all at once); wrote says
+// whether it wrote.
+func (j *Journal) putObject(digest string, data []byte) (wrote bool, err error) {
+	p := j.objectPath(digest)
+	if fi, err := os.Stat(p); err == nil && fi.Size() == int64(len(data)) {
+		return false, nil
+	}
+	return true, writeFile(p, data, false)
+}
+
+// Object returns the stored bytes of digest, checked against it.
+func (j *Journal) Object(digest string) ([]byte, error) {
+	if len(digest) != 64 {
+		return nil, fmt.Errorf("bad object digest %q", digest)
+	}
+	raw, err := os.ReadFile(j.objectPath(digest))
+	if err != nil {
+		return nil, err
+	}
+	if textfile.Digest(raw) != digest {
+		return nil, fmt.Errorf("journal object %s is corrupt (its bytes do not match their digest)", digest[:12])
+	}
+	return raw, nil
+}
+
+// digestOf is the object name of b: its hex SHA-256, as textfile.Digest.
+func digestOf(b []byte) string { return textfile.Digest(b) }
+
+// writeVerified writes data to path through a temporary file in the same
+// folder: write, fsync, read back and compare, rename, fsync the folder.
+func writeVerified(path string, data []byte) error { return writeFile(path, data, true) }
+
+// writeFile is writeVerified with the fsyncs optional: a snapshot writes its
+// objects unsynced and then syncs the whole file system once (syncAll)
+// before its manifest, which is synced, so no manifest can name an object
+// a crash could lose, and a snapshot of many files costs one sync, not one
+// per file.
+func writeFile(path string, data []byte, sync bool) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, tmpPrefix+"*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if sync {
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		return fail(err)
+	}
+	back, err := os.ReadFile(tmp)
+	if err != nil || !bytes.Equal(back, data) {
+		os.Remove(tmp)
+		if err == nil {
+			err = fmt.Errorf("%s: the bytes read back differ from the bytes written", path)
+		}
+		return err
+	}
+	crashpoint.At("journal.before-rename")
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if sync {
+		if d, err := os.Open(dir); err == nil {
+			_ = d.Sync()
+			d.Close()
+		}
+	}
+	return nil
+}
+
+// removeDebris deletes temporary files a killed process left in dir.
+func removeDebris(dir string, now time.Time) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), tmpPrefix) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > staleAfter {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// isNotExist is errors.Is(err, fs.ErrNotExist).
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// readStoreFile reads a regular file of the store (never a FIFO, a device
+// or a folder, which could block or be huge), or returns an error.
+func readStoreFile(path string) ([]byte, error) {
+	f, err := textfile.Read(path)
+	if err != nil {
+		return nil, err
+	}
+	return f.Raw, nil
+}

@@ -1,0 +1,117 @@
+package journal
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// sessionState is what one agent session last knew of the index: the
+// digest of the text it saw at session start or last wrote itself.
+type sessionState struct {
+	Index string `json:"index_sha256"`
+}
+
+func (j *Journal) sessionPath(session string) string {
+	safe := strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return '_'
+	}, session)
+	if len(safe) > 100 {
+		safe = safe[:100]
+	}
+	return filepath.Join(j.Dir, "sessions", safe+".json")
+}
+
+// SeeIndex records that session now knows the index as text (it was shown
+// it at session start, or wrote it). Errors are returned for the caller to
+// ignore: a hook never fails on the journal.
+func (j *Journal) SeeIndex(session string, text []byte) error {
+	if session == "" {
+		return nil
+	}
+	d := textfile.Digest(text)
+	if wrote, err := j.putObject(d, text); err != nil {
+		return err
+	} else if wrote {
+		if err := syncFiles([]string{j.objectPath(d)}); err != nil {
+			return err
+		}
+	}
+	raw, _ := json.Marshal(sessionState{Index: d})
+	return writeVerified(j.sessionPath(session), raw)
+}
+
+// Clobbered returns the lines a write of the index would remove that
+// another writer added after session last saw the index: the mark of a
+// write based on a stale copy. It is nil when the session's view is
+// unknown (nothing is judged without evidence) or the index is unchanged
+// since.
+func (j *Journal) Clobbered(session string, current, proposed []byte) []string {
+	if session == "" {
+		return nil
+	}
+	raw, err := os.ReadFile(j.sessionPath(session))
+	if err != nil {
+		return nil
+	}
+	var st sessionState
+	if json.Unmarshal(raw, &st) != nil || st.Index == "" || st.Index == textfile.Digest(current) {
+		return nil
+	}
+	seen, err := j.Object(st.Index)
+	if err != nil {
+		return nil
+	}
+	foreign := minus(lineSet(current), lineSet(seen))
+	removed := minus(lineSet(current), lineSet(proposed))
+	var out []string
+	for _, l := range orderedLines(current) {
+		if foreign[l] > 0 && removed[l] > 0 {
+			out = append(out, l)
+			foreign[l]--
+			removed[l]--
+		}
+	}
+	return out
+}
+
+// lineSet counts the non-blank lines of b.
+func lineSet(b []byte) map[string]int {
+	t, _ := textfile.Decode(b)
+	m := map[string]int{}
+	for _, l := range textfile.Lines(t) {
+		if strings.TrimSpace(l) != "" {
+			m[strings.TrimRight(l, " \t")]++
+		}
+	}
+	return m
+}
+
+func orderedLines(b []byte) []string {
+	t, _ := textfile.Decode(b)
+	var out []string
+	for _, l := range textfile.Lines(t) {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, strings.TrimRight(l, " \t"))
+		}
+	}
+	return out
+}
+
+// minus is the multiset a − b.
+func minus(a, b map[string]int) map[string]int {
+	out := map[string]int{}
+	for k, n := range a {
+		if d := n - b[k]; d > 0 {
+			out[k] = d
+		}
+	}
+	return out
+}

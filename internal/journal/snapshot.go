@@ -1,0 +1,187 @@
+package journal
+
+import (
+	"context"
+
+	"github.com/memcompact/memcompact/internal/crashpoint"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// DefaultMaxFileSize is the largest file whose bytes a snapshot stores; a
+// larger one is listed as withheld. Memory files are small: anything this
+// big is not memory an agent reads.
+const DefaultMaxFileSize = 16 << 20
+
+// SnapshotRequest asks for the store's current state to be recorded.
+type SnapshotRequest struct {
+	Store   string // the store folder
+	DataDir string // memcompact's data directory (DataDir)
+	Cause   string // why: "session-start", "pre-write", "manual", "pre-undo"…
+	Session string // the agent session, when a hook asks
+	// IncludeSecrets stores files that match a secret rule too; by default
+	// their bytes are withheld so the journal never holds a secret.
+	IncludeSecrets bool
+	// Secret reports whether data holds a secret; nil stores everything.
+	Secret      func(data []byte) bool
+	MaxFileSize int64            // 0: DefaultMaxFileSize
+	Now         func() time.Time // nil: time.Now
+}
+
+// SnapshotResult says what was recorded.
+type SnapshotResult struct {
+	Journal  string    // the journal's folder
+	Manifest *Manifest // the snapshot now newest
+	// Unchanged: the store is as the newest snapshot has it, so nothing
+	// was written (an unchanged store costs a stat per file).
+	Unchanged bool
+	Read      int    // files whose bytes were read this time
+	Withheld  []File // files listed without their bytes
+
+	written []string // objects written this time, to sync
+}
+
+// Snapshot records the store's current state, storing each new file's
+// bytes once by digest. Files whose size and modification time match the
+// newest snapshot are not read again.
+func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error) {
+	now := time.Now
+	if req.Now != nil {
+		now = req.Now
+	}
+	limit := req.MaxFileSize
+	if limit <= 0 {
+		limit = DefaultMaxFileSize
+	}
+	j, err := Open(req.DataDir, req.Store)
+	if err != nil {
+		return nil, err
+	}
+	prev, err := j.Latest()
+	if err != nil {
+		return nil, err
+	}
+	seen, err := walkStore(ctx, j.Store)
+	if err != nil {
+		return nil, err
+	}
+	res := &SnapshotResult{Journal: j.Dir}
+	m := &Manifest{Version: manifestVersion, Cause: req.Cause, Session: req.Session, Store: j.Store}
+	for _, f := range seen {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if p := prevFile(prev, f); p != nil {
+			m.Files = append(m.Files, *p)
+			continue
+		}
+		rec, wrote, err := j.record(f, limit, req)
+		if err != nil {
+			return nil, err
+		}
+		if wrote {
+			res.written = append(res.written, j.objectPath(rec.Digest))
+		}
+		res.Read++
+		m.Files = append(m.Files, rec)
+	}
+	for _, f := range m.Files {
+		if f.Withheld != "" {
+			res.Withheld = append(res.Withheld, f)
+		}
+	}
+	if prev != nil && sameContent(prev, m) && (req.Session == "" || req.Session == prev.Session) {
+		res.Unchanged, res.Manifest = true, prev
+		return res, nil
+	}
+	m.Time = now()
+	m.ID = newID(m.Time)
+	crashpoint.At("journal.objects-written")
+	if err := syncFiles(res.written); err != nil {
+		return nil, err
+	}
+	if err := j.writeManifest(m); err != nil {
+		return nil, err
+	}
+	removeDebris(j.manifestsDir(), m.Time)
+	res.Manifest = m
+	return res, nil
+}
+
+// prevFile returns the previous snapshot's record of f when its size and
+// modification time are unchanged (its bytes need not be read again).
+func prevFile(prev *Manifest, f File) *File {
+	if prev == nil {
+		return nil
+	}
+	p := prev.File(f.Path)
+	if p == nil || p.Size != f.Size || p.ModTime != f.ModTime {
+		return nil
+	}
+	return p
+}
+
+// record reads one file and stores its bytes (or withholds them); wrote
+// says whether a new object was written.
+func (j *Journal) record(f File, limit int64, req SnapshotRequest) (File, bool, error) {
+	if f.Size > limit {
+		f.Withheld = "too-large"
+		return f, false, nil
+	}
+	data, err := readStoreFile(filepath.Join(j.Store, filepath.FromSlash(f.Path)))
+	if err != nil {
+		if isNotExist(err) { // deleted since the walk: record what was seen
+			f.Withheld = "vanished"
+			return f, false, nil
+		}
+		return f, false, err
+	}
+	f.Size = int64(len(data))
+	f.Digest = digestOf(data)
+	if !req.IncludeSecrets && req.Secret != nil && req.Secret(data) {
+		f.Withheld = "secret"
+		return f, false, nil
+	}
+	wrote, err := j.putObject(f.Digest, data)
+	return f, wrote, err
+}
+
+// walkStore lists the store's regular files, sorted by path. Hidden files
+// and folders (.git, lock files, temporary files) and symlinks are not
+// memory and are left out.
+func walkStore(ctx context.Context, store string) ([]File, error) {
+	var out []File
+	err := filepath.WalkDir(store, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == store {
+				return err
+			}
+			return nil // an unreadable sub-folder is skipped, not fatal
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if p != store && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(store, p)
+		out = append(out, File{Path: filepath.ToSlash(rel), Size: fi.Size(), ModTime: fi.ModTime().UnixNano()})
+		return nil
+	})
+	sort.Slice(out, func(a, b int) bool { return out[a].Path < out[b].Path })
+	return out, err
+}

@@ -1,0 +1,48 @@
+package journal
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// syncFiles makes the given files and their folders durable. The fsyncs
+// run side by side: the file system commits them together, so a snapshot
+// of many new files costs about one commit, not one per file.
+func syncFiles(paths []string) error {
+	dirs := map[string]bool{}
+	for _, p := range paths {
+		dirs[filepath.Dir(p)] = true
+	}
+	all := append([]string(nil), paths...)
+	for d := range dirs {
+		all = append(all, d)
+	}
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	sem := make(chan struct{}, 16)
+	for _, p := range all {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(p string) {
+			defer func() { <-sem; wg.Done() }()
+			f, err := os.Open(p)
+			if err == nil {
+				err = f.Sync()
+				f.Close()
+			}
+			if err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
+			}
+		}(p)
+	}
+	wg.Wait()
+	return first
+}

@@ -1,0 +1,452 @@
+package journal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/atomicfile"
+	"github.com/memcompact/memcompact/internal/crashpoint"
+	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// Reasons an undo is refused.
+const (
+	ReasonNoJournal   outcome.Reason = "no-journal"
+	ReasonNoSnapshot  outcome.Reason = "no-snapshot"
+	ReasonNotInSnap   outcome.Reason = "not-in-snapshot"
+	ReasonNothingToDo outcome.Reason = "nothing-to-undo"
+	ReasonChanged     outcome.Reason = "changed-underneath"
+	ReasonUsage       outcome.Reason = "usage"
+)
+
+// UndoRequest names what to bring back: one removed entry (Entry), one
+// file as a snapshot had it (File and At), or the whole store as it was
+// at a snapshot (To).
+type UndoRequest struct {
+	Store   string
+	DataDir string
+	Entry   string // a removed entry file, by store path or name
+	File    string // a store path, with At
+	At      string // a snapshot ID, prefix, date or time ("" with Entry: the newest that had it)
+	To      string // a snapshot ID, prefix, date or time: the whole store
+	// RemovedSince brings back every entry removed since that snapshot,
+	// with its pointer lines, and changes nothing else.
+	RemovedSince string
+	// Confirm is asked with the plan before anything is written; nil or a
+	// false answer writes nothing (a dry run).
+	Confirm func(*UndoPlan) bool
+	Secret  func([]byte) bool
+	Now     func() time.Time
+}
+
+// Action is one file the undo writes.
+type Action struct {
+	Kind   string   `json:"kind"` // restore, delete, reindex
+	Path   string   `json:"path"`
+	Before int64    `json:"size_now"`
+	After  int64    `json:"size_then"`
+	Lines  []string `json:"pointer_lines,omitempty"` // reindex: the lines put back
+	Note   string   `json:"note,omitempty"`
+
+	data    []byte // what to write (restore, reindex)
+	current string // digest of the bytes now ("" when absent)
+}
+
+// UndoPlan is what an undo will do.
+type UndoPlan struct {
+	Snapshot string   `json:"snapshot"` // the state brought back
+	Actions  []Action `json:"actions"`
+	Skipped  []string `json:"skipped"` // files that cannot be brought back, and why
+}
+
+// UndoResult is the plan and, when confirmed, what was done.
+type UndoResult struct {
+	Status string    `json:"status"` // planned, undone
+	Plan   *UndoPlan `json:"plan"`
+	// Safety is the snapshot of the store taken just before writing, so
+	// the undo itself can be undone ('memcompact undo --to SAFETY').
+	Safety string `json:"safety_snapshot,omitempty"`
+}
+
+// Undo plans and, when confirmed, performs an undo. The present is
+// snapshotted first, every write re-checks the file's digest just before
+// its atomic replace, and a file whose present bytes the journal could not
+// store (a secret, too large) is never overwritten or deleted.
+func Undo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
+	j, err := Open(req.DataDir, req.Store)
+	if err != nil {
+		return nil, err
+	}
+	if !j.exists() {
+		return nil, outcome.Refuse(ReasonNoJournal, "the journal of %s is empty: nothing was ever recorded, so there is nothing to undo ('memcompact journal' records it; the hooks do at every session)", j.Store)
+	}
+	plan, err := j.plan(req)
+	if err != nil {
+		return nil, err
+	}
+	plan.dropNoOps()
+	res := &UndoResult{Status: "planned", Plan: plan}
+	if len(plan.Actions) == 0 {
+		return res, outcome.Refuse(ReasonNothingToDo, "nothing to undo: the store already matches snapshot %s for what was asked", plan.Snapshot)
+	}
+	if req.Confirm == nil || !req.Confirm(plan) {
+		return res, nil
+	}
+	safe, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "pre-undo", Secret: req.Secret, Now: req.Now})
+	if err != nil {
+		return res, fmt.Errorf("cannot snapshot the store before the undo (nothing changed): %w", err)
+	}
+	res.Safety = safe.Manifest.ID
+	crashpoint.At("undo.safety-taken")
+	for _, a := range plan.Actions {
+		if f := safe.Manifest.File(a.Path); f != nil && f.Withheld != "" {
+			return res, outcome.Refuse(ReasonChanged, "%s: its present bytes could not be kept in the journal (%s), so the undo will not overwrite it; nothing more was changed", a.Path, f.Withheld)
+		}
+		if err := j.apply(a); err != nil {
+			return res, err
+		}
+		crashpoint.At("undo.file-written")
+	}
+	res.Status = "undone"
+	return res, nil
+}
+
+// plan works out the actions.
+func (j *Journal) plan(req UndoRequest) (*UndoPlan, error) {
+	modes := 0
+	for _, s := range []string{req.Entry, req.File, req.To, req.RemovedSince} {
+		if s != "" {
+			modes++
+		}
+	}
+	if modes != 1 {
+		return nil, outcome.Usagef(ReasonUsage, "name one of --entry NAME, --file PATH --at SNAPSHOT, --removed-since SNAPSHOT or --to SNAPSHOT")
+	}
+	switch {
+	case req.Entry != "":
+		return j.planEntry(req.Entry, req.At)
+	case req.File != "":
+		if req.At == "" {
+			return nil, outcome.Usagef(ReasonUsage, "--file needs --at SNAPSHOT: which state to bring it back to")
+		}
+		m, err := j.find(req.At)
+		if err != nil {
+			return nil, err
+		}
+		p := &UndoPlan{Snapshot: m.ID, Skipped: []string{}}
+		j.planFile(p, m, cleanRel(req.File))
+		return p, nil
+	}
+	if req.RemovedSince != "" {
+		m, err := j.find(req.RemovedSince)
+		if err != nil {
+			return nil, err
+		}
+		return j.planRemovedSince(m)
+	}
+	m, err := j.find(req.To)
+	if err != nil {
+		return nil, err
+	}
+	return j.planStore(m)
+}
+
+// planRemovedSince brings back every entry m had that the store no longer
+// has under any name (a renamed entry is not removed), with its pointers.
+func (j *Journal) planRemovedSince(m *Manifest) (*UndoPlan, error) {
+	p := &UndoPlan{Snapshot: m.ID, Skipped: []string{}}
+	seen, err := walkStore(context.Background(), j.Store)
+	if err != nil {
+		return nil, err
+	}
+	now := map[string]bool{}
+	for _, f := range seen {
+		now[f.Path] = true
+	}
+	for _, f := range m.Files {
+		if !isEntry(f.Path) {
+			continue
+		}
+		if now[f.Path] { // still here: bring back only a pointer it lost
+			j.planPointers(p, m, f.Path)
+			continue
+		}
+		if f.Digest != "" && j.presentElsewhere(seen, f) {
+			continue
+		}
+		j.planFile(p, m, f.Path)
+		j.planPointers(p, m, f.Path)
+	}
+	return p, nil
+}
+
+// presentElsewhere reports whether the store holds f's bytes under
+// another name (a rename, not a removal).
+func (j *Journal) presentElsewhere(seen []File, f File) bool {
+	for _, g := range seen {
+		if g.Size != f.Size {
+			continue
+		}
+		raw, err := readStoreFile(filepath.Join(j.Store, filepath.FromSlash(g.Path)))
+		if err == nil && textfile.Digest(raw) == f.Digest {
+			return true
+		}
+	}
+	return false
+}
+
+func (j *Journal) find(ref string) (*Manifest, error) {
+	m, err := j.Find(ref)
+	if err != nil {
+		return nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonNoSnapshot, Msg: err.Error()}
+	}
+	return m, nil
+}
+
+// cleanRel turns a user's path into a store path.
+func cleanRel(p string) string {
+	return strings.TrimPrefix(path.Clean(filepath.ToSlash(p)), "./")
+}
+
+// planEntry brings back one entry file and its pointer lines.
+func (j *Journal) planEntry(name, at string) (*UndoPlan, error) {
+	want := cleanRel(name)
+	if !strings.HasSuffix(strings.ToLower(want), ".md") {
+		want += ".md"
+	}
+	var m *Manifest
+	if at != "" {
+		var err error
+		if m, err = j.find(at); err != nil {
+			return nil, err
+		}
+	} else {
+		ms, _, err := j.Manifests()
+		if err != nil {
+			return nil, err
+		}
+		for i := len(ms) - 1; i >= 0 && m == nil; i-- {
+			if f := ms[i].File(want); f != nil && f.Withheld == "" {
+				m = ms[i]
+			}
+		}
+	}
+	if m == nil || m.File(want) == nil {
+		return nil, outcome.Refuse(ReasonNotInSnap, "no snapshot holds %s ('memcompact history' shows what the journal saw)", want)
+	}
+	p := &UndoPlan{Snapshot: m.ID, Skipped: []string{}}
+	j.planFile(p, m, want)
+	j.planPointers(p, m, want)
+	return p, nil
+}
+
+// planFile adds the action that makes one file as m has it.
+func (j *Journal) planFile(p *UndoPlan, m *Manifest, rel string) {
+	abs := filepath.Join(j.Store, filepath.FromSlash(rel))
+	now, nowErr := readStoreFile(abs)
+	present := nowErr == nil
+	cur := ""
+	if present {
+		cur = textfile.Digest(now)
+	}
+	f := m.File(rel)
+	switch {
+	case f == nil && !present:
+		return
+	case f == nil:
+		p.Actions = append(p.Actions, Action{Kind: "delete", Path: rel, Before: int64(len(now)), current: cur})
+	case f.Withheld != "":
+		p.Skipped = append(p.Skipped, fmt.Sprintf("%s: its bytes were not kept (%s)", rel, f.Withheld))
+	case present && cur == f.Digest:
+		return
+	default:
+		data, err := j.Object(f.Digest)
+		if err != nil {
+			p.Skipped = append(p.Skipped, fmt.Sprintf("%s: %v", rel, err))
+			return
+		}
+		p.Actions = append(p.Actions, Action{Kind: "restore", Path: rel, Before: int64(len(now)), After: f.Size, data: data, current: cur})
+	}
+}
+
+// planStore makes every file as m has it.
+func (j *Journal) planStore(m *Manifest) (*UndoPlan, error) {
+	p := &UndoPlan{Snapshot: m.ID, Skipped: []string{}}
+	seen, err := walkStore(context.Background(), j.Store)
+	if err != nil {
+		return nil, err
+	}
+	paths := map[string]bool{}
+	for _, f := range m.Files {
+		paths[f.Path] = true
+		j.planFile(p, m, f.Path)
+	}
+	for _, f := range seen {
+		if !paths[f.Path] {
+			j.planFile(p, m, f.Path)
+		}
+	}
+	return p, nil
+}
+
+// planPointers puts back the pointer lines m's index had for target, each
+// after the nearest line before it that the index still has (else at the
+// end), unless the index already points at target.
+func (j *Journal) planPointers(p *UndoPlan, m *Manifest, target string) {
+	old, ok := j.text(m, IndexName)
+	if !ok {
+		return
+	}
+	a := p.reindex(j)
+	if a == nil {
+		return
+	}
+	curText := string(a.data)
+	for _, ptr := range pointers(curText) {
+		if ptr.Target == target {
+			return
+		}
+	}
+	oldLines := textfile.Lines(old)
+	var put []Pointer
+	for _, ptr := range pointers(old) {
+		if ptr.Target == target {
+			put = append(put, ptr)
+		}
+	}
+	if len(put) == 0 {
+		return
+	}
+	a.data = []byte(insertLines(textfile.SplitKeep(curText), oldLines, put))
+	a.After = int64(len(a.data))
+	for _, ptr := range put {
+		a.Lines = append(a.Lines, ptr.Text)
+	}
+}
+
+// dropNoOps removes an index action that changes nothing (every pointer
+// it would bring back is already there).
+func (p *UndoPlan) dropNoOps() {
+	kept := p.Actions[:0]
+	for _, a := range p.Actions {
+		if a.Kind == "reindex" && textfile.Digest(a.data) == a.current {
+			continue
+		}
+		kept = append(kept, a)
+	}
+	p.Actions = kept
+}
+
+// reindex returns the plan's one index action, adding it (with the index's
+// present text) on first use. Several entries brought back edit it in turn.
+func (p *UndoPlan) reindex(j *Journal) *Action {
+	for i := range p.Actions {
+		if p.Actions[i].Kind == "reindex" {
+			return &p.Actions[i]
+		}
+	}
+	raw, err := readStoreFile(filepath.Join(j.Store, IndexName))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		p.Skipped = append(p.Skipped, fmt.Sprintf("%s: %v", IndexName, err))
+		return nil
+	}
+	a := Action{Kind: "reindex", Path: IndexName, Before: int64(len(raw)), After: int64(len(raw)), data: raw}
+	if err == nil {
+		a.current = textfile.Digest(raw)
+	}
+	p.Actions = append(p.Actions, a)
+	return &p.Actions[len(p.Actions)-1]
+}
+
+// insertLines inserts each pointer line of the old index after the nearest
+// earlier old line that cur still holds — the same text, or a pointer to
+// the same target however its hook was reworded — or at the end.
+func insertLines(cur []string, oldLines []string, put []Pointer) string {
+	eol := "\n"
+	if len(cur) > 0 && strings.HasSuffix(cur[0], "\r\n") {
+		eol = "\r\n"
+	}
+	if n := len(cur); n > 0 && !strings.HasSuffix(cur[n-1], "\n") && !strings.HasSuffix(cur[n-1], "\r") {
+		cur[n-1] += eol
+	}
+	oldTargets := targetsByLine(strings.Join(oldLines, "\n"))
+	for _, ptr := range put {
+		at := len(cur)
+		for k := ptr.Line - 2; k >= 0; k-- {
+			if strings.TrimSpace(oldLines[k]) == "" {
+				continue
+			}
+			if i := anchor(cur, oldLines[k], oldTargets[k+1]); i >= 0 {
+				at = i + 1
+				break
+			}
+		}
+		cur = append(cur[:at], append([]string{ptr.Text + eol}, cur[at:]...)...)
+	}
+	return strings.Join(cur, "")
+}
+
+// targetsByLine maps each pointer line (1-based) to its first target.
+func targetsByLine(text string) map[int]string {
+	out := map[int]string{}
+	for _, p := range pointers(text) {
+		if _, ok := out[p.Line]; !ok {
+			out[p.Line] = p.Target
+		}
+	}
+	return out
+}
+
+// anchor finds the line of cur that is want, or that points at target.
+func anchor(cur []string, want, target string) int {
+	for i, l := range cur {
+		if strings.TrimRight(l, "\r\n") == want {
+			return i
+		}
+	}
+	if target == "" {
+		return -1
+	}
+	for i, l := range cur {
+		if t := targetsByLine(strings.TrimRight(l, "\r\n")); t[1] == target {
+			return i
+		}
+	}
+	return -1
+}
+
+// apply performs one action: the file's digest is re-checked just before
+// the atomic replace (or the removal), so an edit made since the plan is
+// never overwritten.
+func (j *Journal) apply(a Action) error {
+	abs := filepath.Join(j.Store, filepath.FromSlash(a.Path))
+	switch a.Kind {
+	case "delete":
+		if err := atomicfile.Unchanged(abs, a.current); err != nil {
+			return changed(a.Path, err)
+		}
+		return os.Remove(abs)
+	default:
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			return err
+		}
+		if err := atomicfile.Replace(abs, a.data, a.current); err != nil {
+			return changed(a.Path, err)
+		}
+		return nil
+	}
+}
+
+func changed(p string, err error) error {
+	if errors.Is(err, atomicfile.ErrChanged) {
+		return &outcome.Error{Status: outcome.Refused, Reason: ReasonChanged, File: p, Msg: "changed since the undo was planned; nothing more was written (run the undo again to plan against it)", Err: err}
+	}
+	return err
+}
