@@ -342,8 +342,11 @@ func runUndo(env *Env, args []string) error {
 			asked = &ExitError{Code: ExitRefused, Err: errors.New("undo needs confirmation; nothing was changed"), Hints: []string{"run it in a terminal to be asked, or pass --yes"}}
 			return false
 		}
-		asked = confirm(env, "Apply this undo?")
-		return asked == nil
+		if !ask(env, "Apply this undo?") {
+			asked = Refusef("not confirmed; nothing was changed")
+			return false
+		}
+		return true
 	}
 	res, err := journal.Undo(context.Background(), req)
 	if *asJSON && res != nil {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/memcompact/memcompact/internal/crashpoint"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"

@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 
 // child runs one operation: "snapshot STORE DATA" or "undo STORE DATA SNAP".
 func child(op string) int {
-	f := strings.Split(op, "\x00")
+	f := strings.Split(op, "\x1f")
 	var err error
 	switch f[0] {
 	case "snapshot":
@@ -47,7 +47,7 @@ func child(op string) int {
 func runChild(t *testing.T, crashAt string, op ...string) (killed bool) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(op, "\x00"), crashpoint.Env+"="+crashAt)
+	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(op, "\x1f"), crashpoint.Env+"="+crashAt)
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); ok && ee.ProcessState.String() == "signal: killed" {
 		return true

@@ -12,6 +12,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/crashpoint"
+	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -99,6 +100,13 @@ func Undo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 	if req.Confirm == nil || !req.Confirm(plan) {
 		return res, nil
 	}
+	// The store's lock keeps memcompact's other writers (a compaction, a
+	// sweep, another undo) out from the safety snapshot to the last write.
+	release, err := lockfile.Lock(ctx, j.Store)
+	if err != nil {
+		return res, err
+	}
+	defer release()
 	safe, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "pre-undo", Secret: req.Secret, Now: req.Now})
 	if err != nil {
 		return res, fmt.Errorf("cannot snapshot the store before the undo (nothing changed): %w", err)
