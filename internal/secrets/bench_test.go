@@ -1,6 +1,8 @@
 package secrets
 
 import (
+	"encoding/base64"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -31,7 +33,7 @@ func memoryText(size int) string {
 func resetRules() {
 	rulesOnce = sync.Once{}
 	rules = nil
-	mcOnce = sync.Once{}
+	allRules = sync.OnceValues(buildRules)
 }
 
 // BenchmarkFirstScan is the cost a hook process pays: parse gitleaks'
@@ -70,3 +72,35 @@ func BenchmarkScan1KB(b *testing.B)   { benchScan(b, 1<<10) }
 func BenchmarkScan10KB(b *testing.B)  { benchScan(b, 10<<10) }
 func BenchmarkScan100KB(b *testing.B) { benchScan(b, 100<<10) }
 func BenchmarkScan1MB(b *testing.B)   { benchScan(b, 1<<20) }
+
+// base64Text is n bytes of random base64, in one line or wrapped at 76
+// columns: the input that made the old scan cost seconds per megabyte.
+func base64Text(n int, wrap bool) string {
+	r := rand.New(rand.NewPCG(1, 2))
+	raw := make([]byte, n*3/4)
+	for i := range raw {
+		raw[i] = byte(r.Uint32())
+	}
+	s := base64.StdEncoding.EncodeToString(raw)
+	if !wrap {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i += 76 {
+		b.WriteString(s[i:min(i+76, len(s))])
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func benchText(b *testing.B, text string) {
+	Scan(text)
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for b.Loop() {
+		Scan(text)
+	}
+}
+
+func BenchmarkScanBase64Line1MB(b *testing.B)    { benchText(b, base64Text(1<<20, false)) }
+func BenchmarkScanBase64Wrapped1MB(b *testing.B) { benchText(b, base64Text(1<<20, true)) }

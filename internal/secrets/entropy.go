@@ -34,11 +34,30 @@ const (
 	minClassChanges = 0.40
 )
 
-// scanEntropy applies the "high-entropy" rule.
-func scanEntropy(text string, first bool) []hit {
+// scanEntropy applies the "high-entropy" rule in one pass: token runs are
+// visited in order and the word around each is found with cursors that
+// only move forward, so a megabyte of base64 costs one read.
+func scanEntropy(sc *scanner, first bool) []hit {
+	text := sc.text
+	words := newWordCursor(text)
 	var hits []hit
-	for _, m := range tokenRuns(text) {
-		start, end := m[0], m[1]
+	for i := 0; i < len(text); {
+		if !isTokenByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isTokenByte(text[j]) {
+			j++
+		}
+		start, end := i, j
+		i = j
+		if end-start < minTokenLen {
+			continue
+		}
+		for end < len(text) && end-j < 3 && text[end] == '=' {
+			end++
+		}
 		tok := strings.TrimRight(text[start:end], "=")
 		tok = strings.Trim(tok, "_-+")
 		if len(tok) < minTokenLen {
@@ -46,10 +65,10 @@ func scanEntropy(text string, first bool) []hit {
 		}
 		start += strings.Index(text[start:end], tok)
 		end = start + len(tok)
-		if inPathOrURL(text, start, end) || !highEntropy(tok) || allowedLine(text, start) {
+		if words.inPathOrURL(start, end) || !highEntropy(tok) || sc.allowedAt(start) {
 			continue
 		}
-		if allowed(gitleaksRules().global, "high-entropy", tok, tok, "") {
+		if tokenAllowed(tok) {
 			continue
 		}
 		hits = append(hits, hit{rule: "high-entropy", start: start, end: end, rank: rankEntropy})
@@ -60,50 +79,75 @@ func scanEntropy(text string, first bool) []hit {
 	return hits
 }
 
-// tokenRuns returns the byte ranges of the maximal runs of token
-// characters (letters, digits, '_', '-', '+'), with up to three '='
-// following, that are at least minTokenLen long. A loop rather than a
-// regexp: a counted repetition of 32 compiles to 32 states and runs ten
-// times slower.
-func tokenRuns(text string) [][2]int {
-	var runs [][2]int
-	for i := 0; i < len(text); {
-		if !isTokenByte(text[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(text) && isTokenByte(text[j]) {
-			j++
-		}
-		if j-i >= minTokenLen {
-			end := j
-			for end < len(text) && end-j < 3 && text[end] == '=' {
-				end++
-			}
-			runs = append(runs, [2]int{i, end})
-		}
-		i = j
-	}
-	return runs
+// tokenAllowed is gitleaks' global allowlist as it applies to a token of
+// letters, digits, '_', '-' and '+' that passed highEntropy: of its
+// regexes only (?i)^true|false|null$ can match such a token (the others
+// need '$', '{', '%', '.', '*' or one repeated letter). Checking it by hand
+// keeps a megabyte of base64, which is thousands of tokens, from costing
+// thousands of regexp calls.
+func tokenAllowed(tok string) bool {
+	lower := strings.ToLower(tok)
+	return strings.HasPrefix(lower, "true") || strings.Contains(lower, "false") || strings.HasSuffix(lower, "null")
 }
 
 func isTokenByte(b byte) bool { return isAlnum(b) || b == '_' || b == '-' || b == '+' }
 
+// wordCursor answers inPathOrURL for token runs visited in increasing
+// order in linear total time.
+type wordCursor struct {
+	text      string
+	scanned   int // bytes before this have been seen by the backward marks
+	lastDelim int // last word-start delimiter before scanned, or -1
+	lastSlash int // last '/' or '\' before scanned, or -1
+	nextEnd   int // a word-end delimiter at or after the last query, or len
+	nextSlash int // a slash at or after the last query, or len
+}
+
+func newWordCursor(text string) *wordCursor {
+	return &wordCursor{text: text, lastDelim: -1, lastSlash: -1, nextEnd: -1, nextSlash: -1}
+}
+
+const (
+	wordStartDelims = " \t\r\n`'\"(<["
+	wordEndDelims   = " \t\r\n`'\")>]"
+)
+
 // inPathOrURL reports whether text[start:end] sits in a path, URL or file
 // name: its whitespace-delimited word holds a slash, or a '.' follows it.
-func inPathOrURL(text string, start, end int) bool {
+func (w *wordCursor) inPathOrURL(start, end int) bool {
+	text := w.text
 	if end < len(text) && text[end] == '.' && end+1 < len(text) && isAlnum(text[end+1]) {
 		return true
 	}
-	ws := strings.LastIndexAny(text[:start], " \t\r\n`'\"(<[") + 1
-	we := strings.IndexAny(text[end:], " \t\r\n`'\")>]")
-	if we < 0 {
-		we = len(text)
-	} else {
-		we += end
+	for ; w.scanned < start; w.scanned++ {
+		c := text[w.scanned]
+		if strings.IndexByte(wordStartDelims, c) >= 0 {
+			w.lastDelim = w.scanned
+		}
+		if c == '/' || c == '\\' {
+			w.lastSlash = w.scanned
+		}
 	}
-	return strings.ContainsAny(text[ws:we], "/\\")
+	ws := w.lastDelim + 1
+	if w.lastSlash >= ws {
+		return true
+	}
+	if w.nextEnd < end {
+		w.nextEnd = indexAnyFrom(text, end, wordEndDelims)
+	}
+	if w.nextSlash < start {
+		w.nextSlash = indexAnyFrom(text, start, "/\\")
+	}
+	return w.nextSlash < w.nextEnd
+}
+
+// indexAnyFrom is the first index at or after from of a byte in set, or
+// len(s).
+func indexAnyFrom(s string, from int, set string) int {
+	if i := strings.IndexAny(s[from:], set); i >= 0 {
+		return from + i
+	}
+	return len(s)
 }
 
 // highEntropy reports whether tok passes the class-mix, entropy and
@@ -142,17 +186,24 @@ func highEntropy(tok string) bool {
 }
 
 // charClass is 0 for upper case, 1 lower case, 2 digit, 3 anything else.
-func charClass(b byte) int {
-	switch {
-	case 'A' <= b && b <= 'Z':
-		return 0
-	case 'a' <= b && b <= 'z':
-		return 1
-	case '0' <= b && b <= '9':
-		return 2
+func charClass(b byte) int { return int(byteClass[b]) }
+
+// byteClass is charClass as a table: the scan asks it for every byte.
+var byteClass = func() (t [256]uint8) {
+	for i := range t {
+		switch b := byte(i); {
+		case 'A' <= b && b <= 'Z':
+			t[i] = 0
+		case 'a' <= b && b <= 'z':
+			t[i] = 1
+		case '0' <= b && b <= '9':
+			t[i] = 2
+		default:
+			t[i] = 3
+		}
 	}
-	return 3
-}
+	return t
+}()
 
 func isAlnum(b byte) bool { return charClass(b) < 3 }
 

@@ -111,12 +111,19 @@ func newAllowlist(s glAllowSpec) *allowlist {
 	return a
 }
 
+// compiled returns the allowlist's regexes joined into one alternation:
+// one match call per finding instead of one per regex, with the same
+// answer ("does any match").
 func (a *allowlist) compiled() []*regexp.Regexp {
 	a.once.Do(func() {
+		var ok []string
 		for _, src := range a.srcs {
-			if re, err := regexp.Compile(src); err == nil {
-				a.regexes = append(a.regexes, re)
+			if _, err := regexp.Compile(src); err == nil {
+				ok = append(ok, "(?:"+src+")")
 			}
+		}
+		if len(ok) > 0 {
+			a.regexes = []*regexp.Regexp{regexp.MustCompile(strings.Join(ok, "|"))}
 		}
 	})
 	return a.regexes
@@ -174,11 +181,9 @@ func (a *allowlist) allows(rule, secret, match, line string) bool {
 
 // ruleSet is the parsed default configuration.
 type ruleSet struct {
-	rules    []*glRule
-	global   []*allowlist
-	keywords []string // every distinct keyword, lower case
-	index    *keywordIndex
-	err      error
+	rules  []*glRule
+	global []*allowlist
+	err    error
 }
 
 var (
@@ -206,7 +211,6 @@ func parseRules(src string) *ruleSet {
 	for _, a := range spec.Allowlists {
 		rs.global = append(rs.global, newAllowlist(a))
 	}
-	seen := map[string]bool{}
 	byID := map[string]*glRuleSpec{}
 	for i := range spec.Rules {
 		byID[spec.Rules[i].ID] = &spec.Rules[i]
@@ -229,10 +233,6 @@ func parseRules(src string) *ruleSet {
 		for _, k := range s.Keywords {
 			k = strings.ToLower(k)
 			r.keywords = append(r.keywords, k)
-			if !seen[k] {
-				seen[k] = true
-				rs.keywords = append(rs.keywords, k)
-			}
 		}
 		if s.Allowlist != nil {
 			r.allow = append(r.allow, newAllowlist(*s.Allowlist))
@@ -242,62 +242,71 @@ func parseRules(src string) *ruleSet {
 		}
 		rs.rules = append(rs.rules, r)
 	}
-	rs.index = newKeywordIndex(rs.keywords)
 	return rs
 }
 
 // gitleaksAllowSignature marks a line its author declared not secret.
 const gitleaksAllowSignature = "gitleaks:allow"
 
-// scanGitleaks applies the gitleaks rules to text.
-func scanGitleaks(text string, first bool) []hit {
+// gitleaksRuleSet wraps each gitleaks rule as a keyword-gated rule.
+func gitleaksRuleSet() []*rule {
 	rs := gitleaksRules()
-	if rs.err != nil || len(rs.rules) == 0 {
+	if rs.err != nil {
 		return nil
 	}
-	present := rs.index.present(strings.ToLower(text))
-	var li *lineIndex
+	out := make([]*rule, 0, len(rs.rules))
+	for _, g := range rs.rules {
+		lines, width := patternReach(g.src)
+		r := &rule{id: g.id, keywords: g.keywords, lines: lines, width: width, run: g.run}
+		switch g.id {
+		case "generic-api-key":
+			r.near = nearGeneric
+		case "jwt":
+			r.near = nearJWT
+		default:
+			if semiGeneric(g.src) {
+				r.near = func(sc *scanner, k kwHit) (span, bool) { return nearAssignment(sc, k, 1) }
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// run applies one gitleaks rule to text[lo:hi] the way gitleaks' detector
+// applies it to a whole fragment: the match trimmed of line breaks, the
+// "gitleaks:allow" signature on its lines, the secret group, the entropy
+// threshold, then the global and the rule's allowlists.
+func (r *glRule) run(sc *scanner, lo, hi int, first bool) []hit {
+	re := r.regexp()
+	if re == nil {
+		return nil
+	}
+	text := sc.text
+	global := gitleaksRules().global
 	var hits []hit
-	for _, r := range rs.rules {
-		run := len(r.keywords) == 0
-		for _, k := range r.keywords {
-			if present[k] {
-				run = true
-				break
-			}
-		}
-		if !run {
+	for _, m := range re.FindAllStringIndex(text[lo:hi], -1) {
+		m0, m1 := lo+m[0], lo+m[1]
+		match := strings.Trim(text[m0:m1], "\n")
+		start := m0 + strings.Index(text[m0:m1], match)
+		line := matchLines(sc.li, start, start+len(match))
+		if strings.Contains(line, gitleaksAllowSignature) {
 			continue
 		}
-		re := r.regexp()
-		if re == nil {
+		secret, off := secretOf(re, r.secretGroup, match)
+		if r.entropy != 0 && shannon(secret) <= r.entropy {
 			continue
 		}
-		for _, m := range re.FindAllStringIndex(text, -1) {
-			match := strings.Trim(text[m[0]:m[1]], "\n")
-			start := m[0] + strings.Index(text[m[0]:m[1]], match)
-			if li == nil {
-				li = newLineIndex(text)
-			}
-			line := matchLines(li, start, start+len(match))
-			if strings.Contains(line, gitleaksAllowSignature) {
-				continue
-			}
-			secret, off := secretOf(re, r.secretGroup, match)
-			if r.entropy != 0 && shannon(secret) <= r.entropy {
-				continue
-			}
-			if allowed(rs.global, r.id, secret, match, line) || allowed(r.allow, r.id, secret, match, line) {
-				continue
-			}
-			rank := rankSpecific
-			if r.generic {
-				rank = rankGeneric
-			}
-			hits = append(hits, hit{rule: r.id, start: start + off, end: start + off + len(secret), rank: rank})
-			if first {
-				return hits
-			}
+		if allowed(global, r.id, secret, match, line) || allowed(r.allow, r.id, secret, match, line) {
+			continue
+		}
+		rank := rankSpecific
+		if r.generic {
+			rank = rankGeneric
+		}
+		hits = append(hits, hit{rule: r.id, start: start + off, end: start + off + len(secret), rank: rank})
+		if first {
+			return hits
 		}
 	}
 	return hits
@@ -336,12 +345,17 @@ func secretOf(re *regexp.Regexp, group int, match string) (string, int) {
 }
 
 // matchLines returns the whole lines a match spans, which gitleaks'
-// "line" allowlists are applied to.
+// "line" allowlists are applied to; on a long line, only maxReach bytes
+// either side of the match, so judging many matches on a 20 MB line does
+// not read the line once per match.
 func matchLines(li *lineIndex, start, end int) string {
 	first := li.line(start)
 	last := li.line(max(end-1, start))
 	ls, _ := li.bounds(first)
 	_, le := li.bounds(last)
+	if le-ls > longLine {
+		ls, le = max(ls, start-maxReach), min(le, end+maxReach)
+	}
 	return li.text[ls:le]
 }
 
@@ -352,15 +366,31 @@ func shannon(s string) float64 {
 	if s == "" {
 		return 0
 	}
-	counts := make(map[rune]int, 32)
+	var ascii [128]int
+	var other map[rune]int
 	for _, r := range s {
-		counts[r]++
+		if r < 128 {
+			ascii[r]++
+			continue
+		}
+		if other == nil {
+			other = map[rune]int{}
+		}
+		other[r]++
 	}
 	inv := 1 / float64(len(s))
 	e := 0.0
-	for _, c := range counts {
-		f := float64(c) * inv
-		e -= f * math.Log2(f)
+	term := func(c int) {
+		if c > 0 {
+			f := float64(c) * inv
+			e -= f * math.Log2(f)
+		}
+	}
+	for _, c := range ascii {
+		term(c)
+	}
+	for _, c := range other {
+		term(c)
 	}
 	return e
 }

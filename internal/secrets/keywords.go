@@ -1,49 +1,145 @@
 package secrets
 
-import "strings"
-
-// keywordIndex finds which of a fixed set of keywords occur in a text in
-// one pass. Checking gitleaks' 240-odd keywords one strings.Contains at a
-// time reads a 100 KB text 240 times; here each position is tested against
-// a bitset of the keywords' first two bytes, and only then compared.
-type keywordIndex struct {
-	pairs  [65536 / 64]uint64  // bit set for each first-two-bytes pair
-	byPair map[uint16][]string // keywords by their first two bytes
-	short  []string            // keywords shorter than two bytes
+// keywordPass finds, in one pass over the text, where each rule's
+// keywords occur. gitleaks runs a rule only when one of its keywords is in
+// the text; here the positions are kept too, so a rule's pattern runs only
+// around its keywords instead of over the whole text.
+//
+// It is an Aho-Corasick automaton compiled to a DFA: one table lookup per
+// byte whatever the number of keywords, over an alphabet reduced to the
+// bytes the keywords use (every other byte is one class), so the table
+// stays small (states × classes).
+type keywordPass struct {
+	class   [256]uint8
+	classes int
+	next    []uint16  // state*classes + class -> state
+	out     [][]int32 // state -> keyword indexes ending here
+	lens    []int
+	rulesOf [][]int // keyword index -> rules it triggers
 }
 
-func newKeywordIndex(keywords []string) *keywordIndex {
-	ki := &keywordIndex{byPair: map[uint16][]string{}}
-	for _, k := range keywords {
-		if len(k) < 2 {
-			ki.short = append(ki.short, k)
-			continue
-		}
-		p := uint16(k[0])<<8 | uint16(k[1])
-		ki.pairs[p/64] |= 1 << (p % 64)
-		ki.byPair[p] = append(ki.byPair[p], k)
-	}
-	return ki
-}
+// kwHit is one keyword occurrence: text[start:end].
+type kwHit struct{ start, end int }
 
-// present returns the keywords that occur in lower (already lower-cased).
-func (ki *keywordIndex) present(lower string) map[string]bool {
-	found := make(map[string]bool, 8)
-	for _, k := range ki.short {
-		if strings.Contains(lower, k) {
-			found[k] = true
+func newKeywordPass(rules []*rule) *keywordPass {
+	kp := &keywordPass{}
+	index := map[string]int{}
+	var words []string
+	for ri, r := range rules {
+		for _, k := range r.keywords {
+			i, ok := index[k]
+			if !ok {
+				i = len(words)
+				index[k] = i
+				words = append(words, k)
+				kp.rulesOf = append(kp.rulesOf, nil)
+				kp.lens = append(kp.lens, len(k))
+			}
+			kp.rulesOf[i] = append(kp.rulesOf[i], ri)
 		}
 	}
-	for i := 0; i+1 < len(lower); i++ {
-		p := uint16(lower[i])<<8 | uint16(lower[i+1])
-		if ki.pairs[p/64]&(1<<(p%64)) == 0 {
-			continue
-		}
-		for _, k := range ki.byPair[p] {
-			if !found[k] && strings.HasPrefix(lower[i:], k) {
-				found[k] = true
+	// Byte classes: 0 for bytes no keyword uses.
+	kp.classes = 1
+	for _, w := range words {
+		for i := 0; i < len(w); i++ {
+			if kp.class[w[i]] == 0 {
+				kp.class[w[i]] = uint8(kp.classes)
+				kp.classes++
 			}
 		}
 	}
-	return found
+	// The trie.
+	c := kp.classes
+	goto_ := []int32{}
+	newState := func() int32 {
+		s := int32(len(goto_) / c)
+		goto_ = append(goto_, make([]int32, c)...)
+		for i := range c {
+			goto_[int(s)*c+i] = -1
+		}
+		kp.out = append(kp.out, nil)
+		return s
+	}
+	newState()
+	for wi, w := range words {
+		s := int32(0)
+		for i := 0; i < len(w); i++ {
+			cl := int(kp.class[w[i]])
+			if goto_[int(s)*c+cl] < 0 {
+				t := newState()
+				goto_[int(s)*c+cl] = t
+			}
+			s = goto_[int(s)*c+cl]
+		}
+		kp.out[s] = append(kp.out[s], int32(wi))
+	}
+	// Breadth-first: fail links folded into a full transition table.
+	n := len(goto_) / c
+	kp.next = make([]uint16, n*c)
+	fail := make([]int32, n)
+	queue := []int32{}
+	for cl := range c {
+		t := goto_[cl]
+		if t < 0 {
+			kp.next[cl] = 0
+			continue
+		}
+		kp.next[cl] = uint16(t)
+		fail[t] = 0
+		queue = append(queue, t)
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		kp.out[s] = append(kp.out[s], kp.out[fail[s]]...)
+		for cl := range c {
+			t := goto_[int(s)*c+cl]
+			if t < 0 {
+				kp.next[int(s)*c+cl] = kp.next[int(fail[s])*c+cl]
+				continue
+			}
+			kp.next[int(s)*c+cl] = uint16(t)
+			fail[t] = int32(kp.next[int(fail[s])*c+cl])
+			queue = append(queue, t)
+		}
+	}
+	return kp
+}
+
+// positions returns, for each rule, where its keywords occur in lower
+// (the text with ASCII letters lower-cased, so offsets match the text),
+// in increasing order of their end.
+func (kp *keywordPass) positions(lower []byte, nrules int) [][]kwHit {
+	pos := make([][]kwHit, nrules)
+	c := kp.classes
+	s := 0
+	for i, b := range lower {
+		s = int(kp.next[s*c+int(kp.class[b])])
+		for _, w := range kp.out[s] {
+			h := kwHit{i + 1 - kp.lens[w], i + 1}
+			for _, ri := range kp.rulesOf[w] {
+				p := pos[ri]
+				if k := len(p); k > 0 && p[k-1] == h {
+					continue
+				}
+				pos[ri] = append(p, h)
+			}
+		}
+	}
+	return pos
+}
+
+// asciiLower lower-cases ASCII letters only, so every byte offset in the
+// result is the same offset in s (strings.ToLower can change lengths).
+// gitleaks' keywords are ASCII.
+func asciiLower(s string) []byte {
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return b
 }

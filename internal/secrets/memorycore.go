@@ -12,18 +12,22 @@ import (
 // says it is secret, and a value random enough to be a key whatever its
 // name. Both are defined here precisely enough to test.
 
-var (
-	mcOnce sync.Once
-	// keyNameRE matches NAME, an assignment operator and a value. The name
-	// ends in one of MemoryCore's suffixes and may be quoted (JSON, YAML)
-	// or exported (shell). Group 1 is the name, group 2 the value.
-	keyNameRE *regexp.Regexp
-)
+// keyNameRE matches NAME, an assignment operator and a value. The name
+// ends in one of MemoryCore's suffixes and may be quoted (JSON, YAML) or
+// exported (shell). Group 1 is the name, group 2 the value.
+var keyNameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_])["'` + "`" + `]?([A-Za-z][A-Za-z0-9_]*_(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?))["'` + "`" + `]?[ \t]*(?::=|=|:)[ \t]*["'` + "`" + `]?([^\s"'` + "`" + `,;]+)`)
+})
 
-func compileMemoryCore() {
-	mcOnce.Do(func() {
-		keyNameRE = regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_])["'` + "`" + `]?([A-Za-z][A-Za-z0-9_]*_(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?))["'` + "`" + `]?[ \t]*(?::=|=|:)[ \t]*["'` + "`" + `]?([^\s"'` + "`" + `,;]+)`)
-	})
+// keyNameRule is the "key-name" rule, gated on its suffixes.
+func keyNameRule() *rule {
+	return &rule{
+		id:       "key-name",
+		keywords: []string{"_key", "_token", "_secret", "_password", "_passwd", "_credential"},
+		width:    maxReach,
+		run:      scanKeyNames,
+		near:     nearAssign("sS\"'`"),
+	}
 }
 
 // keyNameExempt lists the names that end in a secret suffix but name
@@ -37,39 +41,46 @@ var keyNameExempt = []string{
 	"MAX_TOKEN", "MAX_TOKENS", "MIN_TOKEN", "CANCEL_TOKEN", "CANCELLATION_TOKEN",
 }
 
-// scanKeyNames applies the "key-name" rule.
-func scanKeyNames(text string, first bool) []hit {
-	compileMemoryCore()
+// scanKeyNames applies the "key-name" rule to the lines of text[lo:hi].
+func scanKeyNames(sc *scanner, lo, hi int, first bool) []hit {
+	global := gitleaksRules().global
 	var hits []hit
-	// The regexp runs only on lines holding a suffix: most lines hold
-	// none, and matching costs more than finding them.
-	for ls := 0; ls < len(text); {
-		le := strings.IndexAny(text[ls:], "\r\n")
-		if le < 0 {
-			le = len(text)
-		} else {
-			le += ls
+	for _, l := range linesOf(sc.text, lo, hi) {
+		line := sc.text[l.lo:l.hi]
+		if !hasSecretSuffix(line) {
+			continue
 		}
-		if hasSecretSuffix(text[ls:le]) {
-			line := text[ls:le]
-			for _, m := range keyNameRE.FindAllStringSubmatchIndex(line, -1) {
-				name := strings.ToUpper(line[m[2]:m[3]])
-				value := line[m[4]:m[5]]
-				if exemptName(name) || !keyNameValue(value) || strings.Contains(line, gitleaksAllowSignature) {
-					continue
-				}
-				if allowed(gitleaksRules().global, "key-name", value, line[m[0]:m[1]], line) {
-					continue
-				}
-				hits = append(hits, hit{rule: "key-name", start: ls + m[4], end: ls + m[5], rank: rankKeyName})
-				if first {
-					return hits
-				}
+		for _, m := range keyNameRE().FindAllStringSubmatchIndex(line, -1) {
+			name := strings.ToUpper(line[m[2]:m[3]])
+			value := line[m[4]:m[5]]
+			if exemptName(name) || !keyNameValue(value) || strings.Contains(line, gitleaksAllowSignature) {
+				continue
+			}
+			if allowed(global, "key-name", value, line[m[0]:m[1]], line) {
+				continue
+			}
+			hits = append(hits, hit{rule: "key-name", start: l.lo + m[4], end: l.lo + m[5], rank: rankKeyName})
+			if first {
+				return hits
 			}
 		}
-		ls = le + 1
 	}
 	return hits
+}
+
+// linesOf splits text[lo:hi] at line terminators (which are left out).
+func linesOf(text string, lo, hi int) []span {
+	var out []span
+	for lo < hi {
+		e := strings.IndexAny(text[lo:hi], "\r\n")
+		if e < 0 {
+			out = append(out, span{lo, hi})
+			break
+		}
+		out = append(out, span{lo, lo + e})
+		lo += e + 1
+	}
+	return out
 }
 
 // hasSecretSuffix is a cheap prefilter: the regexp only runs on lines that

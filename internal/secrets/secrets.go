@@ -8,14 +8,18 @@
 //
 //   - gitleaks' default detection rules, read from the rule set embedded in
 //     the gitleaks module (github.com/zricethezav/gitleaks/v8/config) and
-//     applied the way gitleaks applies them: a rule runs only when one of its
-//     keywords occurs in the text (case-insensitive), the secret is the
-//     rule's secret group (or its first non-empty group), a secret whose
-//     Shannon entropy does not exceed the rule's threshold is dropped, and
-//     the global and per-rule allowlists (regexes on the secret, the match
-//     or the line; stop words in the secret) are honoured. Rules that only
+//     applied the way gitleaks applies them: a rule runs only where one of
+//     its keywords occurs (case-insensitive), the secret is the rule's
+//     secret group (or its first non-empty group), a secret whose Shannon
+//     entropy does not exceed the rule's threshold is dropped, and the
+//     global and per-rule allowlists (regexes on the secret, the match or
+//     the line; stop words in the secret) are honoured. Rules that only
 //     apply to some file paths are skipped: Scan sees text, not files.
 //     Findings are named by gitleaks' rule id (e.g. "github-pat").
+//   - memcompact's named rules (named.go): "url-credentials", "password"
+//     and "authorization", for secrets whose only mark is their name;
+//   - "secret-section" (sections.go): values listed under a heading that
+//     names secrets, at any level;
 //   - "key-name" (MemoryCore): an assignment to a name ending in _KEY,
 //     _TOKEN, _SECRET, _PASSWORD or _CREDENTIAL(S), any letter case, with
 //     "=", ":" or ":=" and a value that looks like a credential (see
@@ -24,11 +28,13 @@
 //     highEntropy for the exact rule and why hashes, UUIDs and commit SHAs
 //     are not flagged).
 //
-// Compiling gitleaks' two hundred rules costs about 25 ms, which a hook
-// that runs on every memory write should not pay for rules that cannot
-// match. So nothing is compiled until Scan is first called, and then only
-// the rules whose keywords occur in the text; each rule is compiled at most
-// once per process.
+// Known public formats (public.go) are then let through.
+//
+// The work is linear in the text (scan.go): one keyword pass finds where
+// every rule's keywords are, and each pattern runs only around them. Rules
+// are parsed on the first scan and each pattern is compiled the first
+// time its keyword appears, so a hook pays only for the rules its text
+// can trigger.
 //
 // A line holding "gitleaks:allow" is never flagged by any rule, as gitleaks
 // does for its own: it is how a user marks a value reviewed and not secret.
@@ -71,82 +77,63 @@ type hit struct {
 	rank       int // lower wins when two hits overlap
 }
 
-// Ranks: a specific gitleaks rule names the secret best, then gitleaks'
-// generic rule, then MemoryCore's key names, then bare entropy.
+// Ranks: a specific gitleaks rule names the secret best, then
+// memcompact's own named rules (a password, a URL's credentials, an
+// authorization header), then gitleaks' generic rule, then MemoryCore's key
+// names, then a secret section's values, then bare entropy.
 const (
 	rankSpecific = iota
+	rankNamed
 	rankGeneric
 	rankKeyName
+	rankSection
 	rankEntropy
 )
 
 // scan runs every rule over text. With first set it returns as soon as one
-// hit is found.
+// hit survives the public-format allowlist.
 func scan(text string, first bool) []hit {
 	if text == "" {
 		return nil
 	}
+	rules, kp := allRules()
+	sc := newScanner(text)
+	pos := kp.positions(sc.lower, len(rules))
 	var hits []hit
-	hits = append(hits, scanGitleaks(text, first)...)
-	if first && len(hits) > 0 {
-		return hits
-	}
-	hits = append(hits, scanKeyNames(text, first)...)
-	if first && len(hits) > 0 {
-		return hits
-	}
-	hits = append(hits, scanEntropy(text, first)...)
-	return dedupe(hits)
-}
-
-// allowedLine reports whether the line holding offset off carries the
-// "gitleaks:allow" marker, which every rule honours: it is how a user
-// declares a flagged value (a document ID, a test fixture) not secret.
-func allowedLine(text string, off int) bool {
-	ls := strings.LastIndexAny(text[:off], "\r\n") + 1
-	le := strings.IndexAny(text[off:], "\r\n")
-	if le < 0 {
-		le = len(text)
-	} else {
-		le += off
-	}
-	return strings.Contains(text[ls:le], gitleaksAllowSignature)
-}
-
-// dedupe keeps, of hits whose secrets overlap, the best-ranked one, so a
-// token named by gitleaks is not reported again as a key name or as
-// entropy. Among equal ranks the earlier, longer secret wins.
-func dedupe(hits []hit) []hit {
-	sort.SliceStable(hits, func(i, j int) bool {
-		a, b := hits[i], hits[j]
-		if a.rank != b.rank {
-			return a.rank < b.rank
-		}
-		if a.start != b.start {
-			return a.start < b.start
-		}
-		return a.end-a.start > b.end-b.start
-	})
-	var kept []hit
-	for _, h := range hits {
-		overlaps := false
-		for _, k := range kept {
-			if h.start < k.end && k.start < h.end {
-				overlaps = true
-				break
+	keep := func(hs []hit) bool {
+		for _, h := range hs {
+			if !sc.public(h) {
+				hits = append(hits, h)
+				if first {
+					return true
+				}
 			}
 		}
-		if !overlaps {
-			kept = append(kept, h)
+		return false
+	}
+	sections := false
+	for i, r := range rules {
+		if r.run == nil {
+			sections = sections || len(pos[i]) > 0
+			continue
+		}
+		var ws []span
+		switch {
+		case len(r.keywords) == 0:
+			ws = sc.allLines()
+		case len(pos[i]) > 0:
+			ws = sc.windows(r, pos[i])
+		}
+		for _, w := range ws {
+			if keep(r.run(sc, w.lo, w.hi, first)) {
+				return hits
+			}
 		}
 	}
-	sort.SliceStable(kept, func(i, j int) bool {
-		if kept[i].start != kept[j].start {
-			return kept[i].start < kept[j].start
-		}
-		return kept[i].rule < kept[j].rule
-	})
-	return kept
+	if sections && keep(sc.scanSections(first)) || keep(scanEntropy(sc, first)) {
+		return hits
+	}
+	return dedupe(hits)
 }
 
 // lineIndex maps byte offsets to 1-based line numbers and line bounds.
@@ -200,23 +187,28 @@ func render(text string, hits []hit) []Finding {
 	}
 	li := newLineIndex(text)
 	out := make([]Finding, 0, len(hits))
-	for _, h := range hits {
+	for hi, h := range hits {
 		n := li.line(h.start)
 		ls, le := li.bounds(n)
 		start := min(max(h.start, ls), le)
 		// Context: the line up to the secret, with every other secret on
 		// it masked, so one finding's excerpt never shows another's value.
 		// Only the last few hundred bytes can show, which bounds the work
-		// on a huge line.
+		// on a huge line. Hits are sorted and disjoint, so the ones to
+		// mask are the few just before this one.
 		from := max(ls, start-16*maxContext)
 		for from < start && !utf8.RuneStart(text[from]) {
 			from++
 		}
+		first := hi
+		for first > 0 && hits[first-1].end > from {
+			first--
+		}
 		var ctx strings.Builder
 		for p := from; p < start; {
 			masked := false
-			for _, o := range hits {
-				if o.start <= p && p < o.end && o != h {
+			for _, o := range hits[first:hi] {
+				if o.start <= p && p < o.end {
 					ctx.WriteString("****")
 					p = min(o.end, start)
 					masked = true

@@ -36,7 +36,7 @@ func TestScan(t *testing.T) {
 
 		// Positives: MemoryCore key names.
 		{"env assignment", "OPENAI_API_KEY=sk-abc123def456", []string{"1:*"}},
-		{"yaml password", "db:\n  DB_PASSWORD: hunter22", []string{"2:key-name"}},
+		{"yaml password", "db:\n  DB_PASSWORD: hunter22", []string{"2:*"}},
 		{"json secret", `{"CLIENT_SECRET": "s3cr3t-value"}`, []string{"1:*"}},
 		{"export token", "export DEPLOY_TOKEN=abcd1234", []string{"1:*"}},
 		{"lower-case name", "my_credential := pass-9x", []string{"1:key-name"}},
