@@ -79,6 +79,10 @@ type Plan struct {
 	snapAbs  string
 	newText  string
 	required []facts.Fact // facts the block must hold, lines in the original file
+	// tierSecrets are the secret values found in the oldest and mid
+	// tiers: never a fact to keep, and looked for in the block in every
+	// cheap encoding. Held in memory only.
+	tierSecrets []string
 }
 
 var distilledRE = regexp.MustCompile(`^\*Distilled from (\d+) entr(?:y|ies)\b`)
@@ -138,9 +142,11 @@ func Prepare(ctx context.Context, o Options) *Plan {
 	for i := 0; i < t.NewestStart; i++ {
 		e := doc.Entries[i]
 		reason, excerpt := "", ""
+		fs, vals := secrets.ScanValues(doc.EntryText(i))
+		pl.tierSecrets = append(pl.tierSecrets, vals...)
 		if e.SecretHeading {
 			reason = "heading"
-		} else if fs := secrets.Scan(doc.EntryText(i)); len(fs) > 0 {
+		} else if len(fs) > 0 {
 			reason, excerpt = fs[0].Rule, fs[0].Excerpt
 		}
 		if reason != "" {
@@ -173,7 +179,7 @@ func Prepare(ctx context.Context, o Options) *Plan {
 				pl.oldBody = append(append([]string(nil), body[:len(body)-1]...), last+pl.eol)
 			}
 		}
-		for _, f := range facts.Extract(strings.Join(body, "")) {
+		for _, f := range pl.notSecret(facts.Extract(strings.Join(body, ""))) {
 			f.Line += h.Start + 1 + (len(doc.Lines[h.Start+1:h.End]) - len(body))
 			pl.required = append(pl.required, f)
 		}
@@ -203,7 +209,7 @@ func Prepare(ctx context.Context, o Options) *Plan {
 			s.Title = doc.Entries[i].Title
 		}
 		srcs = append(srcs, s)
-		for _, f := range facts.Extract(doc.EntryText(i)) {
+		for _, f := range pl.notSecret(facts.Extract(doc.EntryText(i))) {
 			f.Line += doc.Entries[i].Start
 			pl.required = append(pl.required, f)
 		}
@@ -228,7 +234,11 @@ func Prepare(ctx context.Context, o Options) *Plan {
 				return pl.abort("the summary %s has no bullets; nothing was written", o.SummaryName)
 			}
 		case o.Command != "":
-			b, err := distill.External(ctx, o.Command, distill.TierText(srcs), o.Timeout)
+			tier := distill.TierText(srcs)
+			if secrets.Contains(tier) {
+				return pl.abort("the text for the summarizer would hold a secret; nothing was sent or written")
+			}
+			b, err := distill.External(ctx, o.Command, tier, o.Timeout)
 			if err != nil {
 				return pl.abort("%v; nothing was written", err)
 			}
@@ -339,6 +349,12 @@ func (pl *Plan) verify(newText, block string) string {
 			pl.Report.SecretInBlock = append(pl.Report.SecretInBlock, fmt.Sprintf("block line %d: %s (%s)", f.Line, f.Excerpt, f.Rule))
 		}
 		return "the history block would hold a secret; nothing was written"
+	}
+	if fs := secrets.Encoded(block, pl.tierSecrets); len(fs) > 0 {
+		for _, f := range fs {
+			pl.Report.SecretInBlock = append(pl.Report.SecretInBlock, fmt.Sprintf("block line %d: %s (%s)", f.Line, f.Excerpt, f.Rule))
+		}
+		return "the history block would hold a secret of the compacted entries, encoded; nothing was written"
 	}
 	for i := range pl.secret {
 		if !strings.Contains(newText, d.EntryText(i)) {
@@ -522,4 +538,25 @@ func unitWord(n int, u budget.Unit) string {
 		return strings.TrimSuffix(string(u), "s")
 	}
 	return string(u)
+}
+
+// notSecret drops the facts that are or hold a secret: a secret is never
+// a fact the block must keep (nor listed by --plan).
+func (pl *Plan) notSecret(fs []facts.Fact) []facts.Fact {
+	out := fs[:0]
+	for _, f := range fs {
+		if !secrets.Contains(f.Text) && !containsAny(f.Text, pl.tierSecrets) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, v := range subs {
+		if v != "" && strings.Contains(s, v) {
+			return true
+		}
+	}
+	return false
 }

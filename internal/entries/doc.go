@@ -47,9 +47,12 @@
 //
 // # Secrets by heading
 //
-// An entry is marked SecretHeading when its own heading or any heading it
-// sits under reads "Secrets", "Credentials" or "Tokens" (any case, first
-// word). Compaction never summarizes such an entry. (Secrets found by
+// An entry is marked SecretHeading when its own heading or title, any
+// heading it sits under, or any heading inside it (a "### Credentials"
+// sub-heading, outside fenced code) names secrets by heading.Secret's rule
+// ("Secrets", "Credentials", "Tokens", "Passwords", "API keys", after any
+// date or marker: "Secrets for staging"). Compaction never summarizes such
+// an entry. (Secrets found by
 // content are the secrets package's concern.)
 //
 // # Tiers

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/memcompact/memcompact/internal/secrets/heading"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -69,7 +70,6 @@ var (
 	itemRE    = regexp.MustCompile(`^(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)`)
 	breakRE   = regexp.MustCompile(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
 	fenceRE   = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
-	secretRE  = regexp.MustCompile(`(?i)^\W*(secrets|credentials|tokens)\b`)
 	historyRE = regexp.MustCompile(`(?i)^compacted history$`)
 )
 
@@ -181,14 +181,14 @@ func Split(text string, opt Options) (*Doc, error) {
 	k := 0
 	for i := 0; i < n && k < len(d.Entries); i++ {
 		if i == d.Entries[k].Start {
-			own := info[i].level > 0 && secretRE.MatchString(info[i].heading)
+			own := info[i].level > 0 && heading.Secret(info[i].heading) || info[i].level == 0 && heading.Secret(d.Entries[k].Title)
 			under := false
 			for _, h := range stack {
-				if secretRE.MatchString(info[h].heading) && (info[i].level == 0 || info[h].level < info[i].level) {
+				if heading.Secret(info[h].heading) && (info[i].level == 0 || info[h].level < info[i].level) {
 					under = true
 				}
 			}
-			d.Entries[k].SecretHeading = own || under
+			d.Entries[k].SecretHeading = own || under || d.secretSubheading(info, d.Entries[k])
 			k++
 		}
 		if lv := info[i].level; lv > 0 && !info[i].fenced {
@@ -330,4 +330,16 @@ func frontMatterEnd(lines []string) int {
 		}
 	}
 	return 0
+}
+
+// secretSubheading reports whether a heading inside entry e (below its
+// own, outside fenced code) names secrets: "### Credentials" in the body
+// of a dated entry makes the whole entry secret.
+func (d *Doc) secretSubheading(info []lineInfo, e Entry) bool {
+	for j := e.Start + 1; j < e.End && j < len(info); j++ {
+		if info[j].level > 0 && !info[j].fenced && heading.Secret(info[j].heading) {
+			return true
+		}
+	}
+	return false
 }
