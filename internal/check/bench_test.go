@@ -34,13 +34,13 @@ func BenchmarkCheck(b *testing.B) {
 			b.Fatal(err)
 		}
 		opt := Options{IndexPath: path, Reference: Reference{Display: "ref", Data: []byte(testRef)}, Today: testToday}
-		if r := Run(opt); r.Result != Clean || r.SubjectsTotal != n {
+		if r := Evaluate(opt); r.Result != Clean || r.SubjectsTotal != n {
 			b.Fatalf("%d lines: %s, %d subjects", n, r.Result, r.SubjectsTotal)
 		}
 		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
-				Run(opt)
+				Evaluate(opt)
 			}
 		})
 	}

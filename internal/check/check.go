@@ -88,9 +88,9 @@ func refuse(indexPath string, kind RefusalKind, reason string, detail ...string)
 	return &Report{Result: Refused, Index: indexPath, Refusal: &Refusal{Kind: kind, Reason: reason, Detail: detail}}
 }
 
-// Run checks one index. It reads the index, the reference copy and, for a
-// split store, the policy file beside the index; it never writes.
-func Run(opt Options) *Report {
+// Evaluate checks one index. It reads the index, the reference copy and,
+// for a split store, the policy file beside the index; it never writes.
+func Evaluate(opt Options) *Report {
 	ip := opt.IndexPath
 	if fi, err := os.Stat(ip); ip == "" || err != nil || !fi.Mode().IsRegular() {
 		return &Report{Result: UsageError, Index: ip, Reason: fmt.Sprintf("index not found at '%s'", ip)}
@@ -107,10 +107,10 @@ func Run(opt Options) *Report {
 	return runRead(opt, ixFile)
 }
 
-// RunFile is Run over the index opt.IndexPath as the caller has already
+// EvaluateFile is Evaluate over the index opt.IndexPath as the caller has already
 // read it: the pre-write guard, which holds the index it is judging a write
 // to, so the index is not read a second time on every memory write.
-func RunFile(opt Options, ixFile *textfile.File) *Report {
+func EvaluateFile(opt Options, ixFile *textfile.File) *Report {
 	if rep := referenceMissing(opt); rep != nil {
 		return rep
 	}

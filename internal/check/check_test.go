@@ -46,7 +46,7 @@ func writeFiles(t *testing.T, files map[string]string) string {
 
 func run(t *testing.T, dir string) *Report {
 	t.Helper()
-	return Run(Options{
+	return Evaluate(Options{
 		IndexPath: filepath.Join(dir, "MEMORY.md"),
 		Reference: Reference{Display: "ref", Data: []byte(testRef)},
 		Today:     testToday,
@@ -94,7 +94,7 @@ func TestBadInput(t *testing.T) {
 	if r := run(t, dir); r.Result != UsageError || r.Reason != "index not found at '"+filepath.Join(dir, "MEMORY.md")+"'" {
 		t.Errorf("directory index: %+v", r)
 	}
-	if r := Run(Options{IndexPath: "", Today: testToday}); r.Result != UsageError {
+	if r := Evaluate(Options{IndexPath: "", Today: testToday}); r.Result != UsageError {
 		t.Errorf("empty path: %+v", r)
 	}
 }

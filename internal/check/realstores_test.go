@@ -110,7 +110,7 @@ func TestRealStores(t *testing.T) {
 		})
 		sort.Strings(indexes)
 		for _, ix := range indexes {
-			r := Run(Options{IndexPath: ix, Reference: Reference{Display: skill, Path: skill}, Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.Local)})
+			r := Evaluate(Options{IndexPath: ix, Reference: Reference{Display: skill, Path: skill}, Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.Local)})
 			var b strings.Builder
 			if err := WriteText(&b, r); err != nil {
 				t.Fatal(err)

@@ -48,7 +48,7 @@ func TestAgentOrchestraReference(t *testing.T) {
 	today := time.Date(2026, 8, 20, 0, 0, 0, 0, time.Local)
 
 	check := func(dir, ref string) *Report {
-		return Run(Options{IndexPath: filepath.Join(dir, "MEMORY.md"), Reference: Reference{Display: ref, Path: ref}, Today: today})
+		return Evaluate(Options{IndexPath: filepath.Join(dir, "MEMORY.md"), Reference: Reference{Display: ref, Path: ref}, Today: today})
 	}
 	t.Run("legacy clean", func(t *testing.T) {
 		r := check(writeFiles(t, map[string]string{"MEMORY.md": canon + body}), skill)
@@ -93,7 +93,7 @@ func TestAgentOrchestraReference(t *testing.T) {
 		if r.Result != UsageError {
 			t.Errorf("%s", r.Result)
 		}
-		r = Run(Options{IndexPath: skill, Reference: Reference{Display: skill, Path: skill}, Today: today})
+		r = Evaluate(Options{IndexPath: skill, Reference: Reference{Display: skill, Path: skill}, Today: today})
 		if r.Result == Refused && r.Refusal.Kind == RefStanzaMalformed || r.Shape != "" && r.Shape != ShapeLegacy {
 			t.Errorf("SKILL.md read as split: %s %+v %s", r.Result, r.Refusal, r.Shape)
 		}
@@ -117,7 +117,7 @@ func TestUnreadable(t *testing.T) {
 	}
 	os.Chmod(filepath.Join(dir, "ref.md"), 0)
 	ref := filepath.Join(dir, "ref.md")
-	if r := Run(Options{IndexPath: filepath.Join(dir, "MEMORY.md"), Reference: Reference{Display: ref, Path: ref}, Today: testToday}); r.Result != Refused || r.Refusal.Reason != "policy reference copy could not be read" {
+	if r := Evaluate(Options{IndexPath: filepath.Join(dir, "MEMORY.md"), Reference: Reference{Display: ref, Path: ref}, Today: testToday}); r.Result != Refused || r.Refusal.Reason != "policy reference copy could not be read" {
 		t.Errorf("reference: %s %+v", r.Result, r.Refusal)
 	}
 	os.Chmod(filepath.Join(dir, "MEMORY.md"), 0)

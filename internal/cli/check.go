@@ -1,14 +1,12 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
-	"os"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/check"
-	"github.com/memcompact/memcompact/internal/reference"
-	"github.com/memcompact/memcompact/internal/store"
 )
 
 const checkUsage = "check [--reference FILE] [--json] [INDEX [REFERENCE]]"
@@ -92,37 +90,15 @@ func runCheck(env *Env, args []string) error {
 		}
 		return checkUsageError(env, asJSON, indexFlag, "check takes one index (and one reference copy); found "+strings.Join(found, ", "), "usage: memcompact "+checkUsage)
 	}
-	indexPath := indexFlag
+	req := check.Request{Index: indexFlag, Reference: refPath, Today: env.Today(), Where: env.where()}
 	if len(pos) == 1 {
-		indexPath = pos[0]
+		req.Index = pos[0]
 	}
-	if indexPath == "" {
-		cwd, err := os.Getwd()
-		if err != nil {
-			return checkUsageError(env, asJSON, "", "no index given, and the working directory is unknown: "+err.Error(), "name the index: memcompact check path/to/MEMORY.md")
-		}
-		found, _, err := store.FindIndex(env.Getenv, env.Home(), cwd)
-		if err != nil {
-			var hints []string
-			var nie *store.NoIndexError
-			if errors.As(err, &nie) {
-				hints = nie.HintsFor("check")
-			}
-			return checkUsageError(env, asJSON, found, err.Error(), hints...)
-		}
-		indexPath = found
+	rep, err := check.Run(context.Background(), req)
+	if rerr := renderCheck(env, asJSON, rep); rerr != nil {
+		return &ExitError{Code: worst(rep.ExitCode(), ExitRefused), Err: rerr}
 	}
-
-	src := reference.Resolve(refPath, env.Getenv, env.Home())
-	rep := check.Run(check.Options{
-		IndexPath: indexPath,
-		Reference: check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
-		Today:     env.Today(),
-	})
-	if err := renderCheck(env, asJSON, rep); err != nil {
-		return &ExitError{Code: worst(rep.ExitCode(), ExitRefused), Err: err}
-	}
-	return exitCode(rep.ExitCode())
+	return &ExitError{Code: rep.ExitCode(), Hints: hintsOf(err)}
 }
 
 func renderCheck(env *Env, asJSON bool, rep *check.Report) error {

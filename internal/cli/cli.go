@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/store"
 )
 
 // Exit codes.
@@ -274,4 +275,13 @@ func distance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
+}
+
+// where is what an engine consults to find the current project's store.
+func (e *Env) where() store.Where {
+	cwd, err := os.Getwd()
+	if err != nil {
+		cwd = ""
+	}
+	return store.Where{Getenv: e.Getenv, Home: e.Home(), Cwd: cwd}
 }

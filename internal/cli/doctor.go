@@ -1,18 +1,14 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
-	"github.com/memcompact/memcompact/internal/check"
 	"github.com/memcompact/memcompact/internal/doctor"
-	"github.com/memcompact/memcompact/internal/reference"
-	"github.com/memcompact/memcompact/internal/store"
 )
 
-const doctorUsage = "doctor [--all] [--json] [--reference FILE] [INDEX]"
+const doctorUsage = doctor.Usage
 
 func init() {
 	register(&command{
@@ -40,12 +36,12 @@ Exit codes: 0 healthy, 1 problems, 2 the index could not be read,
 }
 
 func runDoctor(env *Env, args []string) error {
-	var all, asJSON bool
-	var refPath string
+	req := doctor.Request{Today: env.Today(), Where: env.where()}
+	var asJSON bool
 	fs := newFlagSet("doctor")
-	fs.BoolVar(&all, "all", false, "diagnose every store under <config dir>/projects/*/memory/")
+	fs.BoolVar(&req.All, "all", false, "diagnose every store under <config dir>/projects/*/memory/")
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
-	fs.StringVar(&refPath, "reference", "", "reference copy `FILE` for the strict check")
+	fs.StringVar(&req.Reference, "reference", "", "reference copy `FILE` for the strict check")
 	alias(fs, "json", "Json")
 	indexFlag := indexFlag(fs)
 	pos, err := parseFlags(env, fs, doctorUsage, args)
@@ -53,85 +49,35 @@ func runDoctor(env *Env, args []string) error {
 		return err
 	}
 	pos = withIndexFlag(*indexFlag, pos)
-	if len(pos) > 1 || (all && len(pos) > 0) {
+	if len(pos) > 1 || (req.All && len(pos) > 0) {
 		return Usagef("doctor takes one INDEX, or --all")
 	}
-	src := reference.Resolve(refPath, env.Getenv, env.Home())
-	opt := doctor.Options{
-		Reference:     check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
-		ReferenceFlag: refPath,
-		Today:         env.Today(),
-	}
-
-	if all {
-		return doctorAll(env, opt, asJSON)
-	}
 	if len(pos) == 1 {
-		opt.Index = pos[0]
-	} else {
-		cwd, err := os.Getwd()
-		if err != nil {
-			return Usagef("no index given, and the working directory is unknown: %v", err)
-		}
-		found, _, err := store.FindIndex(env.Getenv, env.Home(), cwd)
-		if err != nil {
-			ee := &ExitError{Code: ExitUsage, Err: err}
-			var nie *store.NoIndexError
-			if errors.As(err, &nie) {
-				ee.Hints = nie.HintsFor("doctor")
-			}
-			ee.Hints = append(ee.Hints, "or diagnose every store: memcompact doctor --all")
-			return ee
-		}
-		opt.Index = found
+		req.Index = pos[0]
 	}
-	// A store directory names its index; a directory where the index
-	// belongs is left for Diagnose to report as unreadable.
-	if fi, err := os.Stat(filepath.Join(opt.Index, store.IndexName)); err == nil && !fi.IsDir() {
-		opt.Index = filepath.Join(opt.Index, store.IndexName)
-	} else if _, err := os.Stat(opt.Index); errors.Is(err, os.ErrNotExist) {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: no such file", opt.Index), Hints: []string{"usage: memcompact " + doctorUsage}}
-	}
-	r := doctor.Diagnose(opt)
-	if asJSON {
-		err = printJSON(env, r)
-	} else {
-		err = doctor.WriteText(env.Stdout, r)
-	}
-	if err != nil {
-		return &ExitError{Code: ExitRefused, Err: err}
-	}
-	return exitCode(r.ExitCode())
-}
-
-func doctorAll(env *Env, opt doctor.Options, asJSON bool) error {
-	home := env.Home()
-	if home == "" && env.Getenv("CLAUDE_CONFIG_DIR") == "" {
-		return Usagef("cannot find the Claude config dir: neither CLAUDE_CONFIG_DIR nor HOME is set")
-	}
-	projects := filepath.Join(store.ConfigDir(env.Getenv, home), "projects")
-	indexes, err := doctor.Indexes(projects)
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("cannot list the stores: %v", err), Hints: []string{"Claude Code keeps them under <config dir>/projects/*/memory/; the config dir is $CLAUDE_CONFIG_DIR or ~/.claude"}}
-	}
-	var progress func(i, n int, index string)
 	// Progress is for a person watching, never for a log or a pipe.
-	if isTerminal(env.Stderr) {
-		progress = func(i, n int, index string) {
+	if req.All && isTerminal(env.Stderr) {
+		req.Progress = func(i, n int, index string) {
 			fmt.Fprintf(env.Stderr, "\r\x1b[Kdoctor: %d/%d %s", i+1, n, filepath.Base(filepath.Dir(filepath.Dir(index))))
 		}
 	}
-	a := doctor.DiagnoseAll(projects, indexes, opt, progress)
-	if progress != nil {
+	res, err := doctor.Run(context.Background(), req)
+	if req.Progress != nil {
 		fmt.Fprint(env.Stderr, "\r\x1b[K")
 	}
-	if asJSON {
-		err = printJSON(env, a)
-	} else {
-		err = doctor.WriteAllText(env.Stdout, a)
+	if err != nil {
+		return engineError(err)
+	}
+	switch {
+	case asJSON:
+		err = printJSON(env, res.JSON())
+	case res.All != nil:
+		err = doctor.WriteAllText(env.Stdout, res.All)
+	default:
+		err = doctor.WriteText(env.Stdout, res.Report)
 	}
 	if err != nil {
 		return &ExitError{Code: ExitRefused, Err: err}
 	}
-	return exitCode(a.ExitCode())
+	return exitCode(int(res.Status()))
 }

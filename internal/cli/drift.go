@@ -1,17 +1,14 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"io/fs"
-	"os"
 
 	"github.com/memcompact/memcompact/internal/drift"
-	"github.com/memcompact/memcompact/internal/records"
-	"github.com/memcompact/memcompact/internal/store"
+	"github.com/memcompact/memcompact/internal/outcome"
 )
 
-const driftUsage = "drift [--json] [STORE]"
+const driftUsage = drift.Usage
 
 func init() {
 	register(&command{
@@ -48,63 +45,26 @@ func runDrift(env *Env, args []string) error {
 		return err
 	}
 	pos = withIndexFlag(*indexFlag, pos)
-	fail := func(code int, err error, hints ...string) error {
-		if asJSON {
-			result := "refused"
-			if code == ExitUsage {
-				result = "usage-error"
-			}
-			drift.WriteJSON(env.Stdout, drift.JSONError{Version: drift.JSONVersion, Result: result, Reason: err.Error()})
-		}
-		return &ExitError{Code: code, Err: err, Hints: hints}
-	}
+	req := drift.Request{Today: env.Today(), Where: env.where()}
+	var res *drift.Result
 	if len(pos) > 1 {
-		return fail(ExitUsage, fmt.Errorf("drift takes one store; found %d arguments", len(pos)), "usage: memcompact "+driftUsage)
-	}
-
-	var path string
-	if len(pos) == 1 {
-		path = pos[0]
-		if _, err := os.Stat(path); err != nil {
-			return fail(ExitUsage, fmt.Errorf("%s: no such store or index file", path), "usage: memcompact "+driftUsage)
-		}
+		err = &outcome.Error{Status: outcome.Usage, Msg: fmt.Sprintf("drift takes one store; found %d arguments", len(pos)), Hints: []string{"usage: memcompact " + driftUsage}}
 	} else {
-		cwd, err := os.Getwd()
-		if err != nil {
-			return fail(ExitUsage, fmt.Errorf("no store given, and the working directory is unknown: %v", err), "name the store: memcompact drift path/to/memory")
+		if len(pos) == 1 {
+			req.Store = pos[0]
 		}
-		index, _, err := store.FindIndex(env.Getenv, env.Home(), cwd)
-		if err != nil {
-			var hints []string
-			var nie *store.NoIndexError
-			if errors.As(err, &nie) {
-				hints = nie.HintsFor("drift")
-			}
-			return fail(ExitUsage, err, hints...)
-		}
-		path = index
+		res, err = drift.Run(context.Background(), req)
 	}
-
-	res, err := drift.Compute(path, records.DateOf(env.Today()))
-	switch {
-	case errors.Is(err, drift.ErrNoIndex):
-		return fail(ExitUsage, err, "a store is the directory holding MEMORY.md; or name the index file itself")
-	case errors.Is(err, fs.ErrNotExist):
-		return fail(ExitUsage, err)
-	case err != nil:
-		return fail(ExitRefused, err)
+	if err != nil {
+		if asJSON {
+			writeJSONTo(env.Stdout, drift.ErrorJSON(err))
+		}
+		return engineError(err)
 	}
 	if asJSON {
 		err = drift.WriteJSON(env.Stdout, res.JSON())
 	} else {
 		err = res.WriteText(env.Stdout)
 	}
-	code := ExitClean
-	if res.Drifted() {
-		code = ExitDefects
-	}
-	if err != nil {
-		return &ExitError{Code: worst(code, ExitRefused), Err: err}
-	}
-	return exitCode(code)
+	return rendered(int(res.Status()), err)
 }

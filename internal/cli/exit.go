@@ -1,6 +1,11 @@
 package cli
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/memcompact/memcompact/internal/outcome"
+)
 
 // ExitError is an error that carries an exit code and optional hints. An
 // ExitError with a nil Err prints nothing: the verb has already rendered
@@ -43,3 +48,35 @@ func Refusef(format string, a ...any) *ExitError {
 
 // worst returns the higher of two exit codes: the worst outcome wins.
 func worst(a, b int) int { return max(a, b) }
+
+// engineError turns an engine's error into the CLI's: an *outcome.Error
+// keeps its status and hints and prints its message (with its file, when
+// it names one in the message); any other error is a refusal.
+func engineError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *outcome.Error
+	if !errors.As(err, &e) {
+		return &ExitError{Code: ExitRefused, Err: err}
+	}
+	return &ExitError{Code: int(e.Status), Err: errors.New(e.Msg), Hints: e.Hints}
+}
+
+// hintsOf is an engine error's hints, or none.
+func hintsOf(err error) []string {
+	var e *outcome.Error
+	if errors.As(err, &e) {
+		return e.Hints
+	}
+	return nil
+}
+
+// rendered is the error of a verb that reached a verdict with code and
+// then printed it: a failed print is a refusal, the worse code wins.
+func rendered(code int, printErr error) error {
+	if printErr != nil {
+		return &ExitError{Code: worst(code, ExitRefused), Err: printErr}
+	}
+	return exitCode(code)
+}

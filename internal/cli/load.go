@@ -1,15 +1,11 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"io/fs"
-	"os"
-	"strings"
 
 	"github.com/memcompact/memcompact/internal/loadcut"
-	"github.com/memcompact/memcompact/internal/store"
-	"github.com/memcompact/memcompact/internal/textfile"
+	"github.com/memcompact/memcompact/internal/outcome"
 )
 
 const loadUsage = "load [--lines N] [--units N] [--text] [--json] [INDEX]"
@@ -49,12 +45,12 @@ object on every path.`,
 }
 
 func runLoad(env *Env, args []string) error {
-	lines, units := loadcut.DefaultLines, loadcut.DefaultUnits
-	var asJSON, withText bool
+	var req loadcut.Request
+	var asJSON bool
 	flags := newFlagSet("load")
-	flags.BoolVar(&withText, "text", false, "also print the memory text exactly as Claude Code loads it")
-	flags.IntVar(&lines, "lines", lines, "the line limit")
-	flags.IntVar(&units, "units", units, "the size limit in UTF-16 code units")
+	flags.BoolVar(&req.Text, "text", false, "also print the memory text exactly as Claude Code loads it")
+	flags.IntVar(&req.Lines, "lines", loadcut.DefaultLines, "the line limit")
+	flags.IntVar(&req.Units, "units", loadcut.DefaultUnits, "the size limit in UTF-16 code units")
 	flags.BoolVar(&asJSON, "json", false, "print one JSON object")
 	alias(flags, "json", "Json")
 	indexFlag := indexFlag(flags)
@@ -63,116 +59,25 @@ func runLoad(env *Env, args []string) error {
 		return err
 	}
 	pos = withIndexFlag(*indexFlag, pos)
-	fail := func(code int, indexPath, reason string, hints ...string) error {
-		if asJSON {
-			result := "usage-error"
-			if code == ExitRefused {
-				result = "refused"
-			}
-			if hints == nil {
-				hints = []string{}
-			}
-			writeJSONTo(env.Stdout, loadcut.ErrorReport{SchemaVersion: 1, Outcome: result, Index: indexPath, Reason: reason, Hints: hints})
-		}
-		return &ExitError{Code: code, Err: errors.New(reason), Hints: hints}
-	}
 	if len(pos) > 1 {
-		return fail(ExitUsage, "", fmt.Sprintf("load takes one index; found %d arguments", len(pos)), "usage: memcompact "+loadUsage)
-	}
-	if lines < 1 || units < 1 {
-		return fail(ExitUsage, "", "--lines and --units must be positive", "Claude Code's limits are 200 lines and 25,000 units")
-	}
-	var indexPath string
-	if len(pos) == 1 {
-		indexPath = pos[0]
+		err = &outcome.Error{Status: outcome.Usage, Msg: fmt.Sprintf("load takes one index; found %d arguments", len(pos)), Hints: []string{"usage: memcompact " + loadUsage}}
 	} else {
-		cwd, err := os.Getwd()
-		if err != nil {
-			return fail(ExitUsage, "", "cannot tell the current directory: "+err.Error(), "name the index: memcompact "+loadUsage)
+		if len(pos) == 1 {
+			req.Index = pos[0]
 		}
-		p, _, err := store.FindIndex(env.Getenv, env.Home(), cwd)
-		var nie *store.NoIndexError
-		if errors.As(err, &nie) {
-			return fail(ExitUsage, p, nie.Error(), nie.HintsFor("load")...)
+		req.Where = env.where()
+		var o *loadcut.Outcome
+		if o, err = loadcut.Run(context.Background(), req); err == nil {
+			if asJSON {
+				writeJSONTo(env.Stdout, o.JSON())
+			} else {
+				err = o.WriteText(env.Stdout)
+			}
+			return rendered(int(o.Status()), err)
 		}
-		indexPath = p
 	}
-	f, err := textfile.Read(indexPath)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return fail(ExitUsage, indexPath, fmt.Sprintf("index not found at '%s'", indexPath))
-	case errors.Is(err, textfile.ErrNotRegular):
-		return fail(ExitUsage, indexPath, fmt.Sprintf("'%s' is not a file", indexPath))
-	case err != nil:
-		return fail(ExitRefused, indexPath, err.Error())
-	}
-	r := loadcut.ComputeSized(f.Text, len(f.Raw), lines, units)
 	if asJSON {
-		rep := loadcut.NewReport(indexPath, r)
-		if withText {
-			rep.LoadedText = &r.Text
-		}
-		writeJSONTo(env.Stdout, rep)
-	} else {
-		renderLoad(env, indexPath, r)
-		if withText {
-			fmt.Fprintf(env.Stdout, "\nwhat Claude Code loads:\n%s\n", r.Text)
-		}
+		writeJSONTo(env.Stdout, loadcut.ErrorJSON(err))
 	}
-	if r.Lost() {
-		return exitCode(ExitDefects)
-	}
-	return nil
-}
-
-func renderLoad(env *Env, indexPath string, r loadcut.Result) {
-	w := env.Stdout
-	if r.Cut {
-		fmt.Fprintln(w, "RESULT: cut")
-	} else if r.Lost() {
-		fmt.Fprintln(w, "RESULT: entries hidden")
-	} else {
-		fmt.Fprintln(w, "RESULT: loads whole")
-	}
-	over := func(b bool) string {
-		if b {
-			return " - OVER"
-		}
-		return ""
-	}
-	fmt.Fprintf(w, "index: %s\n", indexPath)
-	if r.FileLines > 0 {
-		var removed []string
-		if r.FrontmatterLines > 0 {
-			removed = append(removed, fmt.Sprintf("frontmatter (%d lines)", r.FrontmatterLines))
-		}
-		if r.CommentLines > 0 {
-			removed = append(removed, fmt.Sprintf("block comments (%d lines)", r.CommentLines))
-		}
-		fmt.Fprintf(w, "file: %s lines, %s units; Claude Code removes %s and counts the rest\n",
-			textfile.N0(r.FileLines), textfile.N0(r.FileUnits), strings.Join(removed, " and "))
-	}
-	fmt.Fprintf(w, "lines: %s of %s loaded (limit %s)%s\n", textfile.N0(r.LinesLoaded), textfile.N0(r.LinesTotal), textfile.N0(r.LineLimit), over(r.LinesOver))
-	fmt.Fprintf(w, "units: %s of %s loaded (limit %s UTF-16 code units)%s\n", textfile.N0(r.UnitsLoaded), textfile.N0(r.UnitsTotal), textfile.N0(r.UnitLimit), over(r.UnitsOver))
-	switch r.Limit {
-	case loadcut.LimitSize:
-		fmt.Fprintf(w, "cut: the file is over %s bytes; Claude Code loads none of it\n", textfile.N0(loadcut.MaxBytes))
-	case loadcut.LimitLines:
-		fmt.Fprintf(w, "cut: the line limit ends the load; from line %d on, nothing is loaded\n", r.FirstCutLine)
-	case loadcut.LimitUnits:
-		fmt.Fprintf(w, "cut: the unit limit ends the load at the last line break before unit %s; from line %d on, nothing is loaded\n", textfile.N0(r.UnitLimit), r.FirstCutLine)
-	}
-	if len(r.Hidden) > 0 {
-		fmt.Fprintf(w, "subjects hidden before any limit: %d of %d\n", len(r.Hidden), r.SubjectsTotal)
-		for _, s := range r.Hidden {
-			fmt.Fprintf(w, "  line %-4d %s [%s] (by %s)\n", s.Line, s.Target, s.LinkText, s.By)
-		}
-	}
-	fmt.Fprintf(w, "subjects past the cut: %d of %d\n", len(r.PastCut), r.SubjectsTotal)
-	if len(r.PastCut) > 0 {
-		fmt.Fprintf(w, "\npast the cut, nearest first:\n")
-		for _, s := range r.PastCut {
-			fmt.Fprintf(w, "  line %-4d %s [%s]\n", s.Line, s.Target, s.LinkText)
-		}
-	}
+	return engineError(err)
 }

@@ -3,11 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"os/signal"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memcompact/memcompact/internal/mcpserver"
 )
@@ -47,8 +44,7 @@ func runMCP(env *Env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	server := mcpserver.New(inProcess(env), Version)
-	t := &mcp.IOTransport{Reader: io.NopCloser(env.Stdin), Writer: nopWriteCloser{env.Stdout}}
-	if err := server.Run(ctx, t); err != nil && ctx.Err() == nil {
+	if err := mcpserver.Serve(ctx, server, env.Stdin, env.Stdout); err != nil && ctx.Err() == nil {
 		return Refusef("mcp: %v", err)
 	}
 	return nil
@@ -64,7 +60,3 @@ func inProcess(env *Env) mcpserver.Runner {
 		return mcpserver.Outcome{Stdout: out.Bytes(), Stderr: errb.Bytes(), Code: code}
 	}
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

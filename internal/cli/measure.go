@@ -1,17 +1,14 @@
 package cli
 
 import (
-	"errors"
-	"flag"
+	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/measure"
-	"github.com/memcompact/memcompact/internal/textfile"
+	"github.com/memcompact/memcompact/internal/outcome"
 )
 
 const measureUsage = "measure [--as-of DATE] [--json] PATH | measure --validate RECORD [--json]"
@@ -42,19 +39,13 @@ Usage errors print "RESULT: usage-error" and a reason on standard output.`,
 	})
 }
 
-// measureUsageJSON is the JSON form of a measure usage error.
-type measureUsageJSON struct {
-	Result string `json:"result"`
-	Reason string `json:"reason"`
-}
-
 func runMeasure(env *Env, args []string) error {
-	var path, validate, asOf string
+	req := measure.Request{Today: env.Today(), Home: env.Home()}
 	var asJSON bool
 	fs := newFlagSet("measure")
-	fs.StringVar(&path, "path", "", "the file to measure (or give it as the argument)")
-	fs.StringVar(&validate, "validate", "", "a measurement record to validate instead of measuring")
-	fs.StringVar(&asOf, "as-of", "", "the date recorded on the measurement, yyyy-MM-dd (default today)")
+	fs.StringVar(&req.Path, "path", "", "the file to measure (or give it as the argument)")
+	fs.StringVar(&req.Validate, "validate", "", "a measurement record to validate instead of measuring")
+	fs.StringVar(&req.AsOf, "as-of", "", "the date recorded on the measurement, yyyy-MM-dd (default today)")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
 	alias(fs, "path", "Path")
 	alias(fs, "validate", "Validate")
@@ -64,86 +55,67 @@ func runMeasure(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// A blank -Path or -Validate counts as not supplied, as in the
-	// reference script: "-Path ''" is the usage error that names both
-	// parameters, not a search for a file named ''.
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "path", "Path":
-			set["path"] = strings.TrimSpace(path) != ""
-		case "validate", "Validate":
-			set["validate"] = strings.TrimSpace(validate) != ""
+	req, err = measureRequest(req, pos)
+	var res *measure.Result
+	if err == nil {
+		res, err = measure.Run(context.Background(), req)
+	}
+	if err != nil {
+		if outcome.StatusOf(err) != outcome.Usage {
+			return engineError(err)
 		}
-	})
-	if len(pos) == 1 && strings.TrimSpace(pos[0]) == "" {
-		pos = nil
+		// Usage errors go to standard output, as the reference script
+		// prints them; a missing file as text even under -Json.
+		if asJSON && outcome.ReasonOf(err) != measure.ReasonNoFile {
+			writeJSONTo(env.Stdout, measure.ErrorJSON(err))
+		} else {
+			fmt.Fprintf(env.Stdout, "RESULT: usage-error\nreason: %s\n", outcome.MessageOf(err))
+		}
+		return exitCode(ExitUsage)
 	}
-	switch {
-	case len(pos) > 1:
-		return measureUsageError(env.Stdout, asJSON, fmt.Sprintf("measure takes one file; found %d arguments", len(pos)))
-	case len(pos) == 1 && set["path"]:
-		return measureUsageError(env.Stdout, asJSON, "give the file once, as -Path or as the argument")
-	case len(pos) == 1:
-		path, set["path"] = pos[0], true
-	}
-	if set["path"] && set["validate"] {
-		return measureUsageError(env.Stdout, asJSON, "supply -Path or -Validate, not both")
-	}
-	if set["validate"] {
-		v := measure.Validate(validate)
+	switch v := res.Verdict; {
+	case v != nil:
 		for _, n := range v.Notes {
 			fmt.Fprintf(env.Stderr, "memcompact: warning: %s\n", n)
 		}
-		if asJSON {
-			writeJSONTo(env.Stdout, v)
-		} else {
+		if !asJSON {
 			fmt.Fprintf(env.Stdout, "RESULT: %s\n", v.Result)
 			for _, p := range v.Problems {
 				fmt.Fprintf(env.Stdout, "  - %s\n", p)
 			}
 		}
-		if !v.Conforming() {
-			return exitCode(ExitDefects)
-		}
-		return nil
-	}
-	if !set["path"] {
-		return measureUsageError(env.Stdout, asJSON, "supply -Path to measure a destination, or -Validate to check a measurement record")
-	}
-	date := env.Today()
-	if asOf != "" {
-		if _, ok := textfile.ParseDate(asOf); !ok {
-			return measureUsageError(env.Stdout, asJSON, fmt.Sprintf("-AsOf must be a real date in yyyy-MM-dd form; found '%s'", asOf))
-		}
-		date, _ = time.Parse("2006-01-02", asOf)
-	}
-	// A missing path, or one that is not a regular file, is a usage error
-	// printed as text even under -Json, as the reference script prints it.
-	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-		return measureUsageError(env.Stdout, false, fmt.Sprintf("no file at '%s'", path))
-	}
-	m, err := measure.Measure(path, date, env.Home())
-	if err != nil {
-		return &ExitError{Code: ExitRefused, Err: fmt.Errorf("%s: %w", path, errors.Unwrap(err)), Hints: []string{"the file exists but could not be read, so nothing was measured"}}
+	case !asJSON:
+		fmt.Fprintln(env.Stdout, res.Measurement.Row())
 	}
 	if asJSON {
-		writeJSONTo(env.Stdout, m)
-	} else {
-		fmt.Fprintln(env.Stdout, m.Row())
+		writeJSONTo(env.Stdout, res.JSON())
 	}
-	return nil
+	return exitCode(int(res.Status()))
 }
 
-// measureUsageError prints a usage error the way the reference script
-// does, on standard output, and exits 3.
-func measureUsageError(w io.Writer, asJSON bool, reason string) error {
-	if asJSON {
-		writeJSONTo(w, measureUsageJSON{Result: "usage-error", Reason: reason})
-	} else {
-		fmt.Fprintf(w, "RESULT: usage-error\nreason: %s\n", reason)
+// measureRequest folds the positional argument into req. A blank -Path or
+// -Validate counts as not supplied, as in the reference script: "-Path ”"
+// is the usage error that names both parameters, not a search for a file
+// named ”.
+func measureRequest(req measure.Request, pos []string) (measure.Request, error) {
+	if strings.TrimSpace(req.Path) == "" {
+		req.Path = ""
 	}
-	return exitCode(ExitUsage)
+	if strings.TrimSpace(req.Validate) == "" {
+		req.Validate = ""
+	}
+	if len(pos) == 1 && strings.TrimSpace(pos[0]) == "" {
+		pos = nil
+	}
+	switch {
+	case len(pos) > 1:
+		return req, &outcome.Error{Status: outcome.Usage, Msg: fmt.Sprintf("measure takes one file; found %d arguments", len(pos))}
+	case len(pos) == 1 && req.Path != "":
+		return req, &outcome.Error{Status: outcome.Usage, Msg: "give the file once, as -Path or as the argument"}
+	case len(pos) == 1:
+		req.Path = pos[0]
+	}
+	return req, nil
 }
 
 // writeJSONTo prints v indented by two spaces, without HTML escaping.

@@ -1,16 +1,13 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/memcompact/memcompact/internal/secrets"
-	"github.com/memcompact/memcompact/internal/store"
 )
 
-const secretsUsage = "secrets [--json] [PATH...]"
+const secretsUsage = secrets.Usage
 
 func init() {
 	register(&command{
@@ -45,79 +42,26 @@ func runSecrets(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-
-	if len(paths) == 0 {
-		paths, err = defaultSecretPaths(env)
-	} else {
-		for _, p := range paths {
-			if _, serr := os.Stat(p); errors.Is(serr, os.ErrNotExist) {
-				err = &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: no such file or directory", p),
-					Hints: []string{"usage: memcompact " + secretsUsage}}
-				break
-			}
-		}
+	res, err := secrets.Run(context.Background(), secrets.Request{Paths: paths, Where: env.where()})
+	for _, w := range res.Warnings {
+		fmt.Fprintf(env.Stderr, "memcompact: warning: %s\n", w)
 	}
 	if err != nil {
-		var ee *ExitError
-		if asJSON && errors.As(err, &ee) && ee.Err != nil {
-			secrets.WriteJSONError(env.Stdout, ee.Err.Error())
+		if asJSON {
+			writeJSONTo(env.Stdout, secrets.ErrorJSON(err))
 		}
-		return err
+		return engineError(err)
 	}
-
-	rep := secrets.ScanFiles(paths)
-	for _, s := range rep.Skipped {
+	for _, s := range res.Skipped {
 		fmt.Fprintf(env.Stderr, "memcompact: warning: skipped %s: %s\n", s.Path, s.Reason)
 	}
-	for _, e := range rep.Errors {
+	for _, e := range res.Errors {
 		fmt.Fprintf(env.Stderr, "memcompact: error: %s: %s\n", e.Path, e.Error)
 	}
 	if asJSON {
-		err = rep.WriteJSON(env.Stdout)
+		err = res.WriteJSON(env.Stdout)
 	} else {
-		err = rep.WriteText(env.Stdout)
+		err = res.WriteText(env.Stdout)
 	}
-	code := ExitClean
-	switch rep.Result() {
-	case "unreadable":
-		code = ExitRefused
-	case "secrets":
-		code = ExitDefects
-	}
-	if err != nil {
-		return &ExitError{Code: worst(code, ExitRefused), Err: err}
-	}
-	return exitCode(code)
-}
-
-// defaultSecretPaths returns the current project's store directory (when it
-// has an index) and the user's CLAUDE.md (when it exists). With neither, it
-// is a usage error: there is nothing to scan.
-func defaultSecretPaths(env *Env) ([]string, error) {
-	var paths []string
-	var hints []string
-	cwd, err := os.Getwd()
-	if err == nil {
-		index, _, ferr := store.FindIndex(env.Getenv, env.Home(), cwd)
-		if ferr == nil {
-			paths = append(paths, filepath.Dir(index))
-		} else {
-			var nie *store.NoIndexError
-			if errors.As(ferr, &nie) {
-				hints = nie.HintsFor("secrets")
-			}
-			fmt.Fprintf(env.Stderr, "memcompact: warning: %v\n", ferr)
-		}
-	}
-	if home := env.Home(); home != "" || env.Getenv("CLAUDE_CONFIG_DIR") != "" {
-		claudeMD := filepath.Join(store.ConfigDir(env.Getenv, home), "CLAUDE.md")
-		if fi, err := os.Stat(claudeMD); err == nil && !fi.IsDir() {
-			paths = append(paths, claudeMD)
-		}
-	}
-	if len(paths) == 0 {
-		return nil, &ExitError{Code: ExitUsage, Err: errors.New("nothing to scan: no memory store for this project and no CLAUDE.md"),
-			Hints: append(hints, "name what to scan: memcompact secrets PATH...")}
-	}
-	return paths, nil
+	return rendered(int(res.Status()), err)
 }

@@ -357,7 +357,7 @@ func (d *diagnosis) budgets() {
 // check runs the strict four-axis check and turns a refusal into a line on
 // what adopting the policy would add.
 func (d *diagnosis) check() {
-	rep := check.Run(check.Options{IndexPath: d.opt.Index, Reference: d.opt.Reference, Today: d.opt.Today})
+	rep := check.Evaluate(check.Options{IndexPath: d.opt.Index, Reference: d.opt.Reference, Today: d.opt.Today})
 	d.r.CheckResult = rep.Result
 	cmd := "memcompact check " + quote(d.opt.Index)
 	if d.opt.ReferenceFlag != "" {

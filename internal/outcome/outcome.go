@@ -109,3 +109,13 @@ func ReasonOf(err error) Reason {
 	}
 	return ""
 }
+
+// MessageOf is the message of an error for a face to print: an *Error's
+// Msg (its file, when it has one, is named elsewhere), else err.Error().
+func MessageOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) && e.Msg != "" {
+		return e.Msg
+	}
+	return err.Error()
+}

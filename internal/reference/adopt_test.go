@@ -65,7 +65,7 @@ func TestAdoptedStoreIsClean(t *testing.T) {
 				}
 			}
 			src := reference.Resolve("", func(string) string { return "" }, t.TempDir())
-			rep := check.Run(check.Options{
+			rep := check.Evaluate(check.Options{
 				IndexPath: filepath.Join(dir, "MEMORY.md"),
 				Reference: check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
 				Today:     time.Date(2026, 12, 2, 0, 0, 0, 0, time.Local),

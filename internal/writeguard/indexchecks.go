@@ -65,7 +65,7 @@ func checkIndexBudget(c *change) {
 		return
 	}
 	ref := reference.Resolve("", c.call.Getenv, c.call.Home)
-	rep := check.RunFile(check.Options{
+	rep := check.EvaluateFile(check.Options{
 		IndexPath: c.verdict.Path,
 		Reference: check.Reference{Display: ref.Display, Path: ref.Path, Data: ref.Data},
 		Today:     c.call.Today,

@@ -1,0 +1,111 @@
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/check"
+	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/reference"
+	"github.com/memcompact/memcompact/internal/store"
+)
+
+// Usage is the verb's synopsis, which its usage errors repeat.
+const Usage = "doctor [--all] [--json] [--reference FILE] [INDEX]"
+
+// Request is one diagnosis: of one store, or of every store (All).
+type Request struct {
+	Index     string // the index or its store directory; "" for the current project's
+	All       bool   // every store under <config dir>/projects/*/memory/
+	Reference string // --reference: the reference copy for the strict check
+	Today     time.Time
+	Where     store.Where
+	// Progress, when set, is called before each store of an All run.
+	Progress func(i, n int, index string)
+}
+
+// Result is a diagnosis: Report for one store, All for every store.
+type Result struct {
+	Report *Report
+	All    *All
+}
+
+// Status is the diagnosis's verdict: problems are defects, an unreadable
+// index a refusal.
+func (r *Result) Status() outcome.Status {
+	if r.All != nil {
+		return outcome.Status(r.All.ExitCode())
+	}
+	return outcome.Status(r.Report.ExitCode())
+}
+
+// JSON is the diagnosis's --json document.
+func (r *Result) JSON() any {
+	if r.All != nil {
+		return r.All
+	}
+	return r.Report
+}
+
+// Reasons doctor rejects a request for.
+const (
+	ReasonNoConfigDir outcome.Reason = "no-config-dir"
+	ReasonNoStores    outcome.Reason = "no-stores"
+	ReasonNoSuchIndex outcome.Reason = "no-such-index"
+)
+
+// Run diagnoses the requested store or stores. doctor refuses nothing it
+// can read: an unreadable index is a Report with that verdict.
+func Run(ctx context.Context, req Request) (*Result, error) {
+	getenv := req.Where.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	src := reference.Resolve(req.Reference, getenv, req.Where.Home)
+	opt := Options{
+		Reference:     check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
+		ReferenceFlag: req.Reference,
+		Today:         req.Today,
+	}
+	if req.All {
+		return runAll(req, getenv, opt)
+	}
+	opt.Index = req.Index
+	if opt.Index == "" {
+		found, err := req.Where.DefaultIndex("doctor")
+		if err != nil {
+			var e *outcome.Error
+			if errors.As(err, &e) {
+				e.Hints = append(e.Hints, "or diagnose every store: memcompact doctor --all")
+			}
+			return nil, err
+		}
+		opt.Index = found
+	}
+	// A store directory names its index; a directory where the index
+	// belongs is left for Diagnose to report as unreadable.
+	if fi, err := os.Stat(filepath.Join(opt.Index, store.IndexName)); err == nil && !fi.IsDir() {
+		opt.Index = filepath.Join(opt.Index, store.IndexName)
+	} else if _, err := os.Stat(opt.Index); errors.Is(err, os.ErrNotExist) {
+		return nil, &outcome.Error{Status: outcome.Usage, Reason: ReasonNoSuchIndex, Msg: fmt.Sprintf("%s: no such file", opt.Index),
+			Hints: []string{"usage: memcompact " + Usage}}
+	}
+	return &Result{Report: Diagnose(opt)}, nil
+}
+
+func runAll(req Request, getenv func(string) string, opt Options) (*Result, error) {
+	if req.Where.Home == "" && getenv("CLAUDE_CONFIG_DIR") == "" {
+		return nil, &outcome.Error{Status: outcome.Usage, Reason: ReasonNoConfigDir, Msg: "cannot find the Claude config dir: neither CLAUDE_CONFIG_DIR nor HOME is set"}
+	}
+	projects := filepath.Join(store.ConfigDir(getenv, req.Where.Home), "projects")
+	indexes, err := Indexes(projects)
+	if err != nil {
+		return nil, &outcome.Error{Status: outcome.Usage, Reason: ReasonNoStores, Msg: fmt.Sprintf("cannot list the stores: %v", err), Err: err,
+			Hints: []string{"Claude Code keeps them under <config dir>/projects/*/memory/; the config dir is $CLAUDE_CONFIG_DIR or ~/.claude"}}
+	}
+	return &Result{All: DiagnoseAll(projects, indexes, opt, req.Progress)}, nil
+}
