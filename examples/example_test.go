@@ -19,7 +19,7 @@ import (
 func runCheck(t *testing.T, index string) *check.Report {
 	t.Helper()
 	src := reference.Resolve("", func(string) string { return "" }, t.TempDir())
-	return check.Run(check.Options{
+	return check.Evaluate(check.Options{
 		IndexPath: index,
 		Reference: check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
 		Today:     time.Date(2026, 12, 2, 0, 0, 0, 0, time.Local),

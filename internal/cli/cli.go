@@ -157,29 +157,10 @@ func runVerb(env *Env, c *command, args []string) int {
 			code, hints = ee.Code, ee.Hints
 		}
 		if (ee == nil || ee.Err != nil) && code != ExitClean {
-			writeJSONTo(env.Stdout, errorJSON{SchemaVersion: 1, Result: resultWord(code), ExitCode: code, Error: msg, Hints: jsonout.NonNil(hints)})
+			writeJSONTo(env.Stdout, jsonout.ErrorOf(code, msg, hints))
 		}
 	}
 	return report(env, err)
-}
-
-// errorJSON is a failure rendered for --json readers.
-type errorJSON struct {
-	SchemaVersion int      `json:"schema_version"`
-	Result        string   `json:"result"` // "defects", "refused" or "usage-error"
-	ExitCode      int      `json:"exit_code"`
-	Error         string   `json:"error"`
-	Hints         []string `json:"hints"`
-}
-
-func resultWord(code int) string {
-	switch code {
-	case ExitDefects:
-		return "defects"
-	case ExitUsage:
-		return "usage-error"
-	}
-	return "refused"
 }
 
 // wantsJSON reports whether args ask for JSON output (--json, -Json,

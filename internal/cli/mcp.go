@@ -18,8 +18,9 @@ func init() {
 Its tools are memcompact's verbs with typed inputs: check, load, drift,
 secrets, budgets, inventory, gate_deferral, gate_exit, gate_admission,
 gate_reconcile, partition, measure, doctor, compact_plan and compact_apply.
-Each returns {exit_code, outcome, result, messages}, where result is the
-verb's --json output exactly as the command line prints it. compact_apply
+Each returns as its structured content the verb's --json output, the
+same document the command line prints, under a published output schema;
+the exit code and outcome ride in the result's _meta. compact_apply
 is the only tool that writes; it requires "confirm": true and otherwise
 reports what it would do.
 
@@ -43,7 +44,7 @@ func runMCP(env *Env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	server := mcpserver.New(inProcess(env), Version)
+	server := mcpserver.New(&mcpserver.Host{Getenv: env.Getenv, Home: env.Home(), Today: env.Today, Run: inProcess(env)}, Version)
 	if err := mcpserver.Serve(ctx, server, env.Stdin, env.Stdout); err != nil && ctx.Err() == nil {
 		return Refusef("mcp: %v", err)
 	}

@@ -29,3 +29,27 @@ func NonNil[T any](s []T) []T {
 	}
 	return s
 }
+
+// Error is the one error object of memcompact's own verbs: what a --json
+// reader gets when a verb fails without a verdict to print. The verbs
+// whose JSON follows a reference script keep that script's shapes instead
+// (see ARCHITECTURE.md, "JSON shapes").
+type Error struct {
+	SchemaVersion int      `json:"schema_version"`
+	Result        string   `json:"result"` // "defects", "refused" or "usage-error"
+	ExitCode      int      `json:"exit_code"`
+	Error         string   `json:"error"`
+	Hints         []string `json:"hints"`
+}
+
+// ErrorOf is the error object for a failure with exit code code.
+func ErrorOf(code int, msg string, hints []string) Error {
+	result := "refused"
+	switch code {
+	case 1:
+		result = "defects"
+	case 3:
+		result = "usage-error"
+	}
+	return Error{SchemaVersion: 1, Result: result, ExitCode: code, Error: msg, Hints: NonNil(hints)}
+}

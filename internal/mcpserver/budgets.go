@@ -4,6 +4,9 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/jsonout"
 )
 
 // BudgetsInput is the input of the budgets tool.
@@ -11,17 +14,24 @@ type BudgetsInput struct {
 	Root string `json:"root,omitempty" jsonschema:"the memory root holding compaction/compaction-policy.md; default: the nearest one from the working directory upward"`
 }
 
+// rootError is the error object of the memory-root verbs (budgets,
+// compact, restore, …), pinned as it is.
+type rootError struct {
+	SchemaVersion int    `json:"schema_version"`
+	Status        string `json:"status"`
+	Code          int    `json:"code"`
+	Error         string `json:"error"`
+}
+
 func init() {
-	tools = append(tools, func(s *mcp.Server, run Runner) {
-		mcp.AddTool(s, &mcp.Tool{
+	tools = append(tools, func(s *mcp.Server, h *Host) {
+		addTool(s, &mcp.Tool{
 			Name: "budgets",
 			Description: "Measure every file the compaction policy budgets against its budget (lines or chars). " +
 				"Result: the JSON of 'memcompact budgets --json'. Exit 0 all within budget, 1 any over, 2 policy missing or malformed.",
 			Annotations: readOnly("Check file budgets"),
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, in BudgetsInput) (*mcp.CallToolResult, any, error) {
-			args := []string{"budgets", "--json"}
-			args = opt(args, "root", in.Root)
-			return call(ctx, run, args, nil)
+		}, []any{budget.Report{}, rootError{}, jsonout.Error{}}, func(ctx context.Context, in BudgetsInput) reply {
+			return h.inProcess(ctx, opt([]string{"budgets", "--json"}, "root", in.Root))
 		})
 	})
 }

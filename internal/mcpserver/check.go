@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memcompact/memcompact/internal/check"
 )
 
 // CheckInput is the input of the check tool.
@@ -13,17 +15,20 @@ type CheckInput struct {
 }
 
 func init() {
-	tools = append(tools, func(s *mcp.Server, run Runner) {
-		mcp.AddTool(s, &mcp.Tool{
+	tools = append(tools, func(s *mcp.Server, h *Host) {
+		addTool(s, &mcp.Tool{
 			Name: "check",
 			Description: "Check a memory index on four axes: the policy it carries, its size against its budget, " +
 				"subjects without a recall hook (R1) and unattributed shared notes (R2). Result: the JSON of 'memcompact check --json'. " +
 				"Exit 0 clean, 1 defects, 2 refused (structure not recognized; try doctor), 3 usage error.",
 			Annotations: readOnly("Check a memory index"),
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, in CheckInput) (*mcp.CallToolResult, any, error) {
-			args := []string{"check", "--json"}
-			args = opt(args, "reference", in.Reference)
-			return call(ctx, run, positional(args, in.Index), nil)
+		}, []any{check.ReportJSON{}, check.RefusedJSON{}, check.UsageJSON{}}, func(ctx context.Context, in CheckInput) reply {
+			rep, err := check.Run(ctx, check.Request{Index: in.Index, Reference: in.Reference, Today: h.Today(), Where: h.where()})
+			r := reply{doc: check.JSONValue(rep), status: outcomeOf(rep.ExitCode())}
+			if err != nil {
+				r.messages = failure(nil, err).messages[1:] // check prints its reason on stdout; only the hints go to stderr
+			}
+			return r
 		})
 	})
 }

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 	"os"
 	"strings"
 
@@ -29,30 +28,30 @@ func (in CompactPlanInput) flags(args []string) []string {
 }
 
 func init() {
-	tools = append(tools, func(s *mcp.Server, run Runner) {
-		mcp.AddTool(s, &mcp.Tool{
+	tools = append(tools, func(s *mcp.Server, h *Host) {
+		addTool(s, &mcp.Tool{
 			Name: "compact_plan",
 			Description: "Step 1 of compacting a memory file with your own summary: returns its oldest tier (the entries to distill) and the facts " +
 				"that must survive (code spans, paths, URLs, commands, versions, dates, numbers, settings). Write one bullet per fact, " +
 				"decision or preference, then call compact_apply. Result: the JSON of 'memcompact compact --plan --json'. Writes nothing.",
 			Annotations: readOnly("Plan a compaction"),
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, in CompactPlanInput) (*mcp.CallToolResult, any, error) {
+		}, compactOutputs, func(ctx context.Context, in CompactPlanInput) reply {
 			args := in.flags([]string{"compact", "--plan", "--json"})
-			return call(ctx, run, positional(args, in.File), nil)
+			return h.inProcess(ctx, positional(args, in.File))
 		})
-		mcp.AddTool(s, &mcp.Tool{
+		addTool(s, &mcp.Tool{
 			Name: "compact_apply",
 			Description: "Step 2: compact the file with your summary of its oldest tier. The file is snapshotted first, the newest tier is kept " +
 				"byte for byte, and the rewrite is verified (within budget, every fact kept, no secret) or aborted with what would be lost. " +
 				"Writes only with confirm: true; without it, returns the dry run. Result: the JSON of 'memcompact compact --summary FILE --json'.",
 			Annotations: writes("Apply a compaction"),
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, in CompactApplyInput) (*mcp.CallToolResult, any, error) {
+		}, compactOutputs, func(ctx context.Context, in CompactApplyInput) reply {
 			if strings.TrimSpace(in.Summary) == "" {
-				return nil, nil, errors.New("summary is empty: write one bullet per fact of the oldest tier (see compact_plan)")
+				return genericFailure(usageError("summary is empty: write one bullet per fact of the oldest tier (see compact_plan)"))
 			}
 			summary, err := tempFile("memcompact-summary-*.md", []byte(in.Summary))
 			if err != nil {
-				return nil, nil, err
+				return genericFailure(err)
 			}
 			defer os.Remove(summary)
 			args := in.flags([]string{"compact", "--json", "--summary", summary})
@@ -63,7 +62,31 @@ func init() {
 			} else {
 				args = append(args, "--dry-run")
 			}
-			return call(ctx, run, positional(args, in.File), nil)
+			return h.inProcess(ctx, positional(args, in.File))
 		})
 	})
+}
+
+// compactOutputs are the documents the compaction tools may return. Their
+// Go types live with the compaction verbs in the CLI until those move to
+// an engine, so the schema says only "an object".
+var compactOutputs = []any{map[string]any{}}
+
+// tempFile writes data to a new temporary file named by pattern (as
+// os.CreateTemp takes it) and returns its name, for a tool whose verb reads
+// a file the agent gave as a value. The caller removes it.
+func tempFile(pattern string, data []byte) (string, error) {
+	f, err := os.CreateTemp("", pattern)
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return "", werr
+	}
+	return f.Name(), nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memcompact/memcompact/internal/drift"
 )
 
 // DriftInput is the input of the drift tool.
@@ -12,14 +14,18 @@ type DriftInput struct {
 }
 
 func init() {
-	tools = append(tools, func(s *mcp.Server, run Runner) {
-		mcp.AddTool(s, &mcp.Tool{
+	tools = append(tools, func(s *mcp.Server, h *Host) {
+		addTool(s, &mcp.Tool{
 			Name: "drift",
 			Description: "Where a store and its index disagree: orphan entry files no pointer names (minus those whose exit is in force " +
 				"in LEDGER.md) and dangling pointers to files that do not exist. Result: the JSON of 'memcompact drift --json'. Exit 0 clean, 1 drift.",
 			Annotations: readOnly("Orphans and dangling pointers"),
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, in DriftInput) (*mcp.CallToolResult, any, error) {
-			return call(ctx, run, positional([]string{"drift", "--json"}, in.Store), nil)
+		}, []any{drift.JSONReport{}, drift.JSONError{}}, func(ctx context.Context, in DriftInput) reply {
+			res, err := drift.Run(ctx, drift.Request{Store: in.Store, Today: h.Today(), Where: h.where()})
+			if err != nil {
+				return failure(drift.ErrorJSON(err), err)
+			}
+			return reply{doc: res.JSON(), status: res.Status()}
 		})
 	})
 }

@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 
+	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/sweep"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -47,49 +49,55 @@ type GateReconcileInput struct {
 const gateResult = " Result: the verdict JSON of 'memcompact gate --json'; exit 0 allowed, 1 refused by the gate."
 
 func init() {
-	tools = append(tools, func(s *mcp.Server, run Runner) {
-		mcp.AddTool(s, &mcp.Tool{
+	tools = append(tools, func(s *mcp.Server, h *Host) {
+		addTool(s, &mcp.Tool{
 			Name:        "gate_deferral",
 			Description: "Deferral gate: may this entry's disposition be deferred again? Blocks a second deferral of a critical entry and any disposition of an unassessed one." + gateResult,
 			Annotations: readOnly("Deferral gate"),
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, in GateDeferralInput) (*mcp.CallToolResult, any, error) {
+		}, gateOutputs(sweep.DeferralVerdict{}), func(ctx context.Context, in GateDeferralInput) reply {
 			args := []string{"gate", "--json", "--gate", "deferral", "--identity=" + in.Identity}
 			args = opt(args, "slate", in.Slate)
 			args = opt(args, "as-of", in.AsOf)
-			return call(ctx, run, positional(args, in.Index), nil)
+			return h.inProcess(ctx, positional(args, in.Index))
 		})
-		mcp.AddTool(s, &mcp.Tool{
+		addTool(s, &mcp.Tool{
 			Name:        "gate_exit",
 			Description: "Exit gate: may this entry leave the index by this disposition? Reads the destination and requires the lesson probe in it; critical exits need a landed destination." + gateResult,
 			Annotations: readOnly("Exit gate"),
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, in GateExitInput) (*mcp.CallToolResult, any, error) {
+		}, gateOutputs(sweep.ExitVerdict{}), func(ctx context.Context, in GateExitInput) reply {
 			args := []string{"gate", "--json", "--gate", "exit", "--identity=" + in.Identity, "--disposition=" + in.Disposition}
 			args = opt(args, "destination", in.Destination)
 			args = opt(args, "probe", in.Probe)
-			args = optBool(args, "landed", in.Landed)
+			if in.Landed {
+				args = append(args, "--landed")
+			}
 			args = opt(args, "slate", in.Slate)
 			args = opt(args, "as-of", in.AsOf)
-			return call(ctx, run, positional(args, in.Index), nil)
+			return h.inProcess(ctx, positional(args, in.Index))
 		})
-		mcp.AddTool(s, &mcp.Tool{
+		addTool(s, &mcp.Tool{
 			Name:        "gate_admission",
 			Description: "Admission gate: is this life key admitted under the store's admission rule (with its grandfathering scope)?" + gateResult,
 			Annotations: readOnly("Admission gate"),
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, in GateAdmissionInput) (*mcp.CallToolResult, any, error) {
+		}, gateOutputs(sweep.AdmissionVerdict{}), func(ctx context.Context, in GateAdmissionInput) reply {
 			args := []string{"gate", "--json", "--gate", "admission", "--identity=" + in.Identity}
 			args = opt(args, "admission-rule-landed-on", in.AdmissionRuleLandedOn)
-			return call(ctx, run, positional(args, in.Index), nil)
+			return h.inProcess(ctx, positional(args, in.Index))
 		})
-		mcp.AddTool(s, &mcp.Tool{
+		addTool(s, &mcp.Tool{
 			Name:        "gate_reconcile",
 			Description: "Reconcile gate: has the life of this living entry body exited per LEDGER.md? Answers exited, not-exited or undecidable." + gateResult,
 			Annotations: readOnly("Reconcile gate"),
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, in GateReconcileInput) (*mcp.CallToolResult, any, error) {
+		}, gateOutputs(sweep.ReconcileVerdict{}), func(ctx context.Context, in GateReconcileInput) reply {
 			args := []string{"gate", "--json", "--gate", "reconcile"}
 			args = opt(args, "entry", in.Entry)
 			args = opt(args, "ledger", in.Ledger)
 			args = opt(args, "as-of", in.AsOf)
-			return call(ctx, run, positional(args, in.Index), nil)
+			return h.inProcess(ctx, positional(args, in.Index))
 		})
 	})
 }
+
+// gateOutputs are the documents a gate tool may return: its verdict, or
+// the reference's usage error.
+func gateOutputs(verdict any) []any { return []any{verdict, sweep.UsageError{}, jsonout.Error{}} }

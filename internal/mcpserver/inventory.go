@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 
+	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/sweep"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -24,17 +26,17 @@ func (r RecordsInput) flags(args []string) []string {
 }
 
 func init() {
-	tools = append(tools, func(s *mcp.Server, run Runner) {
-		mcp.AddTool(s, &mcp.Tool{
+	tools = append(tools, func(s *mcp.Server, h *Host) {
+		addTool(s, &mcp.Tool{
 			Name: "inventory",
 			Description: "Enumerate a store's corpus from disk for a sweep: every linked subject and every orphan entry file " +
 				"(except those whose exit is in force in LEDGER.md), with SLATE.md folded in, in sweep order (incomplete dispositions, " +
 				"critical, unassessed, expired deferrals, the rest). Result: the enumeration artifact, as 'memcompact inventory' prints it; " +
 				"pass it to the partition tool after the sweep. Writes nothing.",
 			Annotations: readOnly("Inventory a memory store"),
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, in RecordsInput) (*mcp.CallToolResult, any, error) {
+		}, []any{sweep.Artifact{}, sweep.UsageError{}, jsonout.Error{}}, func(ctx context.Context, in RecordsInput) reply {
 			args := in.flags([]string{"inventory", "--json"})
-			return call(ctx, run, positional(args, in.Index), nil)
+			return h.inProcess(ctx, positional(args, in.Index))
 		})
 	})
 }

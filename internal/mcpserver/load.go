@@ -2,9 +2,10 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memcompact/memcompact/internal/loadcut"
 )
 
 // LoadInput is the input of the load tool.
@@ -17,22 +18,26 @@ type LoadInput struct {
 }
 
 func init() {
-	tools = append(tools, func(s *mcp.Server, run Runner) {
-		mcp.AddTool(s, &mcp.Tool{
+	tools = append(tools, func(s *mcp.Server, h *Host) {
+		addTool(s, &mcp.Tool{
 			Name: "load",
 			Description: "What Claude Code loads of a memory index at session start: lines and UTF-16 units loaded of the total, " +
 				"which limit cuts first, and every linked subject past the cut (line, target, link text), nearest the cut first. " +
 				"Result: the JSON of 'memcompact load --json'. Exit 0 everything loads, 1 something is cut.",
 			Annotations: readOnly("What a session loads"),
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, in LoadInput) (*mcp.CallToolResult, any, error) {
-			args := []string{"load", "--json"}
+		}, []any{loadcut.Report{}, loadcut.ErrorReport{}}, func(ctx context.Context, in LoadInput) reply {
+			req := loadcut.Request{Index: in.Index, Lines: loadcut.DefaultLines, Units: loadcut.DefaultUnits, Where: h.where()}
 			if in.Lines != nil {
-				args = append(args, fmt.Sprintf("--lines=%d", *in.Lines))
+				req.Lines = *in.Lines
 			}
 			if in.Units != nil {
-				args = append(args, fmt.Sprintf("--units=%d", *in.Units))
+				req.Units = *in.Units
 			}
-			return call(ctx, run, positional(args, in.Index), nil)
+			o, err := loadcut.Run(ctx, req)
+			if err != nil {
+				return failure(loadcut.ErrorJSON(err), err)
+			}
+			return reply{doc: o.JSON(), status: o.Status()}
 		})
 	})
 }

@@ -4,6 +4,10 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/measure"
+	"github.com/memcompact/memcompact/internal/outcome"
 )
 
 // MeasureInput is the input of the measure tool.
@@ -14,19 +18,33 @@ type MeasureInput struct {
 }
 
 func init() {
-	tools = append(tools, func(s *mcp.Server, run Runner) {
-		mcp.AddTool(s, &mcp.Tool{
+	tools = append(tools, func(s *mcp.Server, h *Host) {
+		addTool(s, &mcp.Tool{
 			Name: "measure",
 			Description: "Measure a file by memcompact's counting rule (the size a memory surface has in a model's context), " +
 				"or validate a destination-measurement record. Give path or validate. Result: the JSON of 'memcompact measure --json'.",
 			Annotations: readOnly("Measure a memory surface"),
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, in MeasureInput) (*mcp.CallToolResult, any, error) {
-			args := []string{"measure", "--json"}
-			args = opt(args, "as-of", in.AsOf)
-			if in.Validate != "" {
-				return call(ctx, run, append(args, "--validate", in.Validate), nil)
+		}, []any{measure.Measurement{}, measure.Verdict{}, measure.UsageJSON{}, jsonout.Error{}}, func(ctx context.Context, in MeasureInput) reply {
+			req := measure.Request{Path: in.Path, AsOf: in.AsOf, Validate: in.Validate, Today: h.Today(), Home: h.Home}
+			if req.Validate != "" {
+				req.Path = "" // validate wins, as the tool has always read it
 			}
-			return call(ctx, run, positional(args, in.Path), nil)
+			res, err := measure.Run(ctx, req)
+			switch {
+			case err == nil:
+				r := reply{doc: res.JSON(), status: res.Status()}
+				if res.Verdict != nil {
+					for _, n := range res.Verdict.Notes {
+						r.messages = append(r.messages, "memcompact: warning: "+n)
+					}
+				}
+				return r
+			case outcome.StatusOf(err) != outcome.Usage:
+				return genericFailure(err)
+			case outcome.ReasonOf(err) == measure.ReasonNoFile:
+				return reply{status: outcome.Usage, messages: []string{"RESULT: usage-error", "reason: " + outcome.MessageOf(err)}}
+			}
+			return reply{doc: measure.ErrorJSON(err), status: outcome.Usage}
 		})
 	})
 }

@@ -3,9 +3,10 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 
+	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/sweep"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -18,8 +19,8 @@ type PartitionInput struct {
 }
 
 func init() {
-	tools = append(tools, func(s *mcp.Server, run Runner) {
-		mcp.AddTool(s, &mcp.Tool{
+	tools = append(tools, func(s *mcp.Server, h *Host) {
+		addTool(s, &mcp.Tool{
 			Name: "partition",
 			Description: "After a sweep, account for every subject the pre-sweep inventory enumerated against the index, archive and ledger " +
 				"as they now stand: accounted, unaccounted or unverifiable, decided on life keys. Runs --strict (the decision-grain check: " +
@@ -27,25 +28,27 @@ func init() {
 				"Give inventory (a file) or artifact (the inventory tool's result). Result: the JSON of 'memcompact partition --json'; " +
 				"exit 0 accounted, 1 unaccounted or strays, 2 unverifiable.",
 			Annotations: readOnly("Partition check"),
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, in PartitionInput) (*mcp.CallToolResult, any, error) {
+		}, []any{sweep.PartitionReport{}, sweep.UsageError{}, jsonout.Error{}}, func(ctx context.Context, in PartitionInput) reply {
 			inv := in.Inventory
 			if in.Artifact != nil {
 				if inv != "" {
-					return nil, nil, errors.New("give inventory or artifact, not both")
+					return genericFailure(usageError("give inventory or artifact, not both"))
 				}
 				data, err := json.Marshal(in.Artifact)
 				if err != nil {
-					return nil, nil, err
+					return genericFailure(err)
 				}
 				if inv, err = tempFile("memcompact-inventory-*.json", data); err != nil {
-					return nil, nil, err
+					return genericFailure(err)
 				}
 				defer os.Remove(inv)
 			}
 			args := in.flags([]string{"partition", "--json"})
 			args = opt(args, "inventory", inv)
-			args = optBool(args, "strict", !in.Lenient)
-			return call(ctx, run, positional(args, in.Index), nil)
+			if !in.Lenient {
+				args = append(args, "--strict")
+			}
+			return h.inProcess(ctx, positional(args, in.Index))
 		})
 	})
 }

@@ -1,39 +1,46 @@
 // Package mcpserver serves memcompact's instruments to an agent over the
 // Model Context Protocol (stdio), as "memcompact mcp".
 //
-// Every tool is a thin adapter over a memcompact verb: its typed input
-// becomes the verb's flags, the verb runs in-process with --json, and the
-// tool returns the verb's JSON unchanged. An agent therefore sees exactly
-// what a person sees at the command line — the same engine, the same
-// result objects, the same exit codes — and no verdict can drift between
-// the two front ends. The structured result of every tool is
-//
-//	{
-//	  "exit_code": 1,            // the verb's exit code: 0 clean, 1 defects, 2 refused, 3 usage error
-//	  "outcome": "defects",      // the same, as a word
-//	  "result": {...},           // the verb's --json output, as the CLI prints it
-//	  "messages": ["..."]        // what the verb said on stderr (warnings, errors, hints)
-//	}
+// Every tool is a thin face over a memcompact engine: its typed input
+// becomes the engine's Request, the engine's Run answers with the request's
+// context, and the tool returns as structuredContent the very document
+// 'memcompact VERB --json' prints for the same input, validated against the
+// tool's published output schema. An agent therefore sees what a person
+// sees at the command line, and no verdict can drift between the two faces.
+// The exit code the CLI would return rides beside it in the result's _meta
+// ({"exit_code": 1, "outcome": "defects"}) and in the second text content,
+// with what the CLI would say on stderr.
 //
 // A defects verdict is a successful call (the instrument worked); a usage
 // error, including malformed tool arguments, is a tool error, so the agent
-// corrects its call. Read-only tools carry the read-only annotation. The
-// one tool that writes (compact_apply) requires "confirm": true and
-// otherwise reports what it would do.
+// corrects its call. A null argument counts as not given. Read-only tools
+// carry the read-only annotation; the one tool that writes (compact_apply)
+// requires "confirm": true and otherwise reports what it would do.
 //
 // There is one file per tool. Each declares its input type, whose json and
-// jsonschema tags are the tool's documented input schema.
+// jsonschema tags are the tool's documented input schema, and the types of
+// the documents it may return, from which its output schema is derived.
+// The tools not yet on an engine of their own (compact_plan, compact_apply,
+// budgets) still run the verb in-process through a Runner.
 package mcpserver
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
+	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/store"
 )
 
 // Outcome is what one in-process run of a verb produced.
@@ -48,33 +55,127 @@ type Outcome struct {
 // not import the CLI (which imports it for the mcp verb).
 type Runner func(ctx context.Context, args []string, stdin []byte) Outcome
 
-// Result is the structured content of every tool call.
-type Result struct {
-	ExitCode int             `json:"exit_code"`
-	Outcome  string          `json:"outcome"`
-	Result   json.RawMessage `json:"result,omitempty"`
-	Text     string          `json:"text,omitempty"` // the verb's stdout, when it is not JSON
-	Messages []string        `json:"messages,omitempty"`
+// Host is what the tools read of the process they serve in: the
+// environment, the home directory and today's date, as the CLI reads them.
+type Host struct {
+	Getenv func(string) string
+	Home   string
+	Today  func() time.Time
+	Run    Runner // for the tools that still run their verb in-process
 }
 
-// Outcome words for exit codes.
-var outcomes = []string{"clean", "defects", "refused", "usage-error"}
+func (h *Host) where() store.Where {
+	cwd, err := os.Getwd()
+	if err != nil {
+		cwd = ""
+	}
+	return store.Where{Getenv: h.Getenv, Home: h.Home, Cwd: cwd}
+}
 
 // New returns a server with every tool registered.
-func New(run Runner, version string) *mcp.Server {
+func New(h *Host, version string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "memcompact", Version: version}, &mcp.ServerOptions{
 		Instructions: "memcompact keeps an agent's file-based memory (MEMORY.md and its entry files) small without forgetting. " +
 			"Start with doctor or check; every path argument defaults as the CLI's does (the current project's store). " +
-			"Results are the CLI's --json output under \"result\", with the exit code beside it.",
+			"Each result's structured content is the CLI's --json output; its _meta carries the exit code.",
 	})
 	for _, add := range tools {
-		add(s, run)
+		add(s, h)
 	}
 	return s
 }
 
 // tools is every tool's registration, one per file.
-var tools []func(*mcp.Server, Runner)
+var tools []func(*mcp.Server, *Host)
+
+// reply is one tool call's answer, as the CLI would give it: the --json
+// document (nil when the verb prints none), the status, and what the CLI
+// says on stderr.
+type reply struct {
+	doc      any
+	status   outcome.Status
+	messages []string
+}
+
+// failure is the reply of an engine error: the verb's own error document
+// and the CLI's error and hint lines.
+func failure(doc any, err error) reply {
+	r := reply{doc: doc, status: outcome.StatusOf(err)}
+	r.messages = append(r.messages, "memcompact: error: "+outcome.MessageOf(err))
+	var e *outcome.Error
+	if errors.As(err, &e) {
+		for _, h := range e.Hints {
+			r.messages = append(r.messages, "memcompact: hint: "+h)
+		}
+	}
+	return r
+}
+
+// genericFailure is the reply of a failure the CLI reports with its one
+// error object.
+func genericFailure(err error) reply {
+	code := int(outcome.StatusOf(err))
+	var hints []string
+	var e *outcome.Error
+	if errors.As(err, &e) {
+		hints = e.Hints
+	}
+	return failure(jsonout.ErrorOf(code, outcome.MessageOf(err), hints), err)
+}
+
+// addTool registers a tool whose handler answers with a reply. Its input
+// schema accepts null for every property (null counts as not given), and
+// its output schema is derived from outs, the documents it may return.
+func addTool[In any](s *mcp.Server, t *mcp.Tool, outs []any, h func(context.Context, In) reply) {
+	t.InputSchema = inputSchema[In]()
+	t.OutputSchema = outputSchema(outs...)
+	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		return finish(t.Name, h(ctx, in))
+	})
+}
+
+// finish shapes a reply as the tool's result: the document as the CLI
+// prints it, then the status and the CLI's stderr lines. A usage error
+// is a tool error carrying the same result, so the agent sees what was
+// wrong with its arguments.
+func finish(tool string, r reply) (*mcp.CallToolResult, any, error) {
+	word := r.status.String()
+	res := &mcp.CallToolResult{Meta: mcp.Meta{"exit_code": int(r.status), "outcome": word}, IsError: r.status == outcome.Usage}
+	var text bytes.Buffer
+	if r.doc != nil {
+		if raw, ok := r.doc.(json.RawMessage); ok {
+			text.Write(raw)
+			text.WriteByte('\n')
+		} else if err := jsonout.Write(&text, r.doc); err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", tool, err)
+		}
+	}
+	status := fmt.Sprintf("exit %d (%s)", int(r.status), word)
+	if len(r.messages) > 0 {
+		status += "\n" + strings.Join(r.messages, "\n")
+	}
+	res.Content = []mcp.Content{&mcp.TextContent{Text: text.String()}, &mcp.TextContent{Text: status}}
+	if r.doc == nil {
+		return res, nil, nil
+	}
+	return res, r.doc, nil
+}
+
+// inProcess runs a verb through the host's Runner and reads its outcome
+// as a reply.
+func (h *Host) inProcess(ctx context.Context, args []string) reply {
+	o := h.Run(ctx, args, nil)
+	r := reply{status: outcome.Status(o.Code)}
+	if out := bytes.TrimSpace(o.Stdout); len(out) > 0 && json.Valid(out) {
+		r.doc = json.RawMessage(out)
+	}
+	for _, l := range strings.Split(strings.TrimRight(string(o.Stderr), "\n"), "\n") {
+		if l != "" {
+			r.messages = append(r.messages, l)
+		}
+	}
+	return r
+}
 
 // readOnly and writes are the annotations of the two kinds of tools.
 func readOnly(title string) *mcp.ToolAnnotations {
@@ -87,80 +188,49 @@ func writes(title string) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{Title: title, DestructiveHint: &t, OpenWorldHint: &f}
 }
 
-// call runs a verb and shapes its outcome as the tool's result. A usage
-// error (exit 3) is returned as a tool error carrying the same result, so
-// the agent sees what was wrong with its arguments.
-func call(ctx context.Context, run Runner, args []string, stdin []byte) (*mcp.CallToolResult, any, error) {
-	o := run(ctx, args, stdin)
-	r := Result{ExitCode: o.Code, Outcome: "unknown"}
-	if o.Code >= 0 && o.Code < len(outcomes) {
-		r.Outcome = outcomes[o.Code]
+// inputSchema is In's schema with null allowed for every property, so an
+// agent that sends "index": null gets the default rather than an error.
+func inputSchema[In any]() *jsonschema.Schema {
+	s, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: input schema of %T: %v", *new(In), err))
 	}
-	out := bytes.TrimSpace(o.Stdout)
-	if len(out) > 0 {
-		if json.Valid(out) {
-			r.Result = json.RawMessage(out)
-		} else {
-			r.Text = string(out)
+	for _, p := range s.Properties {
+		if p.Type != "" {
+			p.Types, p.Type = []string{p.Type, "null"}, ""
 		}
 	}
-	for _, l := range strings.Split(strings.TrimRight(string(o.Stderr), "\n"), "\n") {
-		if l != "" {
-			r.Messages = append(r.Messages, l)
-		}
-	}
-	if o.Code == 3 {
-		res := &mcp.CallToolResult{IsError: true}
-		b, _ := json.Marshal(r)
-		res.Content = []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("memcompact %s: usage error: %s", args[0], string(b))}}
-		return res, nil, nil
-	}
-	// The text content is the verb's stdout byte for byte (the structured
-	// copy is re-encoded by the SDK, which does not keep key order), then
-	// the exit code and anything said on stderr.
-	status := fmt.Sprintf("exit %d (%s)", r.ExitCode, r.Outcome)
-	if len(r.Messages) > 0 {
-		status += "\n" + strings.Join(r.Messages, "\n")
-	}
-	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(o.Stdout)}, &mcp.TextContent{Text: status}}}
-	return res, r, nil
+	return s
 }
 
-// opt appends "--flag value" when value is set.
+// outputSchema is the schema of any one of the documents outs (values of
+// the documents' Go types): the tool's published output schema.
+func outputSchema(outs ...any) *jsonschema.Schema {
+	var all []*jsonschema.Schema
+	for _, o := range outs {
+		s, err := jsonschema.ForType(reflect.TypeOf(o), &jsonschema.ForOptions{TypeSchemas: rawSchemas})
+		if err != nil {
+			panic(fmt.Sprintf("mcpserver: output schema of %T: %v", o, err))
+		}
+		all = append(all, s)
+	}
+	if len(all) == 1 {
+		return all[0]
+	}
+	return &jsonschema.Schema{AnyOf: all}
+}
+
+// rawSchemas lets a json.RawMessage field (a value echoed as it was read,
+// whatever its JSON type) hold any JSON value.
+var rawSchemas = map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[json.RawMessage](): {}}
+
+// opt appends "--flag=value" when value is set; the = keeps a value that
+// starts with '-' from being read as a flag.
 func opt(args []string, flag, value string) []string {
 	if strings.TrimSpace(value) == "" {
 		return args
 	}
-	// "--flag=value" keeps a value that starts with '-' from being read
-	// as a flag.
 	return append(args, "--"+flag+"="+value)
-}
-
-// optBool appends "--flag" when b is true.
-func optBool(args []string, flag string, b bool) []string {
-	if !b {
-		return args
-	}
-	return append(args, "--"+flag)
-}
-
-// tempFile writes data to a new temporary file named by pattern (as
-// os.CreateTemp takes it) and returns its name, for a tool whose verb reads
-// a file the agent gave as a value. The caller removes it.
-func tempFile(pattern string, data []byte) (string, error) {
-	f, err := os.CreateTemp("", pattern)
-	if err != nil {
-		return "", err
-	}
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-		return "", werr
-	}
-	return f.Name(), nil
 }
 
 // positional appends "--" and the values, so a path starting with '-' is
@@ -177,3 +247,9 @@ func positional(args []string, values ...string) []string {
 	}
 	return append(append(args, "--"), vs...)
 }
+
+// usageError is a tool argument the tool rejects itself.
+func usageError(msg string) error { return &outcome.Error{Status: outcome.Usage, Msg: msg} }
+
+// outcomeOf is the status an exit code stands for.
+func outcomeOf(code int) outcome.Status { return outcome.Status(code) }

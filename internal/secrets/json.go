@@ -61,7 +61,12 @@ func (r *Report) Result() string {
 
 // WriteJSON writes the report as one JSON object.
 func (r *Report) WriteJSON(w io.Writer) error {
-	out := JSONReport{
+	return jsonout.Write(w, r.JSONReport())
+}
+
+// JSONReport is the report's --json document.
+func (r *Report) JSONReport() JSONReport {
+	return JSONReport{
 		Version:  JSONVersion,
 		Result:   r.Result(),
 		Scanned:  jsonout.NonNil(r.Scanned),
@@ -69,7 +74,6 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Skipped:  jsonout.NonNil(r.Skipped),
 		Errors:   jsonout.NonNil(r.Errors),
 	}
-	return jsonout.Write(w, out)
 }
 
 // WriteText writes one line per finding, "file:line: rule: excerpt", then a
