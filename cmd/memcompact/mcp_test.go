@@ -205,12 +205,15 @@ func TestMCP(t *testing.T) {
 	}
 }
 
+// mcpResult is a tool's result as the test reads it: the exit code from
+// _meta, the verb's JSON (the structured content), and the second text
+// content's status and stderr lines.
 type mcpResult struct {
-	ExitCode int             `json:"exit_code"`
-	Outcome  string          `json:"outcome"`
-	Result   json.RawMessage `json:"result"`
-	Text     string          `json:"text"`
-	Messages []string        `json:"messages"`
+	ExitCode int
+	Outcome  string
+	Result   json.RawMessage
+	Text     string
+	Messages []string
 }
 
 func decodeResult(t *testing.T, name string, res *mcp.CallToolResult) mcpResult {
@@ -220,13 +223,22 @@ func decodeResult(t *testing.T, name string, res *mcp.CallToolResult) mcpResult 
 		t.Errorf("%s: tool error: %v", name, contentText(res))
 		return r
 	}
+	code, ok := res.Meta["exit_code"].(float64)
+	if !ok {
+		t.Errorf("%s: no exit_code in _meta: %v", name, res.Meta)
+	}
+	r.ExitCode = int(code)
+	r.Outcome, _ = res.Meta["outcome"].(string)
 	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
+	if err != nil || res.StructuredContent == nil {
 		t.Errorf("%s: structured content: %v", name, err)
 		return r
 	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Errorf("%s: structured content %s: %v", name, b, err)
+	r.Result = b
+	if len(res.Content) == 2 {
+		r.Text = res.Content[0].(*mcp.TextContent).Text
+		lines := strings.Split(res.Content[1].(*mcp.TextContent).Text, "\n")
+		r.Messages = lines[1:]
 	}
 	return r
 }

@@ -111,7 +111,7 @@ func renderCheck(env *Env, asJSON bool, rep *check.Report) error {
 // checkUsageError reports a usage error the way the check reports all its
 // results, on standard output (JSON when asked), with hints on stderr.
 func checkUsageError(env *Env, asJSON bool, indexPath, reason string, hints ...string) error {
-	rep := &check.Report{Result: check.UsageError, Index: indexPath, Reason: reason}
+	rep := check.UsageReport(indexPath, errors.New(reason))
 	if err := renderCheck(env, asJSON, rep); err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
