@@ -23,12 +23,14 @@ var layers = map[string]int{
 	"check": engines, "loadcut": engines, "drift": engines, "secrets": engines, "doctor": engines,
 	"measure": engines, "sweep": engines, "sweepact": engines, "budget": engines, "compact": engines,
 	"snapshot": engines, "writeguard": engines, "claudehooks": engines, "recall": engines, "distill": engines,
+	"summarize": engines, "journal": engines,
 
 	"index": formats, "policy": formats, "records": formats, "entries": formats, "facts": formats,
 	"reference": formats, "store": formats,
 
 	"textfile": foundations, "atomicfile": foundations, "lockfile": foundations, "outcome": foundations,
 	"jsonout": foundations, "extcmd": foundations, "crashpoint": foundations, "testshared": foundations,
+	"torture": foundations, // tests only
 }
 
 const (
@@ -122,6 +124,7 @@ var notYetThin = map[string]bool{
 	"compact.go": true, "save.go": true, "setbudget.go": true, // the compaction verbs
 	"gate.go": true, "inventory.go": true, "partition.go": true, "sweepverb.go": true, // the sweep verbs
 	"hook.go": true, "hooks.go": true, // Claude Code's hooks
+	"journal.go": true, // asks secrets.Contains itself
 }
 
 // TestFacesUseOnlyEntryPoints: no file in internal/cli uses an engine
