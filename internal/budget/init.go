@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
+	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -38,12 +39,23 @@ type InitResult struct {
 // exists without one. Everything is read and judged before anything is
 // written: a malformed policy or an unreadable master-memory.md refuses
 // init with nothing created. A second run changes nothing.
-func Init(_ context.Context, req InitRequest) (*InitResult, error) {
+func Init(ctx context.Context, req InitRequest) (*InitResult, error) {
 	root, err := initRoot(req.Root)
 	if err != nil {
 		return nil, err
 	}
+	release, err := lockfile.Lock(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	policyPath := filepath.Join(root, filepath.FromSlash(PolicyRel))
+	master := filepath.Join(root, "master-memory.md")
+	for _, p := range []string{policyPath, master, filepath.Join(root, filepath.FromSlash(SnapshotsRel))} {
+		if err := atomicfile.Within(root, p); err != nil {
+			return nil, outcome.Refuse(ReasonOutsideRoot, "%v; nothing was written", err)
+		}
+	}
 	existing, err := readIfExists(policyPath)
 	if err != nil {
 		return nil, err
@@ -53,7 +65,6 @@ func Init(_ context.Context, req InitRequest) (*InitResult, error) {
 			return nil, err
 		}
 	}
-	master := filepath.Join(root, "master-memory.md")
 	mf, err := readIfExists(master)
 	if err != nil {
 		return nil, err

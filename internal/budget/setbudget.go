@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
+	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 )
 
@@ -49,7 +50,7 @@ const (
 // and nothing is written when it already says so. The policy is read once:
 // what is rewritten and the digest checked just before the replace are of
 // the same bytes.
-func SetBudget(_ context.Context, req SetRequest) (*SetResult, error) {
+func SetBudget(ctx context.Context, req SetRequest) (*SetResult, error) {
 	if req.Newest != nil && *req.Newest < 0 {
 		return nil, outcome.Usagef(ReasonBadRequest, "bad --newest %d: want 0 or more", *req.Newest)
 	}
@@ -60,6 +61,11 @@ func SetBudget(_ context.Context, req SetRequest) (*SetResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	release, err := lockfile.Lock(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	p, before, err := OpenPolicy(root)
 	if err != nil {
 		return nil, err
@@ -93,6 +99,9 @@ func SetBudget(_ context.Context, req SetRequest) (*SetResult, error) {
 		res.OldBudget, res.OldUnit, res.OldNewest = ch.Old.Budget, string(ch.Old.Unit), ch.Old.Newest
 	}
 	if res.Action != ActionUnchanged {
+		if err := atomicfile.Within(root, before.Path); err != nil {
+			return nil, outcome.Refuse(ReasonOutsideRoot, "%v; nothing was written", err)
+		}
 		if err := atomicfile.Replace(before.Path, ch.Data, before.Digest); err != nil {
 			return nil, IOFailure(err)
 		}
