@@ -4,11 +4,13 @@
 // check and the rename that replaces the file.
 //
 // The lock is one file named Name in the locked directory. It is not a
-// memory file (it does not end in ".md" and starts with a dot), holds only
-// a line naming its current holder, and is never removed: removing a lock
-// file while another process waits on it would let two holders in. The
-// operating system drops the lock when its holder exits, even by kill -9,
-// so a crashed run never leaves a store locked.
+// memory file (it does not end in ".md" and starts with a dot) and holds
+// only a line naming its current holder. The holder removes it before
+// unlocking, and a waiter that wins the lock checks that the name still
+// leads to the file it locked (else it tries again), so no file is left
+// behind and two holders never both hold. The operating system drops the
+// lock when its holder exits, even by kill -9, so a crashed run never
+// leaves a store locked (only the file, which the next run reuses).
 //
 // Usage, from the first read to the last rename:
 //
@@ -70,23 +72,35 @@ func Lock(ctx context.Context, dir string) (release func() error, err error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, Name)
-	fl := flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o644))
 	start := time.Now()
-	ok, err := fl.TryLockContext(ctx, retry)
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
-		return nil, fmt.Errorf("%s: cannot lock: %w", path, err)
+	for {
+		fl := flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o644))
+		ok, err := fl.TryLockContext(ctx, retry)
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+			return nil, fmt.Errorf("%s: cannot lock: %w", path, err)
+		}
+		if !ok {
+			fl.Close()
+			return nil, held(path, time.Since(start))
+		}
+		// The previous holder removes the file before it unlocks; a lock
+		// won on a file that no longer has the name is no lock. Try again
+		// on the file the name holds now.
+		locked, serr := fl.Stat()
+		named, nerr := os.Stat(path)
+		if serr != nil || nerr != nil || !os.SameFile(locked, named) {
+			fl.Close()
+			continue
+		}
+		writeHolder(path)
+		return func() error {
+			// Removed while still held, so a refused or finished run
+			// leaves no file behind, and no waiter can lock a file the
+			// next holder does not see.
+			_ = os.Remove(path)
+			return fl.Close()
+		}, nil
 	}
-	if !ok {
-		fl.Close()
-		return nil, held(path, time.Since(start))
-	}
-	writeHolder(path)
-	return func() error {
-		// The holder line is cleared before the unlock so a waiter never
-		// names a holder that has gone.
-		_ = os.Truncate(path, 0)
-		return fl.Unlock()
-	}, nil
 }
 
 // held is the refusal for a lock another writer kept for the whole wait.
