@@ -175,14 +175,13 @@ func edit(path string, change func(hooks *object, c *Change) error) (*Change, er
 	if exists {
 		// The backup is exactly the bytes read and planned against. A blank
 		// file has nothing worth keeping, and may be another writer's file
-		// caught between truncation and write: it never replaces a backup.
+		// caught between truncation and write: it gets no backup.
 		backup := path + BackupSuffix
 		want := ""
-		old, err := os.ReadFile(backup)
-		if err == nil {
+		if old, err := os.ReadFile(backup); err == nil {
 			want = textfile.Digest(old)
 		}
-		if err != nil || len(bytes.TrimSpace(f.Raw)) > 0 {
+		if len(bytes.TrimSpace(f.Raw)) > 0 {
 			if err := atomicfile.Replace(backup, f.Raw, want); err != nil {
 				return nil, fmt.Errorf("%s: writing the backup: %w", backup, err)
 			}
