@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/memcompact/memcompact/internal/claudehooks"
 	"github.com/memcompact/memcompact/internal/doctor"
@@ -140,7 +141,9 @@ func journalBeforeWrite(env *Env, in *claudehooks.Input, t *claudehooks.ToolInpu
 			}
 		}
 	}
-	clobbered, err := journal.BeforeWrite(context.Background(), req, path, current, proposed)
+	ctx, cancel := context.WithTimeout(context.Background(), journalBudget)
+	defer cancel()
+	clobbered, err := journal.BeforeWrite(ctx, req, path, current, proposed)
 	if err != nil {
 		hookNote(env, "pre-write", "journal: %v (the write is judged without it)", err)
 	}
@@ -154,6 +157,11 @@ func journalBeforeWrite(env *Env, in *claudehooks.Input, t *claudehooks.ToolInpu
 	}
 	return reason
 }
+
+// journalBudget bounds the journal's share of a hook: well inside the 10 s
+// Claude Code gives the hook, so a huge store is journaled over a few
+// sessions instead of stalling one.
+const journalBudget = 3 * time.Second
 
 // hookJournal is the journal request of a hook, or false when the journal
 // is off (MEMCOMPACT_JOURNAL=off) or has no data directory.
@@ -181,7 +189,9 @@ func hookSessionStart(env *Env, in *claudehooks.Input) error {
 	deleted := ""
 	if req, ok := hookJournal(env, filepath.Dir(indexPath), in.SessionID); ok {
 		var err error
-		if deleted, err = journal.SessionStart(context.Background(), req); err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), journalBudget)
+		defer cancel()
+		if deleted, err = journal.SessionStart(ctx, req); err != nil {
 			hookNote(env, "session-start", "journal: %v", err)
 		}
 	}

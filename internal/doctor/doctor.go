@@ -46,6 +46,9 @@ type Options struct {
 	// resolution), which a session-start hook does not report: the hook
 	// runs on every session and says only what the agent can act on.
 	Quick bool
+	// JournalDir is memcompact's data directory, whose store journal doctor
+	// reads for recent mass deletions; "" skips that area.
+	JournalDir string
 }
 
 // Area names a part of the diagnosis.
@@ -58,6 +61,7 @@ const (
 	AreaBudgets = "budgets"
 	AreaCheck   = "check"
 	AreaPolicy  = "policy"
+	AreaHistory = "history"
 )
 
 // Status of one area.
@@ -152,6 +156,7 @@ func Diagnose(opt Options) *Report {
 	d.drift()
 	d.secrets()
 	d.budgets()
+	historyFinding(d)
 	if !opt.Quick {
 		d.check()
 	}

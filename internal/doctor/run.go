@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/check"
+	"github.com/memcompact/memcompact/internal/journal"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/reference"
 	"github.com/memcompact/memcompact/internal/store"
@@ -70,6 +71,9 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		Reference:     check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
 		ReferenceFlag: req.Reference,
 		Today:         req.Today,
+	}
+	if getenv("MEMCOMPACT_JOURNAL") != "off" {
+		opt.JournalDir, _ = journal.DataDir(getenv, req.Where.Home)
 	}
 	if req.All {
 		return runAll(req, getenv, opt)

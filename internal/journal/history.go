@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -246,6 +247,14 @@ func (j *Journal) text(m *Manifest, p string) (string, bool) {
 	if f == nil || f.Withheld != "" || f.Digest == "" {
 		return "", false
 	}
+	if m.live {
+		raw, err := readStoreFile(filepath.Join(j.Store, filepath.FromSlash(p)))
+		if err != nil {
+			return "", false
+		}
+		t, _ := textfile.Decode(raw)
+		return t, true
+	}
 	raw, err := j.Object(f.Digest)
 	if err != nil {
 		return "", false
@@ -405,4 +414,70 @@ func (j *Journal) SinceLastSession(cur *Manifest) (*Step, error) {
 	}
 	st := j.step(prev, cur, "")
 	return &st, nil
+}
+
+// RecentRequest asks for the dangerous changes of the last while, up to
+// the store as it is now.
+type RecentRequest struct {
+	Store   string
+	DataDir string
+	Within  time.Duration // how far back to look
+	Now     func() time.Time
+}
+
+// Recent returns the warnings of every step within req.Within, and of the
+// step from the newest snapshot to the store as it is now, without writing
+// anything: what doctor reports. ok is false when the store has no
+// journal yet.
+func Recent(ctx context.Context, req RecentRequest) (ws []Warning, ok bool, err error) {
+	now := time.Now
+	if req.Now != nil {
+		now = req.Now
+	}
+	j, err := Open(req.DataDir, req.Store)
+	if err != nil {
+		return nil, false, err
+	}
+	ms, _, err := j.Manifests()
+	if err != nil || len(ms) == 0 {
+		return nil, false, err
+	}
+	var out []Warning
+	since := now().Add(-req.Within)
+	for i := 1; i < len(ms); i++ {
+		if !ms[i].Time.Before(since) {
+			out = append(out, j.step(ms[i-1], ms[i], "").Warnings...)
+		}
+	}
+	live, err := j.liveManifest(ctx, ms[len(ms)-1])
+	if err != nil {
+		return out, true, err
+	}
+	st := j.step(ms[len(ms)-1], live, "")
+	for _, w := range st.Warnings {
+		w.Snapshot, w.Time = "now", now().Format(time.RFC3339)
+		out = append(out, w)
+	}
+	return out, true, nil
+}
+
+// liveManifest describes the store as it is now, reading (not storing) the
+// files whose size or time differ from prev.
+func (j *Journal) liveManifest(ctx context.Context, prev *Manifest) (*Manifest, error) {
+	seen, err := walkStore(ctx, j.Store)
+	if err != nil {
+		return nil, err
+	}
+	m := &Manifest{Version: manifestVersion, ID: "now", Store: j.Store, live: true}
+	for _, f := range seen {
+		if p := prevFile(prev, f); p != nil {
+			m.Files = append(m.Files, *p)
+			continue
+		}
+		if raw, err := readStoreFile(filepath.Join(j.Store, filepath.FromSlash(f.Path))); err == nil {
+			f.Size, f.Digest = int64(len(raw)), textfile.Digest(raw)
+		}
+		m.Files = append(m.Files, f)
+	}
+	return m, nil
 }

@@ -371,3 +371,21 @@ func TestPrune(t *testing.T) {
 		t.Error("the size cap removed the newest snapshot")
 	}
 }
+
+// TestSnapshotOverBudget: a snapshot cut short by its time budget writes no
+// manifest (history never sees a half store as deletions), keeps what it
+// stored, and the next one completes.
+func TestSnapshotOverBudget(t *testing.T) {
+	f := newFixture(t, store())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Snapshot(ctx, SnapshotRequest{Store: f.store, DataDir: f.data, Cause: "hook"}); err == nil || !strings.Contains(err.Error(), "the next snapshot continues") {
+		t.Fatalf("err = %v, want a stop that says the next snapshot continues", err)
+	}
+	if m, _ := mustJournal(t, f).Latest(); m != nil {
+		t.Fatalf("a manifest was written for a stopped snapshot: %s", m.ID)
+	}
+	if r := f.snap("hook", ""); r.Unchanged || len(r.Manifest.Files) != 6 {
+		t.Errorf("the next snapshot: unchanged=%v files=%d, want all 6", r.Unchanged, len(r.Manifest.Files))
+	}
+}

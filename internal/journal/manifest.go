@@ -40,6 +40,8 @@ type Manifest struct {
 	Session string    `json:"session,omitempty"`
 	Store   string    `json:"store"`
 	Files   []File    `json:"files"`
+
+	live bool // the store as it is now, never stored: its bytes are read from the store
 }
 
 // File returns the entry for path, or nil.

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/memcompact/memcompact/internal/crashpoint"
 	"io/fs"
@@ -65,6 +66,9 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 		return nil, err
 	}
 	seen, err := walkStore(ctx, j.Store)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, fmt.Errorf("snapshot of %s stopped before storing anything (%w); the next snapshot continues from there", j.Store, cerr)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +76,10 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 	m := &Manifest{Version: manifestVersion, Cause: req.Cause, Session: req.Session, Store: j.Store}
 	for _, f := range seen {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			// The objects stored so far stay: the next snapshot finds
+			// them and only reads what is left, so a store too large for
+			// one hook's time budget is journaled over a few sessions.
+			return nil, fmt.Errorf("snapshot of %s stopped after storing %d of %d file(s) (%w); the next snapshot continues from there", j.Store, res.Read, len(seen), err)
 		}
 		if p := prevFile(prev, f); p != nil {
 			m.Files = append(m.Files, *p)

@@ -1,0 +1,108 @@
+package journal
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// benchStore writes a store of n entries of size bytes each, with an index
+// pointing at every one.
+func benchStore(b *testing.B, n, size int) (store, data string) {
+	b.Helper()
+	dir := b.TempDir()
+	if d := os.Getenv("MEMCOMPACT_BENCH_DIR"); d != "" {
+		var err error
+		if dir, err = os.MkdirTemp(d, "journal-bench-"); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { os.RemoveAll(dir) })
+	}
+	store, data = filepath.Join(dir, "memory"), filepath.Join(dir, "data")
+	os.MkdirAll(store, 0o755)
+	var ix strings.Builder
+	ix.WriteString("# Memory\n")
+	body := strings.Repeat("A line of an entry that teaches something useful. ", size/50+1)[:size]
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("entry_%05d.md", i)
+		fmt.Fprintf(&ix, "- [Entry %d](%s) — what entry %d teaches\n", i, name, i)
+		os.WriteFile(filepath.Join(store, name), []byte(fmt.Sprintf("entry %d\n%s\n", i, body)), 0o644)
+	}
+	os.WriteFile(filepath.Join(store, IndexName), []byte(ix.String()), 0o644)
+	return store, data
+}
+
+var benchSizes = []struct {
+	entries, size int
+}{{10, 1000}, {1000, 1000}, {5000, 4000}}
+
+func BenchmarkSnapshot(b *testing.B) {
+	for _, sz := range benchSizes {
+		name := fmt.Sprintf("entries=%d/bytes=%d", sz.entries, sz.entries*sz.size)
+		b.Run("cold/"+name, func(b *testing.B) {
+			store, data := benchStore(b, sz.entries, sz.size)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				os.RemoveAll(data)
+				b.StartTimer()
+				if _, err := Snapshot(context.Background(), SnapshotRequest{Store: store, DataDir: data, Cause: "bench"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("unchanged/"+name, func(b *testing.B) {
+			store, data := benchStore(b, sz.entries, sz.size)
+			Snapshot(context.Background(), SnapshotRequest{Store: store, DataDir: data, Cause: "bench"})
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				r, err := Snapshot(context.Background(), SnapshotRequest{Store: store, DataDir: data, Cause: "bench"})
+				if err != nil || !r.Unchanged {
+					b.Fatal(err, r)
+				}
+			}
+		})
+		b.Run("one-changed/"+name, func(b *testing.B) {
+			store, data := benchStore(b, sz.entries, sz.size)
+			Snapshot(context.Background(), SnapshotRequest{Store: store, DataDir: data, Cause: "bench"})
+			p := filepath.Join(store, "entry_00000.md")
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				os.WriteFile(p, []byte(fmt.Sprintf("version %d\n", i)), 0o644)
+				t := time.Now().Add(time.Duration(i) * time.Second)
+				os.Chtimes(p, t, t)
+				b.StartTimer()
+				if r, err := Snapshot(context.Background(), SnapshotRequest{Store: store, DataDir: data, Cause: "bench"}); err != nil || r.Read != 1 {
+					b.Fatal(err, r)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkHistory(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("entries=%d/snapshots=20", n), func(b *testing.B) {
+			store, data := benchStore(b, n, 1000)
+			for k := 0; k < 20; k++ {
+				p := filepath.Join(store, fmt.Sprintf("entry_%05d.md", k%n))
+				os.WriteFile(p, []byte(fmt.Sprintf("version %d\n", k)), 0o644)
+				t := time.Now().Add(time.Duration(k) * time.Second)
+				os.Chtimes(p, t, t)
+				Snapshot(context.Background(), SnapshotRequest{Store: store, DataDir: data, Cause: "bench"})
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				h, err := History(context.Background(), HistoryRequest{Store: store, DataDir: data})
+				if err != nil || len(h.Steps) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
