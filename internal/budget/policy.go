@@ -3,11 +3,11 @@ package budget
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -84,9 +84,9 @@ func (l ErrorList) Error() string {
 }
 
 var (
-	budgetRE = regexp.MustCompile(`(?i)^([0-9][0-9,_]*)\s*([a-z]+)(\s+each)?$`)
-	newestRE = regexp.MustCompile(`(?i)^(?:last\s+)?([0-9]+)(?:\s+entr(?:y|ies))?$`)
-	delimRE  = regexp.MustCompile(`^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?$`)
+	budgetRE = lazyre.New(`(?i)^([0-9][0-9,_]*)\s*([a-z]+)(\s+each)?$`)
+	newestRE = lazyre.New(`(?i)^(?:last\s+)?([0-9]+)(?:\s+entr(?:y|ies))?$`)
+	delimRE  = lazyre.New(`^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?$`)
 )
 
 // maxNumber bounds budgets and tier sizes so arithmetic on them cannot
@@ -119,7 +119,7 @@ func Parse(name string, raw []byte) (*Policy, error) {
 	if p.cols.newest < 0 {
 		fail(hl, "missing column: the budgets table has no Newest tier column")
 	}
-	if p.header+1 >= len(p.raw) || !delimRE.MatchString(strings.TrimSpace(textfile.TrimEOL(p.raw[p.header+1]))) {
+	if p.header+1 >= len(p.raw) || !delimRE().MatchString(strings.TrimSpace(textfile.TrimEOL(p.raw[p.header+1]))) {
 		fail(hl+1, "the budgets table's header must be followed by a delimiter row |---|---|")
 		return nil, errs
 	}
@@ -154,7 +154,7 @@ func Parse(name string, raw []byte) (*Policy, error) {
 			continue
 		}
 		if p.cols.newest >= 0 {
-			m := newestRE.FindStringSubmatch(cells[p.cols.newest])
+			m := newestRE().FindStringSubmatch(cells[p.cols.newest])
 			if m == nil {
 				fail(ln, "bad newest tier %q: want \"last N entries\"", cells[p.cols.newest])
 				continue
@@ -179,7 +179,7 @@ func Parse(name string, raw []byte) (*Policy, error) {
 
 // parseBudget fills r's budget, unit and each from a Budget cell.
 func parseBudget(cell string, r *Row) error {
-	m := budgetRE.FindStringSubmatch(cell)
+	m := budgetRE().FindStringSubmatch(cell)
 	if m == nil {
 		return fmt.Errorf("bad budget %q: want \"N lines\" or \"N chars\"", cell)
 	}

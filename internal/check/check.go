@@ -18,13 +18,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/policy"
 	"github.com/memcompact/memcompact/internal/recall"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -79,7 +79,7 @@ var halfMigratedExplanation = []string{
 
 const pointerInsideHeader = "a pointer line sits inside the header region, above the first section heading"
 
-var kindPrefixRE = regexp.MustCompile("`([A-Za-z][A-Za-z0-9-]*_)`")
+var kindPrefixRE = lazyre.New("`([A-Za-z][A-Za-z0-9-]*_)`")
 
 func refuse(indexPath string, kind RefusalKind, reason string, detail ...string) *Report {
 	if detail == nil {
@@ -511,7 +511,7 @@ func FirstDivergence(adopted, reference []string, label string) string {
 func KindPrefixes(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, m := range kindPrefixRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range kindPrefixRE().FindAllStringSubmatch(text, -1) {
 		k := strings.ToLower(m[1])
 		if !seen[k] {
 			seen[k] = true

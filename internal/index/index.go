@@ -22,10 +22,10 @@
 package index
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -35,10 +35,10 @@ import (
 const ws = `\t\n\v\f\r \x{85}\p{Z}`
 
 var (
-	headingRE = regexp.MustCompile(`^##[` + ws + `]`)
+	headingRE = lazyre.New(`^##[` + ws + `]`)
 	// \p{Nd}: .NET's \d matches any Unicode decimal digit, so "１." (a
 	// fullwidth digit) is an ordinal there too.
-	pointerRE = regexp.MustCompile(`^[` + ws + `]*(?:[-*+]|\p{Nd}+[.)])[` + ws + `]`)
+	pointerRE = lazyre.New(`^[` + ws + `]*(?:[-*+]|\p{Nd}+[.)])[` + ws + `]`)
 )
 
 // Link is one Markdown link on a pointer-pattern line. Offsets are byte
@@ -128,13 +128,13 @@ func Parse(lines []string) *Index {
 }
 
 // IsHeading reports whether line is a section heading ("##" then whitespace).
-func IsHeading(line string) bool { return headingRE.MatchString(line) }
+func IsHeading(line string) bool { return headingRE().MatchString(line) }
 
 // BulletLen returns the length in bytes of the list-item opening of line
 // (indentation, bullet or ordinal, one whitespace character), or 0 when
 // line is not a pointer-pattern line.
 func BulletLen(line string) int {
-	if m := pointerRE.FindStringIndex(line); m != nil {
+	if m := pointerRE().FindStringIndex(line); m != nil {
 		return m[1]
 	}
 	return 0
@@ -142,7 +142,7 @@ func BulletLen(line string) int {
 
 // IsPointerPattern reports whether line is a list item that may carry
 // pointers: indentation, a bullet or ordinal, then whitespace.
-func IsPointerPattern(line string) bool { return pointerRE.MatchString(line) }
+func IsPointerPattern(line string) bool { return pointerRE().MatchString(line) }
 
 // ScanLinks scans one line for links, left to right. It returns the links
 // ordered by start, and the snippets of constructs it could not parse: a

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/lazyre"
 )
 
 // StanzaEndMarker closes a store's stanza. It is matched without regard to
@@ -20,9 +21,9 @@ var (
 	// looseBeginRE recognizes anything that is plainly an opening stanza
 	// marker, however malformed; the word boundary after "begin" is checked
 	// by hand (see wordBoundaryAt) because Go's \b is ASCII-only.
-	looseBeginRE   = regexp.MustCompile(`(?i)^<!--` + ws + `*memory-policy-stanza-begin(.*)-->$`)
-	looseBeginCSRE = regexp.MustCompile(`^<!--` + ws + `*memory-policy-stanza-begin(.*)-->$`)
-	strictBeginRE  = regexp.MustCompile(`^<!--` + ws + `*memory-policy-stanza-begin` + ws + `*:` + ws + `*(.+?)` + ws + `*-->$`)
+	looseBeginRE   = lazyre.New(`(?i)^<!--` + ws + `*memory-policy-stanza-begin(.*)-->$`)
+	looseBeginCSRE = lazyre.New(`^<!--` + ws + `*memory-policy-stanza-begin(.*)-->$`)
+	strictBeginRE  = lazyre.New(`^<!--` + ws + `*memory-policy-stanza-begin` + ws + `*:` + ws + `*(.+?)` + ws + `*-->$`)
 )
 
 // Stanza is a store's split-shape declaration.
@@ -66,17 +67,17 @@ func ReadStanza(lines []string, headerEnd int) Stanza {
 		return st
 	}
 	line := index.TrimRight(lines[first])
-	if !isLooseBegin(looseBeginRE, line) {
+	if !isLooseBegin(looseBeginRE(), line) {
 		return st
 	}
 	st.Declared = true
 	st.Begin = first
-	if m := strictBeginRE.FindStringSubmatch(line); m != nil {
+	if m := strictBeginRE().FindStringSubmatch(line); m != nil {
 		st.Path = index.TrimSpace(m[1])
 	}
 	if st.Path == "" {
 		why := "it names no policy file"
-		if strictBeginRE.FindStringSubmatch(line) == nil && !isLooseBegin(looseBeginCSRE, line) {
+		if strictBeginRE().FindStringSubmatch(line) == nil && !isLooseBegin(looseBeginCSRE(), line) {
 			why = "the marker name must be written in lower case"
 		}
 		st.Reason = fmt.Sprintf("the stanza opens at line %d and %s; expected '<!-- memory-policy-stanza-begin: POLICY.md -->'", first+1, why)

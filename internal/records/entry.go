@@ -4,16 +4,16 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 var (
-	nodeTypeRE = regexp.MustCompile(`(?i)^[` + ws + `]*node_type:[` + ws + `]*memory[` + ws + `]*$`)
-	admittedRE = regexp.MustCompile(`^[` + ws + `]*admitted:[` + ws + `]*([^` + ws + `]+)[` + ws + `]*$`)
+	nodeTypeRE = lazyre.New(`(?i)^[` + ws + `]*node_type:[` + ws + `]*memory[` + ws + `]*$`)
+	admittedRE = lazyre.New(`^[` + ws + `]*admitted:[` + ws + `]*([^` + ws + `]+)[` + ws + `]*$`)
 )
 
 // EntryFacts is what a file says about itself in its frontmatter.
@@ -60,10 +60,10 @@ func ParseEntryFacts(text string) EntryFacts {
 		if index.TrimSpace(l) == "---" {
 			break
 		}
-		if nodeTypeRE.MatchString(l) {
+		if nodeTypeRE().MatchString(l) {
 			facts.IsEntry = true
 		}
-		if m := admittedRE.FindStringSubmatch(l); m != nil {
+		if m := admittedRE().FindStringSubmatch(l); m != nil {
 			facts.Admitted = m[1]
 		}
 	}

@@ -2,8 +2,9 @@ package records
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
+
+	"github.com/memcompact/memcompact/internal/lazyre"
 )
 
 // Slate tracks and their vocabularies.
@@ -17,7 +18,7 @@ const (
 // "until" pattern matches the lines the reference's does.
 const ws = `\t\n\v\f\r \x{85}\p{Z}`
 
-var untilRE = regexp.MustCompile(`until[` + ws + `]+([^` + ws + `]+)`)
+var untilRE = lazyre.New(`until[` + ws + `]+([^` + ws + `]+)`)
 
 // SlateRow is one record line of SLATE.md, well-formed or not.
 type SlateRow struct {
@@ -82,7 +83,7 @@ func ParseSlateRow(text string, num int, asOf Date) *SlateRow {
 			return bad(fmt.Sprintf("a deferral's value is its running count, a positive whole number; found '%s'", f[3]))
 		}
 		r.Value, r.Count = f[3], n
-		m := untilRE.FindStringSubmatch(r.Detail)
+		m := untilRE().FindStringSubmatch(r.Detail)
 		if m == nil {
 			return bad(fmt.Sprintf("a deferral must carry 'until <yyyy-MM-dd>' in its detail; found '%s'", r.Detail))
 		}

@@ -26,13 +26,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -111,12 +111,12 @@ type Info struct {
 	Lines   int       `json:"lines"`
 }
 
-var nameRE = regexp.MustCompile(`^(.+)-(\d{4}-\d{2}-\d{2})(?:-(\d{6}))?(?:-v(\d+))?\.md$`)
+var nameRE = lazyre.New(`^(.+)-(\d{4}-\d{2}-\d{2})(?:-(\d{6}))?(?:-v(\d+))?\.md$`)
 
 // ParseName splits a snapshot file name into its base name, time and
 // version.
 func ParseName(name string) (base string, taken time.Time, hasTime bool, version int, ok bool) {
-	m := nameRE.FindStringSubmatch(name)
+	m := nameRE().FindStringSubmatch(name)
 	if m == nil {
 		return "", time.Time{}, false, 0, false
 	}
