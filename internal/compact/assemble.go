@@ -1,18 +1,18 @@
 package compact
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/entries"
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 var (
-	headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]|$)`)
-	breakRE   = regexp.MustCompile(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+	headingRE = lazyre.New(`^ {0,3}(#{1,6})(?:[ \t]|$)`)
+	breakRE   = lazyre.New(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
 )
 
 // assemble renders the new file: the block where the first distilled entry
@@ -137,7 +137,7 @@ func (pl *Plan) sectionAnchor(first int) int {
 			continue
 		}
 		l := strings.TrimRight(d.Lines[j], "\r\n")
-		if m := headingRE.FindStringSubmatch(l); m != nil {
+		if m := headingRE().FindStringSubmatch(l); m != nil {
 			if lv := len(m[1]); lv >= 2 && lv < level {
 				return j
 			}
@@ -161,14 +161,14 @@ func (pl *Plan) needsBreak(out []string, at int) bool {
 			if strings.TrimSpace(l) == "" {
 				continue
 			}
-			if breakRE.MatchString(l) {
+			if breakRE().MatchString(l) {
 				return true
 			}
 			break
 		}
 	}
 	next := strings.TrimRight(out[at], "\r\n")
-	if m := headingRE.FindStringSubmatch(next); m != nil && len(m[1]) <= 2 {
+	if m := headingRE().FindStringSubmatch(next); m != nil && len(m[1]) <= 2 {
 		return false
 	}
 	return true
@@ -197,5 +197,5 @@ func dedupe(bullets, oldBody []string) []string {
 
 func isBlankOrBreak(l string) bool {
 	t := strings.TrimRight(l, "\r\n")
-	return strings.TrimSpace(t) == "" || breakRE.MatchString(t)
+	return strings.TrimSpace(t) == "" || breakRE().MatchString(t)
 }

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/entries"
 	"github.com/memcompact/memcompact/internal/facts"
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/secrets"
 	"github.com/memcompact/memcompact/internal/snapshot"
@@ -85,7 +85,7 @@ type Plan struct {
 	tierSecrets []string
 }
 
-var distilledRE = regexp.MustCompile(`^\*Distilled from (\d+) entr(?:y|ies)\b`)
+var distilledRE = lazyre.New(`^\*Distilled from (\d+) entr(?:y|ies)\b`)
 
 // Prepare plans the compaction of one file; see the package doc.
 func Prepare(ctx context.Context, o Options) *Plan {
@@ -161,7 +161,7 @@ func Prepare(ctx context.Context, o Options) *Plan {
 	if h := doc.History; h != nil {
 		body := doc.Lines[h.Start+1 : h.End]
 		if len(body) > 0 {
-			if m := distilledRE.FindStringSubmatch(strings.TrimSpace(body[0])); m != nil {
+			if m := distilledRE().FindStringSubmatch(strings.TrimSpace(body[0])); m != nil {
 				pl.oldN, _ = strconv.Atoi(m[1])
 				body = body[1:]
 			}

@@ -54,11 +54,11 @@
 package distill
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/memcompact/memcompact/internal/facts"
+	"github.com/memcompact/memcompact/internal/lazyre"
 )
 
 // nearDupWindow is how many recent bullets a unit is compared with for
@@ -76,25 +76,25 @@ type Source struct {
 }
 
 var (
-	itemRE     = regexp.MustCompile(`^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?`)
-	headingRE  = regexp.MustCompile(`^ {0,3}#{1,6}(?:\s|$)`)
-	breakRE    = regexp.MustCompile(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
-	fenceRE    = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
-	keywordRE  = regexp.MustCompile(`(?i)\b(decid\w*|decision|chose|choose|prefer\w*|always|never|must|should\w*|don't|do not|avoid\w*|instead|because|rule|policy|fix\w*|works?|worked|broke\w*|fail\w*|error\w*|learn\w*|lesson|remember|important|wants?|likes?|dislikes?|hates?|requires?|convention|default|use[sd]?|using|confirm\w*|verif\w*|caused|cause|workaround|solution|resolved)\b`)
-	keywordsRE = regexp.MustCompile(`(?i)^(recall keywords|keywords|tags)\b`)
+	itemRE     = lazyre.New(`^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?`)
+	headingRE  = lazyre.New(`^ {0,3}#{1,6}(?:\s|$)`)
+	breakRE    = lazyre.New(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+	fenceRE    = lazyre.New("^ {0,3}(`{3,}|~{3,})")
+	keywordRE  = lazyre.New(`(?i)\b(decid\w*|decision|chose|choose|prefer\w*|always|never|must|should\w*|don't|do not|avoid\w*|instead|because|rule|policy|fix\w*|works?|worked|broke\w*|fail\w*|error\w*|learn\w*|lesson|remember|important|wants?|likes?|dislikes?|hates?|requires?|convention|default|use[sd]?|using|confirm\w*|verif\w*|caused|cause|workaround|solution|resolved)\b`)
+	keywordsRE = lazyre.New(`(?i)^(recall keywords|keywords|tags)\b`)
 	// contextRE names the sub-headings of one-off context (a topic
 	// diary's "Context", "Follow-ups"): what prompted an old entry, and
 	// its open ends, rarely outlive it. Units under them are kept only
 	// with a fact, a decision or preference (signalRE), or a symptom
 	// (problemRE).
-	contextRE = regexp.MustCompile(`(?i)^(context|background|follow[ -]?ups?|next steps|open questions)\b`)
-	problemRE = regexp.MustCompile(`\b(fail\w*|error\w*|crash\w*|broke\w*|refus\w*|panic\w*|timed out|timeout|denied|missing|not found|cannot|can t|won t)\b`)
+	contextRE = lazyre.New(`(?i)^(context|background|follow[ -]?ups?|next steps|open questions)\b`)
+	problemRE = lazyre.New(`\b(fail\w*|error\w*|crash\w*|broke\w*|refus\w*|panic\w*|timed out|timeout|denied|missing|not found|cannot|can t|won t)\b`)
 	// chatterRE finds social talk and session bookkeeping in a unit's Key:
 	// a unit it matches is dropped unless it holds a fact or signalRE finds
 	// a decision, preference or lesson in it.
-	chatterRE = regexp.MustCompile(`\b(thanks|thank you|thanked|cheers|good (session|day|call|chat|mood|talk)|nice (chat|session|call|talk)|great (session|chat|call)|(chatted|talked|chatting|talking|joked|joking|chat|talk|chit chat|small talk)( a bit| a little| briefly| for a while| for a bit)? (about|for|on)|small talk|(was|seemed|is|felt|were) (in a (good|great|bad) mood|happy|tired|annoyed|excited|pleased|in a hurry)|nothing (else|new|more|much)( to (note|add|report))?( for now| today)?|quick check in|check again (later|next week|tomorrow)|follow up next (session|time|week)|lots of ideas|mostly chatting|just chatting|no decision)\b`)
-	signalRE  = regexp.MustCompile(`\b(decid\w*|decision|chose|prefer\w*|always|never|must|don t|do not|doesn t|does not|avoid\w*|wants?|likes?|dislikes?|hates?|fix\w*|root cause|learn\w*|lesson|remember|important|rule|requires?|convention|workaround|instead)\b`)
-	fillerRE  = regexp.MustCompile(`^(ok|okay|thanks|thank you|done|none|n a|na|tbd|todo|nothing|nothing new|nothing else|nothing further|nothing to add|nothing to note|nothing else to note|nothing else to add|nothing else for now|nothing new today|see above|as discussed|as mentioned|as mentioned above|no changes|no updates|no notes|misc|various|etc|same as above|see below|more later|to be continued)$`)
+	chatterRE = lazyre.New(`\b(thanks|thank you|thanked|cheers|good (session|day|call|chat|mood|talk)|nice (chat|session|call|talk)|great (session|chat|call)|(chatted|talked|chatting|talking|joked|joking|chat|talk|chit chat|small talk)( a bit| a little| briefly| for a while| for a bit)? (about|for|on)|small talk|(was|seemed|is|felt|were) (in a (good|great|bad) mood|happy|tired|annoyed|excited|pleased|in a hurry)|nothing (else|new|more|much)( to (note|add|report))?( for now| today)?|quick check in|check again (later|next week|tomorrow)|follow up next (session|time|week)|lots of ideas|mostly chatting|just chatting|no decision)\b`)
+	signalRE  = lazyre.New(`\b(decid\w*|decision|chose|prefer\w*|always|never|must|don t|do not|doesn t|does not|avoid\w*|wants?|likes?|dislikes?|hates?|fix\w*|root cause|learn\w*|lesson|remember|important|rule|requires?|convention|workaround|instead)\b`)
+	fillerRE  = lazyre.New(`^(ok|okay|thanks|thank you|done|none|n a|na|tbd|todo|nothing|nothing new|nothing else|nothing further|nothing to add|nothing to note|nothing else to note|nothing else to add|nothing else for now|nothing new today|see above|as discussed|as mentioned|as mentioned above|no changes|no updates|no notes|misc|various|etc|same as above|see below|more later|to be continued)$`)
 )
 
 // bullet is one bullet being built: its stamps (the dates, with times,
@@ -154,7 +154,7 @@ func Builtin(srcs []Source) []string {
 		return nil
 	}
 	add := func(stamp, sep, body string) *bullet {
-		b := &bullet{sep: sep, body: body, key: Key(body), lead: leadRE.MatchString(body)}
+		b := &bullet{sep: sep, body: body, key: Key(body), lead: leadRE().MatchString(body)}
 		b.addStamp(stamp)
 		bullets = append(bullets, b)
 		exact[b.key] = b
@@ -172,7 +172,7 @@ func Builtin(srcs []Source) []string {
 					continue
 				}
 				if rest, ok := strings.CutPrefix(u, chatterLead); ok {
-					chatterDates = append(chatterDates, dateRE.FindAllString(rest, -1)...)
+					chatterDates = append(chatterDates, dateRE().FindAllString(rest, -1)...)
 					continue
 				}
 				stamps, sep, body := splitStamps(u)
@@ -228,7 +228,7 @@ func Builtin(srcs []Source) []string {
 			if old := find(k); old != nil {
 				if dated {
 					old.addStamp(stamp)
-					if !old.lead && leadRE.MatchString(body) && coreKey(k) == coreKey(old.key) {
+					if !old.lead && leadRE().MatchString(body) && coreKey(k) == coreKey(old.key) {
 						// The same preference, now as a correction: the
 						// bullet says so, since a recurring correction
 						// is worth more than the plain statement.
@@ -261,7 +261,7 @@ func Builtin(srcs []Source) []string {
 		switch {
 		case tKey != "" && titles[tKey] != nil:
 			titles[tKey].addStamp(tStamp)
-		case len(facts.Extract(tRest)) > 0 || keywordRE.MatchString(tRest) || tStamp != "":
+		case len(facts.Extract(tRest)) > 0 || keywordRE().MatchString(tRest) || tStamp != "":
 			titles[tKey] = add(tStamp, tSep, tRest)
 		}
 	}
@@ -282,7 +282,7 @@ func Builtin(srcs []Source) []string {
 	}
 	chatter := map[string]bool{} // dates that only led chatter or filler
 	for _, s := range dropped {
-		if d := dateRE.FindString(s); d != "" {
+		if d := dateRE().FindString(s); d != "" {
 			chatter[d] = true
 		}
 	}
@@ -324,10 +324,10 @@ func Builtin(srcs []Source) []string {
 // correction or a reminder ("Corrected me: prefers tabs."): such a unit
 // repeats the statement it restates. The list is closed on purpose: a
 // lead-in like "Rejected:" changes what follows, and is not matched.
-var leadRE = regexp.MustCompile(`(?i)^(?:(?:corrected|reminded|told|warned) (?:me|us)(?: again)?|again|reminder|correction|repeated|restated|note|noted|new)\s*(?::|—|–|-|,)\s+`)
+var leadRE = lazyre.New(`(?i)^(?:(?:corrected|reminded|told|warned) (?:me|us)(?: again)?|again|reminder|correction|repeated|restated|note|noted|new)\s*(?::|—|–|-|,)\s+`)
 
 // leadKeyRE is leadRE for a Key.
-var leadKeyRE = regexp.MustCompile(`^(?:(?:corrected|reminded|told|warned) (?:me|us)(?: again)?|again|reminder|correction|repeated|restated|note|noted|new) `)
+var leadKeyRE = lazyre.New(`^(?:(?:corrected|reminded|told|warned) (?:me|us)(?: again)?|again|reminder|correction|repeated|restated|note|noted|new) `)
 
 // coreKey is a Key without a correction or reminder lead-in.
 func coreKey(k string) string {
@@ -335,7 +335,7 @@ func coreKey(k string) string {
 	if !leadWords[first] {
 		return k // the common case, without a regular expression
 	}
-	return leadKeyRE.ReplaceAllString(k, "")
+	return leadKeyRE().ReplaceAllString(k, "")
 }
 
 // leadWords are the first words leadKeyRE can match.
@@ -347,12 +347,12 @@ var leadWords = map[string]bool{"corrected": true, "reminded": true, "told": tru
 const chatterLead = "Only chatter or filler on "
 
 // stampsRE matches a list of stamps as a bullet written by Builtin begins.
-var stampsRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?(?:, \d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)*)(?:: | (—|–|-) )`)
+var stampsRE = lazyre.New(`^(\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?(?:, \d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)*)(?:: | (—|–|-) )`)
 
 // splitStamps is splitStamp for a bullet Builtin wrote, whose stamps may be
 // a list ("2026-01-03, 2026-02-07: Prefers tabs.").
 func splitStamps(s string) (stamps []string, sep, rest string) {
-	m := stampsRE.FindStringSubmatchIndex(s)
+	m := stampsRE().FindStringSubmatchIndex(s)
 	if m == nil {
 		return nil, "", s
 	}
@@ -365,16 +365,16 @@ func splitStamps(s string) (stamps []string, sep, rest string) {
 
 // stampRE matches a leading date stamp: a date, an optional time, in
 // optional bold or brackets, then a separator (":", "—", "–" or "-").
-var stampRE = regexp.MustCompile(`^(?:\*\*|\[)?(\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)(?:\*\*|\])?(?:\s*(:|—|–|-)\s+|\s*$)`)
+var stampRE = lazyre.New(`^(?:\*\*|\[)?(\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)(?:\*\*|\])?(?:\s*(:|—|–|-)\s+|\s*$)`)
 
-var dateRE = regexp.MustCompile(`\d{4}-\d{2}-\d{2}`)
+var dateRE = lazyre.New(`\d{4}-\d{2}-\d{2}`)
 
 // splitStamp splits "2026-04-08 14:30 — Port fix" into its stamp
 // ("2026-04-08 14:30"), the separator to write after a list of stamps
 // (" — " or ": ") and the rest ("Port fix"). Text without a leading date
 // has no stamp.
 func splitStamp(s string) (stamp, sep, rest string) {
-	m := stampRE.FindStringSubmatchIndex(s)
+	m := stampRE().FindStringSubmatchIndex(s)
 	if m == nil {
 		return "", "", s
 	}
@@ -408,7 +408,7 @@ func units(src Source) []string {
 	flush := func() {
 		if len(cur) > 0 {
 			u := strings.Join(cur, " ")
-			if !weak || len(facts.Extract(u)) > 0 || signalRE.MatchString(Key(u)) || problemRE.MatchString(Key(u)) {
+			if !weak || len(facts.Extract(u)) > 0 || signalRE().MatchString(Key(u)) || problemRE().MatchString(Key(u)) {
 				out = append(out, u)
 			}
 			cur = nil
@@ -418,7 +418,7 @@ func units(src Source) []string {
 	skip := false // under a keywords sub-heading
 	for _, l := range lines {
 		if fence != "" {
-			if m := fenceRE.FindStringSubmatch(l); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(l[len(m[0]):]) == "" {
+			if m := fenceRE().FindStringSubmatch(l); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(l[len(m[0]):]) == "" {
 				fence = ""
 				continue
 			}
@@ -427,24 +427,24 @@ func units(src Source) []string {
 			}
 			continue
 		}
-		if headingRE.MatchString(l) {
+		if headingRE().MatchString(l) {
 			flush()
-			skip = keywordsRE.MatchString(strip(l))
-			weak = contextRE.MatchString(strip(l))
+			skip = keywordsRE().MatchString(strip(l))
+			weak = contextRE().MatchString(strip(l))
 		}
 		if skip && len(facts.Extract(l)) == 0 {
 			continue
 		}
-		if m := fenceRE.FindStringSubmatch(l); m != nil && !(m[1][0] == '`' && strings.Contains(l[len(m[0]):], "`")) {
+		if m := fenceRE().FindStringSubmatch(l); m != nil && !(m[1][0] == '`' && strings.Contains(l[len(m[0]):], "`")) {
 			flush()
 			fence = m[1]
 			continue
 		}
 		t := strings.TrimSpace(l)
 		switch {
-		case t == "" || headingRE.MatchString(l) || breakRE.MatchString(l):
+		case t == "" || headingRE().MatchString(l) || breakRE().MatchString(l):
 			flush()
-		case itemRE.MatchString(l):
+		case itemRE().MatchString(l):
 			flush()
 			cur = append(cur, strip(l))
 		default:
@@ -458,10 +458,10 @@ func units(src Source) []string {
 // strip removes a line's list marker or heading marks and outer spaces.
 func strip(l string) string {
 	l = strings.TrimSpace(l)
-	if m := itemRE.FindString(l); m != "" {
+	if m := itemRE().FindString(l); m != "" {
 		l = l[len(m):]
 	}
-	if headingRE.MatchString(l) {
+	if headingRE().MatchString(l) {
 		l = strings.TrimLeft(l, "# ")
 	}
 	return strings.TrimSpace(l)
@@ -525,7 +525,7 @@ func ParseBullets(out string) []string {
 	var bullets []string
 	for _, l := range strings.Split(strings.ReplaceAll(strings.ReplaceAll(out, "\r\n", "\n"), "\r", "\n"), "\n") {
 		t := strings.TrimSpace(l)
-		if t == "" || headingRE.MatchString(t) || breakRE.MatchString(t) || strings.HasPrefix(t, "*Distilled from") {
+		if t == "" || headingRE().MatchString(t) || breakRE().MatchString(t) || strings.HasPrefix(t, "*Distilled from") {
 			continue
 		}
 		bullets = append(bullets, strip(t))

@@ -25,7 +25,7 @@ func Lighten(lines []string, seen map[string]bool) []string {
 	if len(lines) == 0 {
 		return lines
 	}
-	if first := strings.TrimRight(lines[0], "\r\n"); !headingRE.MatchString(first) {
+	if first := strings.TrimRight(lines[0], "\r\n"); !headingRE().MatchString(first) {
 		// Try the whole entry first. The trial only reads seen: copying it
 		// for every entry made a file of many one-line entries quadratic.
 		all := true
@@ -56,21 +56,21 @@ func lighten(lines []string, seen map[string]bool) []string {
 	for i, l := range lines {
 		t := strings.TrimRight(l, "\r\n")
 		if fence != "" {
-			if m := fenceRE.FindStringSubmatch(t); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(t[len(m[0]):]) == "" {
+			if m := fenceRE().FindStringSubmatch(t); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(t[len(m[0]):]) == "" {
 				fence = ""
 			}
 			out = append(out, l)
 			prevBlank = false
 			continue
 		}
-		if m := fenceRE.FindStringSubmatch(t); m != nil && !(m[1][0] == '`' && strings.Contains(t[len(m[0]):], "`")) {
+		if m := fenceRE().FindStringSubmatch(t); m != nil && !(m[1][0] == '`' && strings.Contains(t[len(m[0]):], "`")) {
 			fence = m[1]
 			out = append(out, l)
 			prevBlank = false
 			continue
 		}
 		blank := strings.TrimSpace(t) == ""
-		structural := i == 0 || headingRE.MatchString(t) || breakRE.MatchString(t)
+		structural := i == 0 || headingRE().MatchString(t) || breakRE().MatchString(t)
 		if i == 0 && !blank {
 			if k := Key(strip(t)); len(k) >= 8 {
 				seen[k] = true
@@ -103,5 +103,5 @@ func lighten(lines []string, seen map[string]bool) []string {
 // isFiller reports whether a Key is filler, or chatter without a decision,
 // preference or lesson in it.
 func isFiller(k string) bool {
-	return fillerRE.MatchString(k) || (chatterRE.MatchString(k) && !signalRE.MatchString(strings.ReplaceAll(k, "no decision", "")))
+	return fillerRE().MatchString(k) || (chatterRE().MatchString(k) && !signalRE().MatchString(strings.ReplaceAll(k, "no decision", "")))
 }

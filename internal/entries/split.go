@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/secrets/heading"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -65,12 +66,12 @@ func (d *Doc) EntryText(i int) string {
 }
 
 var (
-	headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
-	datedRE   = regexp.MustCompile(`^\*{0,2}\d{4}-\d{2}-\d{2}`)
-	itemRE    = regexp.MustCompile(`^(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)`)
-	breakRE   = regexp.MustCompile(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
-	fenceRE   = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
-	historyRE = regexp.MustCompile(`(?i)^compacted history$`)
+	headingRE = lazyre.New(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
+	datedRE   = lazyre.New(`^\*{0,2}\d{4}-\d{2}-\d{2}`)
+	itemRE    = lazyre.New(`^(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)`)
+	breakRE   = lazyre.New(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+	fenceRE   = lazyre.New("^ {0,3}(`{3,}|~{3,})")
+	historyRE = lazyre.New(`(?i)^compacted history$`)
 )
 
 type lineInfo struct {
@@ -96,17 +97,17 @@ func Split(text string, opt Options) (*Doc, error) {
 		}
 		if fence != "" {
 			info[i].fenced = true
-			if m := fenceRE.FindStringSubmatch(p); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(p[len(m[0]):]) == "" {
+			if m := fenceRE().FindStringSubmatch(p); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(p[len(m[0]):]) == "" {
 				fence = ""
 			}
 			continue
 		}
-		if m := fenceRE.FindStringSubmatch(p); m != nil && !(m[1][0] == '`' && strings.Contains(p[len(m[0]):], "`")) {
+		if m := fenceRE().FindStringSubmatch(p); m != nil && !(m[1][0] == '`' && strings.Contains(p[len(m[0]):], "`")) {
 			fence = m[1]
 			info[i].fenced = true
 			continue
 		}
-		if m := headingRE.FindStringSubmatch(p); m != nil {
+		if m := headingRE().FindStringSubmatch(p); m != nil {
 			info[i].level = len(m[1])
 			info[i].heading = strings.TrimSpace(strings.TrimRight(m[2], "#"))
 			if m[2] == "" {
@@ -118,7 +119,7 @@ func Split(text string, opt Options) (*Doc, error) {
 	// History blocks.
 	inHistory := make([]bool, n)
 	for i := 0; i < n; i++ {
-		if info[i].level == 0 || !historyRE.MatchString(info[i].heading) {
+		if info[i].level == 0 || !historyRE().MatchString(info[i].heading) {
 			continue
 		}
 		end := historyEnd(d.Lines, info, i)
@@ -237,13 +238,13 @@ func entryStarts(d *Doc, info []lineInfo, inHistory []bool, opt Options) ([]int,
 	// Dated headings at the shallowest level where one occurs.
 	dated := 0
 	for i := 0; i < n; i++ {
-		if lv := info[i].level; lv >= 2 && !info[i].fenced && !inHistory[i] && datedRE.MatchString(info[i].heading) && (dated == 0 || lv < dated) {
+		if lv := info[i].level; lv >= 2 && !info[i].fenced && !inHistory[i] && datedRE().MatchString(info[i].heading) && (dated == 0 || lv < dated) {
 			dated = lv
 		}
 	}
 	if dated > 0 {
 		d.Mode, d.Level = ModeDated, dated
-		return headingsAt(dated, func(i int) bool { return datedRE.MatchString(info[i].heading) }), nil
+		return headingsAt(dated, func(i int) bool { return datedRE().MatchString(info[i].heading) }), nil
 	}
 
 	// Repeated headings.
@@ -264,7 +265,7 @@ func entryStarts(d *Doc, info []lineInfo, inHistory []bool, opt Options) ([]int,
 	d.Mode = ModeList
 	for i := 0; i < n; i++ {
 		p := textfile.TrimEOL(d.Lines[i])
-		if !info[i].fenced && !inHistory[i] && info[i].level == 0 && itemRE.MatchString(p) && !breakRE.MatchString(p) {
+		if !info[i].fenced && !inHistory[i] && info[i].level == 0 && itemRE().MatchString(p) && !breakRE().MatchString(p) {
 			starts = append(starts, i)
 		}
 	}
@@ -282,7 +283,7 @@ func historyEnd(lines []string, info []lineInfo, i int) int {
 		if info[j].level > 0 && info[j].level <= lv {
 			return j
 		}
-		if breakRE.MatchString(textfile.TrimEOL(lines[j])) {
+		if breakRE().MatchString(textfile.TrimEOL(lines[j])) {
 			j++
 			for j < len(lines) && info[j].blank {
 				j++
@@ -305,7 +306,7 @@ func listEnd(lines []string, info []lineInfo, inHistory []bool, isStart map[int]
 			end = j + 1
 		case info[j].fenced || p[0] == ' ' || p[0] == '\t':
 			end = j + 1
-		case breakRE.MatchString(p):
+		case breakRE().MatchString(p):
 			end = j + 1
 			for end < len(lines) && info[end].blank {
 				end++

@@ -32,9 +32,9 @@ package facts
 
 import (
 	"index/suffixarray"
-	"regexp"
 	"strings"
 
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -61,15 +61,15 @@ type Fact struct {
 }
 
 var (
-	urlRE      = regexp.MustCompile(`https?://[^\s<>()\[\]"'` + "`" + `]+`)
-	fenceRE    = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
-	promptRE   = regexp.MustCompile(`^\s*(?:[-*+]\s+)?\$ (\S.*)$`)
-	pathRE     = regexp.MustCompile(`(?:^|[\s(\["'])((?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]*|[\w@+-][\w.@+-]*\.(?:` + extensions + `))(?:$|[\s)\]"',;:!?]|\.(?:\s|$))`)
-	versionRE  = regexp.MustCompile(`\bv?\d+\.\d+(?:\.\d+)*(?:-[0-9A-Za-z.]+)?\b`)
-	dateRE     = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
-	quantityRE = regexp.MustCompile(`(?i)(?:\$\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?(?:\s?(?:%|°[cf])|\s?(?:` + units + `)\b))`)
-	settingRE  = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_.-]*=[^\s,;]+`)
-	keyValueRE = regexp.MustCompile(`^\s*(?:[-*+]\s+|\d+[.)]\s+)?((?:\*\*[A-Za-z][\w .-]{0,30}\*\*|[A-Za-z_][\w.-]{0,40}):\s+(\S+(?:\s+\S+){0,3}))\s*$`)
+	urlRE      = lazyre.New(`https?://[^\s<>()\[\]"'` + "`" + `]+`)
+	fenceRE    = lazyre.New("^ {0,3}(`{3,}|~{3,})")
+	promptRE   = lazyre.New(`^\s*(?:[-*+]\s+)?\$ (\S.*)$`)
+	pathRE     = lazyre.New(`(?:^|[\s(\["'])((?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]*|[\w@+-][\w.@+-]*\.(?:` + extensions + `))(?:$|[\s)\]"',;:!?]|\.(?:\s|$))`)
+	versionRE  = lazyre.New(`\bv?\d+\.\d+(?:\.\d+)*(?:-[0-9A-Za-z.]+)?\b`)
+	dateRE     = lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`)
+	quantityRE = lazyre.New(`(?i)(?:\$\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?(?:\s?(?:%|°[cf])|\s?(?:` + units + `)\b))`)
+	settingRE  = lazyre.New(`\b[A-Za-z_][A-Za-z0-9_.-]*=[^\s,;]+`)
+	keyValueRE = lazyre.New(`^\s*(?:[-*+]\s+|\d+[.)]\s+)?((?:\*\*[A-Za-z][\w .-]{0,30}\*\*|[A-Za-z_][\w.-]{0,40}):\s+(\S+(?:\s+\S+){0,3}))\s*$`)
 )
 
 const extensions = `md|go|mod|sum|py|js|mjs|cjs|ts|tsx|jsx|json|jsonl|yaml|yml|toml|ini|cfg|conf|env|txt|csv|log|sh|bash|zsh|ps1|psm1|bat|cmd|rs|c|h|cc|cpp|hpp|java|kt|swift|rb|php|html|css|scss|sql|xml|lock|gradle|tf|lua|vue|svelte|ipynb|pdf|png|jpg|svg|zip|gz|tar|exe|dll|so|dylib|plist|service|dockerfile`
@@ -96,14 +96,14 @@ func Extract(text string) []Fact {
 	for i, line := range textfile.Lines(text) {
 		ln := i + 1
 		if fence != "" {
-			if m := fenceRE.FindStringSubmatch(line); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(line[len(m[0]):]) == "" {
+			if m := fenceRE().FindStringSubmatch(line); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(line[len(m[0]):]) == "" {
 				fence = ""
 				continue
 			}
 			add(Code, line, ln)
 			continue
 		}
-		if m := fenceRE.FindStringSubmatch(line); m != nil && !(m[1][0] == '`' && strings.Contains(line[len(m[0]):], "`")) {
+		if m := fenceRE().FindStringSubmatch(line); m != nil && !(m[1][0] == '`' && strings.Contains(line[len(m[0]):], "`")) {
 			fence = m[1]
 			continue
 		}
@@ -118,12 +118,12 @@ func lineFacts(line string, ln int, add func(Kind, string, int)) {
 	// expressions are the cost of a compaction.
 	hasDigit := strings.ContainsAny(line, "0123456789")
 	if strings.Contains(line, "$ ") {
-		if m := promptRE.FindStringSubmatch(line); m != nil {
+		if m := promptRE().FindStringSubmatch(line); m != nil {
 			add(Command, m[1], ln)
 		}
 	}
 	if strings.IndexByte(line, ':') >= 0 {
-		if m := keyValueRE.FindStringSubmatch(line); m != nil {
+		if m := keyValueRE().FindStringSubmatch(line); m != nil {
 			add(Setting, m[1], ln)
 		}
 	}
@@ -147,13 +147,13 @@ func lineFacts(line string, ln int, add func(Kind, string, int)) {
 	}
 	rest := string(masked)
 	if strings.IndexByte(rest, '=') >= 0 {
-		for _, m := range settingRE.FindAllString(rest, -1) {
+		for _, m := range settingRE().FindAllString(rest, -1) {
 			add(Setting, m, ln)
 		}
 	}
 	var paths [][]string
 	if strings.ContainsAny(rest, "/.") {
-		paths = pathRE.FindAllStringSubmatch(rest, -1)
+		paths = pathRE().FindAllStringSubmatch(rest, -1)
 	}
 	for _, m := range paths {
 		p := strings.TrimRight(m[1], ".")
@@ -165,18 +165,18 @@ func lineFacts(line string, ln int, add func(Kind, string, int)) {
 	if !hasDigit {
 		return
 	}
-	for _, m := range dateRE.FindAllString(rest, -1) {
+	for _, m := range dateRE().FindAllString(rest, -1) {
 		add(Date, m, ln)
 	}
-	for _, loc := range versionRE.FindAllStringIndex(rest, -1) {
+	for _, loc := range versionRE().FindAllStringIndex(rest, -1) {
 		v := rest[loc[0]:loc[1]]
 		// A date's parts are not a version.
-		if dateRE.MatchString(rest[max(0, loc[0]-5):min(len(rest), loc[1]+6)]) && !strings.Contains(v, ".") {
+		if dateRE().MatchString(rest[max(0, loc[0]-5):min(len(rest), loc[1]+6)]) && !strings.Contains(v, ".") {
 			continue
 		}
 		add(Version, v, ln)
 	}
-	for _, m := range quantityRE.FindAllString(rest, -1) {
+	for _, m := range quantityRE().FindAllString(rest, -1) {
 		add(Quantity, m, ln)
 	}
 }
@@ -234,7 +234,7 @@ func urlIndexes(line string, masked []byte) [][]int {
 	if !strings.Contains(line, "://") {
 		return nil
 	}
-	return urlRE.FindAllStringIndex(string(masked), -1)
+	return urlRE().FindAllStringIndex(string(masked), -1)
 }
 
 // Normalize collapses every run of whitespace to one space and trims.

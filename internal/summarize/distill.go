@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/secrets"
 )
 
@@ -140,8 +140,8 @@ func whats(ms []Missing) string {
 }
 
 var (
-	itemRE  = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)])\s+`)
-	fenceRE = regexp.MustCompile("^(`{3,}|~{3,})[\\w-]*$")
+	itemRE  = lazyre.New(`^(?:[-*+]|\d{1,9}[.)])\s+`)
+	fenceRE = lazyre.New("^(`{3,}|~{3,})[\\w-]*$")
 )
 
 // Bullets reads a model's answer: a Markdown list, one bullet a line.
@@ -157,15 +157,15 @@ func Bullets(answer string) ([]string, error) {
 			inner = append(inner, l)
 		}
 	}
-	if len(inner) >= 2 && fenceRE.MatchString(strings.TrimSpace(inner[0])) && fenceRE.MatchString(strings.TrimSpace(inner[len(inner)-1])) {
+	if len(inner) >= 2 && fenceRE().MatchString(strings.TrimSpace(inner[0])) && fenceRE().MatchString(strings.TrimSpace(inner[len(inner)-1])) {
 		inner = inner[1 : len(inner)-1]
 	}
 	var out []string
 	for _, l := range inner {
 		t := strings.TrimSpace(l)
 		switch {
-		case itemRE.MatchString(t) && (l == strings.TrimLeft(l, " \t") || len(out) == 0):
-			b := strings.TrimSpace(itemRE.ReplaceAllString(t, ""))
+		case itemRE().MatchString(t) && (l == strings.TrimLeft(l, " \t") || len(out) == 0):
+			b := strings.TrimSpace(itemRE().ReplaceAllString(t, ""))
 			if b != "" {
 				out = append(out, b)
 			}
@@ -187,7 +187,7 @@ func Bullets(answer string) ([]string, error) {
 
 // stripItem drops a leading list marker from a source line.
 func stripItem(l string) string {
-	return strings.TrimSpace(itemRE.ReplaceAllString(strings.TrimSpace(l), ""))
+	return strings.TrimSpace(itemRE().ReplaceAllString(strings.TrimSpace(l), ""))
 }
 
 // quoteShort cuts s to a length fit for an error message.

@@ -2,12 +2,12 @@ package sweepact
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/loadcut"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/sweep"
@@ -17,17 +17,17 @@ import (
 // finishedRE finds an entry's own word that its work is over, in the
 // languages the real stores are written in. "supersedes" is deliberately
 // absent: the entry that supersedes is the live one.
-var finishedRE = regexp.MustCompile(`(?i)\b(resolved|completed?|closed|superseded|obsolete|deprecated|retired|fixed|merged|shipped|landed|erledigt|abgeschlossen|behoben|termin[ée]|r[ée]solu|ferm[ée]|resuelto|cerrado|completado|conclu[ií]do|resolvido)\b|완료|해결됨|종료|폐기|머지 ?완료|完了|解決済|解决|已完成|已关闭|終了|廃止`)
+var finishedRE = lazyre.New(`(?i)\b(resolved|completed?|closed|superseded|obsolete|deprecated|retired|fixed|merged|shipped|landed|erledigt|abgeschlossen|behoben|termin[ée]|r[ée]solu|ferm[ée]|resuelto|cerrado|completado|conclu[ií]do|resolvido)\b|완료|해결됨|종료|폐기|머지 ?완료|完了|解決済|解决|已完成|已关闭|終了|廃止`)
 
 // criticalRE finds the index's own emphasis that an entry must load.
-var criticalRE = regexp.MustCompile(`(?i)🚨|⚠️|⛔|\bcritical\b|read (first|before)|\bimportant\b|중요|필독|必読|重要`)
+var criticalRE = lazyre.New(`(?i)🚨|⚠️|⛔|\bcritical\b|read (first|before)|\bimportant\b|중요|필독|必読|重要`)
 
 // ruleRE finds a standing rule's wording: the general lessons that belong
 // in a permanent instruction surface rather than in recall.
-var ruleRE = regexp.MustCompile(`(?i)\b(always|never|must|do not|don't)\b|항상|절대|금지|必ず|禁止`)
+var ruleRE = lazyre.New(`(?i)\b(always|never|must|do not|don't)\b|항상|절대|금지|必ず|禁止`)
 
 // dateRE finds a date in a name or a hook.
-var dateRE = regexp.MustCompile(`(20\d\d)[-_.](\d\d)[-_.](\d\d)`)
+var dateRE = lazyre.New(`(20\d\d)[-_.](\d\d)[-_.](\d\d)`)
 
 // propose fills pl.Subjects: one per corpus subject, incomplete
 // dispositions first, each with its disposition, reason and evidence.
@@ -119,7 +119,7 @@ func assess(s *store, sub *Subject, line string, b *body, asOf records.Date) {
 		return
 	}
 	sub.Assess = true
-	if m := criticalRE.FindString(line); m != "" {
+	if m := criticalRE().FindString(line); m != "" {
 		sub.Critical = "yes"
 		sub.CriticalWhy = fmt.Sprintf("the index marks it %q: assessed critical at the sweep of %s", m, asOf)
 		return
@@ -140,7 +140,7 @@ func proposeByText(sub *Subject, text string, b *body, asOf records.Date) {
 	if sub.Recalls > 0 {
 		sub.Evidence = append(sub.Evidence, fmt.Sprintf("read %d time(s) since recall counting began", sub.Recalls))
 	}
-	finished := finishedRE.FindString(text)
+	finished := finishedRE().FindString(text)
 	switch {
 	case finished != "" && sub.Critical != "yes":
 		sub.Disposition = "demote"
@@ -149,7 +149,7 @@ func proposeByText(sub *Subject, text string, b *body, asOf records.Date) {
 		demoteDestination(sub, b)
 	case finished != "":
 		sub.Reason = fmt.Sprintf("marked finished (%q) but critical: keep until its lesson has landed elsewhere", finished)
-	case strings.EqualFold(b.Front["type"], "feedback") && ruleRE.MatchString(b.Front["description"]+" "+b.Lesson):
+	case strings.EqualFold(b.Front["type"], "feedback") && ruleRE().MatchString(b.Front["description"]+" "+b.Lesson):
 		sub.Disposition = "promote"
 		sub.Reason = "a standing rule, general beyond this store: it belongs in a permanent instruction file"
 		sub.Destination = "CLAUDE.md"
@@ -168,7 +168,7 @@ func demoteDestination(sub *Subject, b *body) {
 // oldestDate returns the oldest yyyy-MM-dd date in text.
 func oldestDate(text string) (string, bool) {
 	best := ""
-	for _, m := range dateRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range dateRE().FindAllStringSubmatch(text, -1) {
 		d := m[1] + "-" + m[2] + "-" + m[3]
 		if _, err := time.Parse("2006-01-02", d); err != nil {
 			continue
