@@ -264,7 +264,7 @@ func gitleaksRuleSet() []*rule {
 		case "jwt":
 			r.near = nearJWT
 		default:
-			if semiGeneric(g.src) {
+			if semiGeneric(g.src, g.keywords) {
 				r.near = func(sc *scanner, k kwHit) (span, bool) { return nearAssignment(sc, k, 1) }
 			}
 		}

@@ -30,7 +30,7 @@ func nearGeneric(sc *scanner, k kwHit) (span, bool) { return nearAssignment(sc, 
 // [\s'"]{0,3}(?:=|>|…) — with no other branch, as about a hundred of
 // gitleaks' service rules do (sumologic, adafruit, cloudflare…): the
 // generic rule's keyword test then holds for them too.
-func semiGeneric(src string) bool {
+func semiGeneric(src string, keywords []string) bool {
 	if !strings.HasPrefix(src, `(?i)[\w.-]{0,50}?(?:`) && !strings.HasPrefix(src, `[\w.-]{0,50}?(?i:[\w.-]{0,50}?(?:`) {
 		return false
 	}
@@ -38,7 +38,23 @@ func semiGeneric(src string) bool {
 		return false
 	}
 	re, err := syntax.Parse(src, syntax.Perl)
-	return err == nil && re.Op != syntax.OpAlternate
+	if err != nil || re.Op == syntax.OpAlternate {
+		return false
+	}
+	// Every keyword must be the name before the operator (lob's keywords
+	// "live_" and "test_" are in its value instead).
+	const open = `{0,50}?(?:`
+	i := strings.LastIndex(src[:strings.Index(src, `(?:[ \t\w.-]{0,20})`)], open)
+	if i < 0 {
+		return false
+	}
+	name := strings.ToLower(src[i+len(open) : strings.Index(src, `(?:[ \t\w.-]{0,20})`)])
+	for _, k := range keywords {
+		if !strings.Contains(name, k) {
+			return false
+		}
+	}
+	return true
 }
 
 // nearAssignment is the window of a generic-shaped rule around keyword k,
