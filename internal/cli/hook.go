@@ -39,7 +39,11 @@ secrets). A healthy store gets no output.
 Both always exit 0 and allow what they cannot judge (input that is not
 hook JSON, a tool they do not handle, a path outside any store, a store
 they cannot read), saying why on stderr: a guard must never lock a user
-out of their own files. Install them with 'memcompact hooks install'.
+out of their own files. The one exception is time: pre-write judges within
+6 seconds (MEMCOMPACT_HOOK_BUDGET changes it), inside the timeout hooks
+install sets, and denies a memory-file write it could not judge in time
+rather than let it through unjudged. Install them with 'memcompact hooks
+install'.
 
 Exit codes: 0 always once the event is known (allowed or denied, the
 decision is in the JSON on stdout); 3 for a missing or unknown event.`,
@@ -97,10 +101,10 @@ func hookPreWrite(env *Env, in *claudehooks.Input) error {
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	v := writeguard.Judge(&writeguard.Call{
+	v := writeguard.JudgeWithin(&writeguard.Call{
 		Tool: in.ToolName, Input: t, Cwd: cwd,
 		Getenv: env.Getenv, Home: env.Home(), Today: env.Today(),
-	})
+	}, hookBudget(env))
 	for _, s := range v.Skipped {
 		hookNote(env, "pre-write", "%s", s)
 	}
@@ -215,4 +219,14 @@ func hookSessionStart(env *Env, in *claudehooks.Input) error {
 		return err
 	}
 	return nil
+}
+
+// hookBudget is the pre-write hook's time budget: writeguard.HookBudget,
+// or MEMCOMPACT_HOOK_BUDGET (a Go duration) where a test or a slow machine
+// sets it.
+func hookBudget(env *Env) time.Duration {
+	if d, err := time.ParseDuration(env.Getenv("MEMCOMPACT_HOOK_BUDGET")); err == nil && d > 0 {
+		return d
+	}
+	return writeguard.HookBudget
 }
