@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/loadcut"
+	"github.com/memcompact/memcompact/internal/sweepact"
+)
+
+func init() {
+	register(&command{
+		name:  "admit",
+		usage: "admit --index INDEX --hook TEXT [--title T] [--section '## S'] [--critical yes|no --why TEXT] FILE",
+		short: "admit an entry: its life key, an R1-passing pointer, its critical row",
+		long: `Admit gives an entry file a life the sweep can reason about: it writes
+metadata.admitted (today) and node_type: memory into its frontmatter, adds a
+pointer line "- [TITLE](FILE) — HOOK" at the end of the index (or of
+--section), and with --critical appends the slate's critical row. It refuses
+a hook that says nothing (R1), an entry already admitted or pointed at, and
+a pointer that would put a subject past Claude Code's load cut. Snapshots
+first, under the store's lock.
+
+Exit codes: 0 admitted, 2 refused, 3 usage error.`,
+		run: runAdmit,
+	})
+	register(&command{
+		name:  "adopt",
+		usage: "adopt [--yes] INDEX",
+		short: "give a store with no policy the split shape (stanza, POLICY.md, budget)",
+		long: `Adopt migrates a store with no policy to the split shape: the stanza at
+line 1 of the index naming POLICY.md; POLICY.md from the built-in reference
+with a values region holding Claude Code's known limit (25,000 units) as a
+dated limit_observation and the default budget fraction; and, for a flat
+list with no "## " heading, one heading so the check can read it. Without
+--yes it only prints the diff. With --yes it snapshots the index first.
+
+Exit codes: 0 shown or adopted, 2 refused (a policy exists already), 3 usage.`,
+		run: runAdopt,
+	})
+	register(&command{
+		name:  "observe-limit",
+		usage: "observe-limit [--value N] [--method TEXT] INDEX",
+		short: "append a dated limit observation to the store's values region",
+		long: `Observe-limit appends "limit_observation: DATE | N | characters | METHOD" at
+the end of the store's values region (POLICY.md, or the index's own header).
+Earlier rows are never rewritten: the freshest date governs. The default is
+Claude Code's known load cut, with the method naming where it is known from.
+A store without a values region is refused; adopt creates one.
+
+Exit codes: 0 appended, 2 refused, 3 usage error.`,
+		run: runObserveLimit,
+	})
+}
+
+func runAdmit(env *Env, args []string) error {
+	fs := newFlagSet("admit")
+	var f sweepFlags
+	f.define(fs)
+	var req sweepact.AdmitRequest
+	fs.StringVar(&req.Hook, "hook", "", "what the entry teaches: the pointer's recall hook")
+	fs.StringVar(&req.Title, "title", "", "the pointer's link text (default: the entry's name)")
+	fs.StringVar(&req.Section, "section", "", "the '## ' heading to put the pointer under (default: the end)")
+	fs.StringVar(&req.Critical, "critical", "", "append the slate's critical row: yes or no")
+	fs.StringVar(&req.Why, "why", "", "why the entry is or is not critical")
+	pos, err := parseFlags(env, fs, "admit --index INDEX --hook TEXT FILE", args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || f.index == "" || req.Hook == "" {
+		return Usagef("admit takes --index INDEX, --hook TEXT and one entry FILE")
+	}
+	if req.AsOf, err = f.asOfDate(env); err != nil {
+		return err
+	}
+	req.Index, req.File, req.LockWait, req.Now = f.index, pos[0], 30*time.Second, env.Now
+	res, err := sweepact.Admit(context.Background(), req)
+	if err != nil {
+		return engineErr(err)
+	}
+	if f.json {
+		writeJSON(env, res)
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "admitted %s at line %d: %s\n", res.Identity, res.Line, res.Pointer)
+	if res.Critical != "" {
+		fmt.Fprintf(env.Stdout, "critical: %s (slate row appended)\n", res.Critical)
+	}
+	return nil
+}
+
+func runAdopt(env *Env, args []string) error {
+	fs := newFlagSet("adopt")
+	var f sweepFlags
+	f.define(fs)
+	var yes bool
+	fs.BoolVar(&yes, "yes", false, "write (without it, only the diff is shown)")
+	pos, err := parseFlags(env, fs, "adopt [--yes] INDEX", args)
+	if err != nil {
+		return err
+	}
+	ix, err := oneIndex(pos, f.index, "adopt")
+	if err != nil {
+		return err
+	}
+	asOf, err := f.asOfDate(env)
+	if err != nil {
+		return err
+	}
+	res, err := sweepact.Adopt(context.Background(), sweepact.AdoptRequest{Index: ix, Yes: yes, AsOf: asOf, LockWait: 30 * time.Second, Now: env.Now})
+	if err != nil {
+		return engineErr(err)
+	}
+	if f.json {
+		writeJSON(env, res)
+		return nil
+	}
+	fmt.Fprint(env.Stdout, res.Diff)
+	if !res.Written {
+		fmt.Fprintln(env.Stdout, "\nnothing written; run again with --yes to adopt")
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "\nadopted: %s and %s written; snapshot %s\n", res.Index, res.Policy, res.Snapshot)
+	return nil
+}
+
+func runObserveLimit(env *Env, args []string) error {
+	fs := newFlagSet("observe-limit")
+	var f sweepFlags
+	f.define(fs)
+	var value int
+	var method string
+	fs.IntVar(&value, "value", loadcut.DefaultUnits, "the observed limit, in characters (UTF-16 units)")
+	fs.StringVar(&method, "method", sweepact.KnownLimitMethod, "how the limit was observed")
+	pos, err := parseFlags(env, fs, "observe-limit [flags] INDEX", args)
+	if err != nil {
+		return err
+	}
+	ix, err := oneIndex(pos, f.index, "observe-limit")
+	if err != nil {
+		return err
+	}
+	asOf, err := f.asOfDate(env)
+	if err != nil {
+		return err
+	}
+	row, err := sweepact.ObserveLimit(context.Background(), sweepact.ObserveRequest{Index: ix, Value: value, Method: method, AsOf: asOf, LockWait: 30 * time.Second})
+	if err != nil {
+		return engineErr(err)
+	}
+	fmt.Fprintln(env.Stdout, row)
+	return nil
+}
