@@ -75,7 +75,7 @@ func runAdmit(env *Env, args []string) error {
 		return err
 	}
 	req.Index, req.File, req.LockWait, req.Now = f.index, pos[0], 30*time.Second, env.Now
-	res, err := sweepact.Admit(context.Background(), req)
+	res, err := sweepact.RunAdmit(context.Background(), req)
 	if err != nil {
 		return engineErr(err)
 	}
@@ -108,7 +108,7 @@ func runAdopt(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := sweepact.Adopt(context.Background(), sweepact.AdoptRequest{Index: ix, Yes: yes, AsOf: asOf, LockWait: 30 * time.Second, Now: env.Now})
+	res, err := sweepact.RunAdopt(context.Background(), sweepact.AdoptRequest{Index: ix, Yes: yes, AsOf: asOf, LockWait: 30 * time.Second, Now: env.Now})
 	if err != nil {
 		return engineErr(err)
 	}
@@ -132,7 +132,7 @@ func runObserveLimit(env *Env, args []string) error {
 	var value int
 	var method string
 	fs.IntVar(&value, "value", loadcut.DefaultUnits, "the observed limit, in characters (UTF-16 units)")
-	fs.StringVar(&method, "method", sweepact.KnownLimitMethod, "how the limit was observed")
+	fs.StringVar(&method, "method", sweepact.DefaultLimitMethod, "how the limit was observed")
 	pos, err := parseFlags(env, fs, "observe-limit [flags] INDEX", args)
 	if err != nil {
 		return err
@@ -145,7 +145,7 @@ func runObserveLimit(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	row, err := sweepact.ObserveLimit(context.Background(), sweepact.ObserveRequest{Index: ix, Value: value, Method: method, AsOf: asOf, LockWait: 30 * time.Second})
+	row, err := sweepact.RunObserveLimit(context.Background(), sweepact.ObserveRequest{Index: ix, Value: value, Method: method, AsOf: asOf, LockWait: 30 * time.Second})
 	if err != nil {
 		return engineErr(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -129,19 +128,19 @@ func runSweepPlan(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	pl, err := sweepact.MakePlan(sweepact.PlanRequest{Index: ix, AsOf: asOf, TargetUnits: target})
+	pl, err := sweepact.RunPlan(sweepact.PlanRequest{Index: ix, AsOf: asOf, TargetUnits: target})
 	if err != nil {
 		return engineErr(err)
 	}
 	if out == "" {
-		out = filepath.Join(filepath.Dir(pl.Index), sweepact.PlanRel)
+		out = filepath.Join(filepath.Dir(pl.Index), sweepact.DefaultPlanRel)
 	}
 	if err := sweepact.WritePlan(out, pl); err != nil {
 		return Refusef("%s: the plan could not be written: %v", out, err)
 	}
 	recorded := 0
 	if record {
-		if recorded, err = sweepact.RecordProposals(pl, asOf, 30*time.Second); err != nil {
+		if recorded, err = sweepact.RunRecordProposals(pl, asOf, 30*time.Second); err != nil {
 			return engineErr(err)
 		}
 	}
@@ -149,48 +148,8 @@ func runSweepPlan(env *Env, args []string) error {
 		writeJSON(env, pl)
 		return nil
 	}
-	printPlan(env, pl, out, recorded)
+	sweepact.WritePlanText(env.Stdout, pl, out, recorded)
 	return nil
-}
-
-func printPlan(env *Env, pl *sweepact.Plan, out string, recorded int) {
-	w := env.Stdout
-	counts := map[string]int{}
-	for _, s := range pl.Subjects {
-		counts[s.Disposition]++
-	}
-	fmt.Fprintf(w, "sweep plan for %s (%d subjects)\n", pl.Index, len(pl.Subjects))
-	fmt.Fprintf(w, "target: %d lines, %d units (%s)\n", pl.Target.Lines, pl.Target.Units, pl.Target.Source)
-	fmt.Fprintf(w, "now:    %d lines, %d units; %d of %d subjects load%s\n", pl.Before.Lines, pl.Before.Units, pl.Before.SubjectsLoaded, pl.Before.SubjectsTotal, cutWord(pl.Before.Cut))
-	fmt.Fprintf(w, "after:  %d lines, %d units; %d of %d subjects load%s\n", pl.After.Lines, pl.After.Units, pl.After.SubjectsLoaded, pl.After.SubjectsTotal, cutWord(pl.After.Cut))
-	var kinds []string
-	for _, k := range sweepact.PlanDispositions {
-		if counts[k] > 0 {
-			kinds = append(kinds, k+" "+strconv.Itoa(counts[k]))
-		}
-	}
-	fmt.Fprintf(w, "proposed: %s\n\n", strings.Join(kinds, ", "))
-	for _, s := range pl.Subjects {
-		if s.Disposition == sweepact.Keep && len(s.DuplicateLines) == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "  %-20s %s — %s\n", s.Disposition, s.Identity, s.Reason)
-	}
-	for _, n := range pl.Notes {
-		fmt.Fprintf(w, "\nnote: %s\n", n)
-	}
-	fmt.Fprintf(w, "\nplan written to %s", out)
-	if recorded > 0 {
-		fmt.Fprintf(w, "; %d proposal(s) recorded in the ledger", recorded)
-	}
-	fmt.Fprintf(w, "\nnext: memcompact sweep review %s, then memcompact sweep apply %s\n", out, out)
-}
-
-func cutWord(cut bool) string {
-	if cut {
-		return " (cut at session start)"
-	}
-	return " (loads whole)"
 }
 
 // planPath is the PLAN argument, or the default plan of --index's store.
@@ -199,7 +158,7 @@ func planPath(pos []string, index, verb string) (string, error) {
 	case len(pos) == 1:
 		return pos[0], nil
 	case len(pos) == 0 && index != "":
-		return filepath.Join(filepath.Dir(index), sweepact.PlanRel), nil
+		return filepath.Join(filepath.Dir(index), sweepact.DefaultPlanRel), nil
 	}
 	return "", Usagef("%s takes one plan file (or --index for the store's default plan)", verb)
 }
@@ -216,25 +175,11 @@ func runSweepReview(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	pl, err := sweepact.ReadPlan(path)
-	if err != nil {
-		return engineErr(err)
+	res, err := sweepact.RunReview(context.Background(), sweepact.ReviewRequest{PlanPath: path, In: env.Stdin, Out: env.Stdout})
+	if res != nil {
+		fmt.Fprintf(env.Stdout, "%d decision(s) saved to %s; %d still pending\n", res.Decided, path, res.Pending)
 	}
-	n, rerr := sweepact.Review(pl, env.Stdin, env.Stdout)
-	if err := sweepact.WritePlan(path, pl); err != nil {
-		return Refusef("%s: the decisions could not be saved: %v", path, err)
-	}
-	pending := 0
-	for _, s := range pl.Subjects {
-		if s.Decision == sweepact.Pending {
-			pending++
-		}
-	}
-	fmt.Fprintf(env.Stdout, "%d decision(s) saved to %s; %d still pending\n", n, path, pending)
-	if rerr != nil {
-		return Refusef("reading answers: %v", rerr)
-	}
-	return nil
+	return engineErr(err)
 }
 
 func runSweepApply(env *Env, args []string) error {
@@ -264,7 +209,7 @@ func runSweepApply(env *Env, args []string) error {
 			return Usagef("--admission-landed must be a date in yyyy-MM-dd form; found %q", admission)
 		}
 	}
-	res, err := sweepact.Apply(context.Background(), sweepact.ApplyRequest{PlanPath: path, Yes: yes, AsOf: asOf,
+	res, err := sweepact.RunApply(context.Background(), sweepact.ApplyRequest{PlanPath: path, Yes: yes, AsOf: asOf,
 		AdmissionLandedOn: landed, LockWait: 30 * time.Second, Home: env.Home(), Now: env.Now})
 	if f.json && res != nil {
 		writeJSON(env, res)
@@ -291,7 +236,7 @@ func printApply(env *Env, r *sweepact.ApplyResult) {
 	fmt.Fprintf(w, "%d act(s) taken, each recorded first; %d assessment(s) appended; %d life key(s) bound\n", len(r.Acts), r.Assessed, len(r.Bound))
 	fmt.Fprintf(w, "snapshot: %s\ninventory: %s\n", r.Snapshot, r.Artifact)
 	fmt.Fprintf(w, "before: %d lines, %d units, %d of %d subjects load\n", r.Before.Lines, r.Before.Units, r.Before.SubjectsLoaded, r.Before.SubjectsTotal)
-	fmt.Fprintf(w, "after:  %d lines, %d units, %d of %d subjects load%s\n", r.After.Lines, r.After.Units, r.After.SubjectsLoaded, r.After.SubjectsTotal, cutWord(r.After.Cut))
+	fmt.Fprintf(w, "after:  %d lines, %d units, %d of %d subjects load%s\n", r.After.Lines, r.After.Units, r.After.SubjectsLoaded, r.After.SubjectsTotal, loadsWord(r.After.Cut))
 	fmt.Fprintln(w, strings.Join(partitionLines(r.Partition), "\n"))
 }
 
@@ -310,7 +255,7 @@ func runSweepRestore(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := sweepact.Restore(context.Background(), sweepact.RestoreRequest{Index: f.index, Identity: pos[0], AsOf: asOf, LockWait: 30 * time.Second})
+	res, err := sweepact.RunRestore(context.Background(), sweepact.RestoreRequest{Index: f.index, Identity: pos[0], AsOf: asOf, LockWait: 30 * time.Second})
 	if err != nil {
 		return engineErr(err)
 	}
@@ -323,4 +268,11 @@ func runSweepRestore(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "body moved back from %s\n", res.BodyFrom)
 	}
 	return nil
+}
+
+func loadsWord(cut bool) string {
+	if cut {
+		return " (cut at session start)"
+	}
+	return " (loads whole)"
 }

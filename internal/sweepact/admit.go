@@ -44,7 +44,7 @@ type AdmitResult struct {
 // passes R1, and the critical row when asked. It refuses a pointer without
 // a hook, an entry already admitted or already pointed at, and an addition
 // that would put a subject past Claude Code's load cut.
-func Admit(ctx context.Context, req AdmitRequest) (*AdmitResult, error) {
+func RunAdmit(ctx context.Context, req AdmitRequest) (*AdmitResult, error) {
 	if req.Now == nil {
 		req.Now = time.Now
 	}

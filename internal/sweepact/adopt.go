@@ -21,9 +21,9 @@ import (
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
-// KnownLimitMethod names how Claude Code's load cut is known: read from its
+// DefaultLimitMethod names how Claude Code's load cut is known: read from its
 // source and confirmed by boundary probes (see package loadcut).
-const KnownLimitMethod = "Claude Code's session-start load cut, 25,000 UTF-16 units, read from its source and confirmed by boundary probes (anthropics/claude-code#82056)"
+const DefaultLimitMethod = "Claude Code's session-start load cut, 25,000 UTF-16 units, read from its source and confirmed by boundary probes (anthropics/claude-code#82056)"
 
 // DefaultHeading is the one section heading adopt gives a flat list, so
 // the check can read where the header ends.
@@ -54,7 +54,7 @@ type AdoptResult struct {
 // dated limit_observation and the default budget fraction, and, for a
 // flat list with no "## " heading, one heading. The index is snapshotted
 // first; without Yes nothing is written and the diff is returned.
-func Adopt(ctx context.Context, req AdoptRequest) (*AdoptResult, error) {
+func RunAdopt(ctx context.Context, req AdoptRequest) (*AdoptResult, error) {
 	if req.Now == nil {
 		req.Now = time.Now
 	}
@@ -147,7 +147,7 @@ func policyText(block []string, asOf records.Date) string {
 	b.WriteString(policy.ValuesBegin + "\n")
 	fmt.Fprintf(&b, "budget_fraction: %.2f\n", policy.DefaultFraction)
 	fmt.Fprintf(&b, "staleness_bound_days: %d\n", policy.DefaultStalenessDays)
-	fmt.Fprintf(&b, "limit_observation: %s | %d | characters | %s\n", asOf, loadcut.DefaultUnits, KnownLimitMethod)
+	fmt.Fprintf(&b, "limit_observation: %s | %d | characters | %s\n", asOf, loadcut.DefaultUnits, DefaultLimitMethod)
 	b.WriteString(policy.ValuesEnd + "\n\n")
 	b.WriteString("## Sweep machinery (not part of the compared text)\n\n")
 	b.WriteString("Sweeps of this store follow the sweep procedure (`memcompact sweep plan`, `review`, `apply`). Its records live\n")
@@ -187,7 +187,7 @@ type ObserveRequest struct {
 // the end of the store's values region. Earlier rows stay byte-identical:
 // appending is the whole update, and the freshest date governs. A store
 // with no values region is refused (creating one is adopt's job).
-func ObserveLimit(ctx context.Context, req ObserveRequest) (string, error) {
+func RunObserveLimit(ctx context.Context, req ObserveRequest) (string, error) {
 	if req.Value <= 0 {
 		return "", refusef(ReasonPlanInvalid, "", "the observed limit must be a positive number of characters")
 	}

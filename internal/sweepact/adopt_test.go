@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/check"
-	"github.com/memcompact/memcompact/internal/reference"
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
@@ -25,7 +24,7 @@ func TestAdoptRealStores(t *testing.T) {
 			copyDir(t, filepath.Join(root, name), dir)
 			ix := filepath.Join(dir, "MEMORY.md")
 			before, _ := os.ReadFile(ix)
-			res, err := Adopt(context.Background(), AdoptRequest{Index: ix, AsOf: date(t, "2026-12-02")})
+			res, err := RunAdopt(context.Background(), AdoptRequest{Index: ix, AsOf: date(t, "2026-12-02")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,28 +34,26 @@ func TestAdoptRealStores(t *testing.T) {
 			if after, _ := os.ReadFile(ix); string(after) != string(before) {
 				t.Fatal("adopt without yes changed the index")
 			}
-			if _, err := Adopt(context.Background(), AdoptRequest{Index: ix, AsOf: date(t, "2026-12-02"), Yes: true}); err != nil {
+			if _, err := RunAdopt(context.Background(), AdoptRequest{Index: ix, AsOf: date(t, "2026-12-02"), Yes: true}); err != nil {
 				t.Fatal(err)
 			}
-			src := reference.Resolve("", func(string) string { return "" }, t.TempDir())
-			rep := check.Run(check.Options{IndexPath: ix, Reference: check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
-				Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.Local)})
+			rep, _ := check.Run(context.Background(), check.Request{Index: ix, Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.Local)})
 			var text strings.Builder
 			check.WriteText(&text, rep)
 			if !strings.Contains(text.String(), "policy: split - stanza and policy file both match the reference") {
 				t.Errorf("the adopted store does not read as split:\n%s", text.String())
 			}
-			pl, err := MakePlan(PlanRequest{Index: ix, AsOf: date(t, "2026-12-02")})
+			pl, err := RunPlan(PlanRequest{Index: ix, AsOf: date(t, "2026-12-02")})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if pl.Target.Source != "budget" || pl.Target.Units != 20000 {
 				t.Errorf("after adoption the plan should aim at the budget (0.80 of 25000): %+v", pl.Target)
 			}
-			if _, err := Adopt(context.Background(), AdoptRequest{Index: ix, AsOf: date(t, "2026-12-02"), Yes: true}); err == nil {
+			if _, err := RunAdopt(context.Background(), AdoptRequest{Index: ix, AsOf: date(t, "2026-12-02"), Yes: true}); err == nil {
 				t.Error("a second adopt must be refused")
 			}
-			row, err := ObserveLimit(context.Background(), ObserveRequest{Index: ix, Value: 24978, Method: "truncation-boundary test", AsOf: date(t, "2026-12-02")})
+			row, err := RunObserveLimit(context.Background(), ObserveRequest{Index: ix, Value: 24978, Method: "truncation-boundary test", AsOf: date(t, "2026-12-02")})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -73,7 +73,7 @@ type act struct {
 // partition check against the enumeration it took before the first act.
 // A refusal (a stale plan, a pending decision without a yes, a gate that
 // refuses, a rebuild that would trim a hook) comes before any write.
-func Apply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
+func RunApply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
 	pl := req.Plan
 	if pl == nil {
 		var err error

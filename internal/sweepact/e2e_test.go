@@ -80,11 +80,11 @@ func date(t testing.TB, s string) records.Date {
 func sweepStore(t *testing.T, dir, asOf, answers string) (*Plan, *ApplyResult) {
 	t.Helper()
 	ix := filepath.Join(dir, "MEMORY.md")
-	pl, err := MakePlan(PlanRequest{Index: ix, AsOf: date(t, asOf)})
+	pl, err := RunPlan(PlanRequest{Index: ix, AsOf: date(t, asOf)})
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}
-	planPath := filepath.Join(dir, PlanRel)
+	planPath := filepath.Join(dir, DefaultPlanRel)
 	if err := WritePlan(planPath, pl); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func sweepStore(t *testing.T, dir, asOf, answers string) (*Plan, *ApplyResult) {
 	if err := WritePlan(planPath, back); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Apply(context.Background(), ApplyRequest{PlanPath: planPath, AsOf: date(t, asOf)})
+	res, err := RunApply(context.Background(), ApplyRequest{PlanPath: planPath, AsOf: date(t, asOf)})
 	if err != nil {
 		if res != nil {
 			t.Logf("refusals: %+v", res.Refusals)
@@ -148,7 +148,7 @@ func TestSweepCutRealStores(t *testing.T) {
 			// Promotions wait on a destination nobody has written: the
 			// owner rejects them; every other proposal is accepted.
 			answers := strings.Repeat("r\n", 0)
-			pl, err := MakePlan(PlanRequest{Index: filepath.Join(dir, "MEMORY.md"), AsOf: date(t, "2026-12-02")})
+			pl, err := RunPlan(PlanRequest{Index: filepath.Join(dir, "MEMORY.md"), AsOf: date(t, "2026-12-02")})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -201,7 +201,7 @@ func figures(lines []string, t Target) (Figures, loadcut.Result) {
 // req.Index, then the fewest, safest demotions that bring the index within
 // the target. It writes nothing (the caller writes the plan file and, with
 // RecordLedger, the proposals).
-func MakePlan(req PlanRequest) (*Plan, error) {
+func RunPlan(req PlanRequest) (*Plan, error) {
 	s, err := readStore(req.Index, req.AsOf)
 	if err != nil {
 		return nil, err
@@ -304,7 +304,7 @@ func after(s *store, pl *Plan) (Figures, []string) {
 // RecordProposals appends one proposed ledger record per subject the plan
 // would move (anything but keep), under the store's lock. Any session may
 // propose; nothing is removed.
-func RecordProposals(pl *Plan, asOf records.Date, wait time.Duration) (int, error) {
+func RunRecordProposals(pl *Plan, asOf records.Date, wait time.Duration) (int, error) {
 	dir := filepath.Dir(pl.Index)
 	release, err := lockStore(context.Background(), dir, wait)
 	if err != nil {

@@ -16,8 +16,8 @@ import (
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
-// PlanRel is where plan writes the plan file by default, inside the store.
-const PlanRel = ".memcompact/sweep-plan.json"
+// DefaultPlanRel is where plan writes the plan file by default, inside the store.
+const DefaultPlanRel = ".memcompact/sweep-plan.json"
 
 // EncodePlan renders a plan as the editable JSON file.
 func EncodePlan(pl *Plan) []byte {

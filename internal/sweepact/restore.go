@@ -40,7 +40,7 @@ type RestoreResult struct {
 // folder when it was moved there, with its restore record appended first.
 // ARCHIVE.md keeps its history: the old line stays, and a dated note says
 // the subject came back.
-func Restore(ctx context.Context, req RestoreRequest) (*RestoreResult, error) {
+func RunRestore(ctx context.Context, req RestoreRequest) (*RestoreResult, error) {
 	p, err := sweep.ResolvePaths(req.Index, "", "", "")
 	if err != nil {
 		return nil, err

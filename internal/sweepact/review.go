@@ -2,6 +2,7 @@ package sweepact
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -149,4 +150,84 @@ func setField(sub *Subject, arg string) string {
 		return "set one of destination, probe, landed, critical, until, into"
 	}
 	return ""
+}
+
+// ReviewRequest asks for a plan file to be reviewed: answers are read from
+// In, prompts written to Out, and the decisions saved back into the file.
+type ReviewRequest struct {
+	PlanPath string
+	In       io.Reader
+	Out      io.Writer
+}
+
+// ReviewResult is what a review decided.
+type ReviewResult struct {
+	PlanPath string `json:"plan"`
+	Decided  int    `json:"decided"`
+	Pending  int    `json:"pending"`
+}
+
+// RunReview reads the plan file, walks its pending subjects (Review) and
+// saves every decision taken, even when the answers end early.
+func RunReview(ctx context.Context, req ReviewRequest) (*ReviewResult, error) {
+	pl, err := ReadPlan(req.PlanPath)
+	if err != nil {
+		return nil, err
+	}
+	n, rerr := Review(pl, req.In, req.Out)
+	if err := WritePlan(req.PlanPath, pl); err != nil {
+		return nil, refusef(ReasonWrite, req.PlanPath, "the decisions could not be saved: %v", err)
+	}
+	res := &ReviewResult{PlanPath: req.PlanPath, Decided: n}
+	for _, s := range pl.Subjects {
+		if s.Decision == Pending {
+			res.Pending++
+		}
+	}
+	if rerr != nil {
+		return res, refusef(ReasonUnreadable, "", "reading the answers: %v", rerr)
+	}
+	return res, ctx.Err()
+}
+
+// WritePlanText renders a plan for a person: the target, the figures now
+// and after, the count per disposition and every move with its reason.
+func WritePlanText(w io.Writer, pl *Plan, path string, recorded int) {
+	counts := map[string]int{}
+	for _, s := range pl.Subjects {
+		counts[s.Disposition]++
+	}
+	fmt.Fprintf(w, "sweep plan for %s (%d subjects)\n", pl.Index, len(pl.Subjects))
+	fmt.Fprintf(w, "target: %d lines, %d units (%s)\n", pl.Target.Lines, pl.Target.Units, pl.Target.Source)
+	fmt.Fprintf(w, "now:    %d lines, %d units; %d of %d subjects load%s\n", pl.Before.Lines, pl.Before.Units, pl.Before.SubjectsLoaded, pl.Before.SubjectsTotal, CutWord(pl.Before.Cut))
+	fmt.Fprintf(w, "after:  %d lines, %d units; %d of %d subjects load%s\n", pl.After.Lines, pl.After.Units, pl.After.SubjectsLoaded, pl.After.SubjectsTotal, CutWord(pl.After.Cut))
+	var kinds []string
+	for _, k := range PlanDispositions {
+		if counts[k] > 0 {
+			kinds = append(kinds, fmt.Sprintf("%s %d", k, counts[k]))
+		}
+	}
+	fmt.Fprintf(w, "proposed: %s\n\n", strings.Join(kinds, ", "))
+	for _, s := range pl.Subjects {
+		if s.Disposition == Keep && len(s.DuplicateLines) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  %-20s %s — %s\n", s.Disposition, s.Identity, s.Reason)
+	}
+	for _, n := range pl.Notes {
+		fmt.Fprintf(w, "\nnote: %s\n", n)
+	}
+	fmt.Fprintf(w, "\nplan written to %s", path)
+	if recorded > 0 {
+		fmt.Fprintf(w, "; %d proposal(s) recorded in the ledger", recorded)
+	}
+	fmt.Fprintf(w, "\nnext: memcompact sweep review %s, then memcompact sweep apply %s\n", path, path)
+}
+
+// CutWord says whether an index loads whole.
+func CutWord(cut bool) string {
+	if cut {
+		return " (cut at session start)"
+	}
+	return " (loads whole)"
 }

@@ -27,13 +27,13 @@ func TestMain(m *testing.M) {
 	case "":
 		os.Exit(m.Run())
 	case "apply":
-		_, err := Apply(context.Background(), ApplyRequest{PlanPath: os.Getenv("SWEEPACT_PLAN"), Yes: true,
+		_, err := RunApply(context.Background(), ApplyRequest{PlanPath: os.Getenv("SWEEPACT_PLAN"), Yes: true,
 			AsOf: mustDate(os.Getenv("SWEEPACT_DATE")), LockWait: time.Minute})
 		exitWith(err)
 	case "propose":
 		pl, err := ReadPlan(os.Getenv("SWEEPACT_PLAN"))
 		if err == nil {
-			_, err = RecordProposals(pl, mustDate(os.Getenv("SWEEPACT_DATE")), time.Minute)
+			_, err = RunRecordProposals(pl, mustDate(os.Getenv("SWEEPACT_DATE")), time.Minute)
 		}
 		exitWith(err)
 	}
@@ -59,7 +59,7 @@ func helper(t *testing.T, step, plan, date string, env ...string) *exec.Cmd {
 // accepted and no life keys to bind (so the first replace is the index's).
 func acceptedPlan(t *testing.T, dir, asOf string) string {
 	t.Helper()
-	pl, err := MakePlan(PlanRequest{Index: filepath.Join(dir, "MEMORY.md"), AsOf: date(t, asOf)})
+	pl, err := RunPlan(PlanRequest{Index: filepath.Join(dir, "MEMORY.md"), AsOf: date(t, asOf)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func acceptedPlan(t *testing.T, dir, asOf string) string {
 		pl.Subjects[i].Decision = Accepted
 	}
 	pl.BindLifeKeys = false
-	path := filepath.Join(dir, PlanRel)
+	path := filepath.Join(dir, DefaultPlanRel)
 	if err := WritePlan(path, pl); err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestKillAtEveryStep(t *testing.T) {
 	const asOf = "2026-08-08"
 	clean := fixtureStore(t)
 	old := storeDigests(t, clean)
-	if _, err := Apply(context.Background(), ApplyRequest{PlanPath: acceptedPlan(t, clean, asOf), Yes: true, AsOf: date(t, asOf)}); err != nil {
+	if _, err := RunApply(context.Background(), ApplyRequest{PlanPath: acceptedPlan(t, clean, asOf), Yes: true, AsOf: date(t, asOf)}); err != nil {
 		t.Fatal(err)
 	}
 	want := storeDigests(t, clean)
