@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/cli"
+	"github.com/memcompact/memcompact/internal/store"
+	"github.com/memcompact/memcompact/internal/testshared"
+)
+
+// The benchmarks below are the rows of the speed table in BENCHMARKS.md,
+// each measured twice: BenchmarkProcess execs the built binary, as Claude
+// Code runs a hook (start-up, every package's init, the verb, exit), and
+// BenchmarkInProcess calls cli.Run in a warm process, which shows the
+// verb's own work. They run on copies of two real stores from the shared
+// corpus and skip when it is absent. They never assert a time (speed lives
+// in BENCHMARKS.md); they do fail when a run exits with a status its row
+// does not expect or reports an internal error, so they cannot rot.
+//
+//	go test ./cmd/memcompact -run '^$' -bench . -benchtime 20x
+
+// benchStore is the store the session, doctor, secrets and pre-write rows
+// use: the largest real store in the corpus by file count (31 files,
+// 142 KB), an index well past Claude Code's load cut.
+const benchStore = "Warrenpoobear__claude-memory"
+
+// checkStore holds the index the check row reads.
+const checkStore = "1000ssam__claude-config"
+
+// benchRow is one command of the table.
+type benchRow struct {
+	name  string
+	args  []string
+	stdin []byte
+	codes []int // the exit statuses the row accepts
+	// cold runs each iteration with empty data and cache directories (no
+	// journal, no cached results), as the first session on a machine;
+	// otherwise the row runs after one untimed run filled them.
+	cold bool
+}
+
+// benchFixture is a temporary home with the two stores laid out where
+// Claude Code keeps them, and the rows to run there.
+type benchFixture struct {
+	dir  string
+	env  map[string]string
+	rows []benchRow
+}
+
+func newBenchFixture(b *testing.B) *benchFixture {
+	b.Helper()
+	corpus := testshared.RealStores(b)
+	dir := b.TempDir()
+	proj := filepath.Join(dir, "proj")
+	cfg := filepath.Join(dir, "cfg")
+	mem := filepath.Join(cfg, "projects", store.ProjectDirName(store.ProjectRoot(proj)), "memory")
+	ssam := filepath.Join(dir, "ssam")
+	outside := filepath.Join(dir, "outside", "notes.txt")
+	copyDir(b, filepath.Join(corpus, benchStore), mem)
+	copyDir(b, filepath.Join(corpus, checkStore), ssam)
+	for _, d := range []string{proj, filepath.Join(dir, "home"), filepath.Dir(outside)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(outside, []byte("not memory\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	index := filepath.Join(mem, "MEMORY.md")
+	raw, err := os.ReadFile(index)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The Edit appends a few words to the index's first pointer line, the
+	// commonest memory write: the guard judges the whole index around it.
+	var pointer string
+	for _, l := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(l, "- [") {
+			pointer = strings.TrimRight(l, "\r")
+			break
+		}
+	}
+	if pointer == "" {
+		b.Fatalf("%s has no pointer line to edit", index)
+	}
+	hook := func(v map[string]any) []byte {
+		v["session_id"], v["cwd"] = "bench", proj
+		out, err := json.Marshal(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return out
+	}
+	f := &benchFixture{
+		dir: dir,
+		env: map[string]string{
+			"HOME": filepath.Join(dir, "home"), "CLAUDE_CONFIG_DIR": cfg,
+			"MEMCOMPACT_TODAY": "2026-12-02", "TZ": "UTC", "PATH": os.Getenv("PATH"),
+		},
+	}
+	sessionStart := hook(map[string]any{"hook_event_name": "SessionStart", "source": "startup"})
+	f.rows = []benchRow{
+		{name: "version", args: []string{"version"}, codes: []int{0}},
+		{name: "check-1000ssam", args: []string{"check", filepath.Join(ssam, "MEMORY.md")}, codes: []int{0, 1}},
+		{name: "session-start-cold", args: []string{"hook", "session-start"}, stdin: sessionStart, codes: []int{0}, cold: true},
+		{name: "session-start-unchanged", args: []string{"hook", "session-start"}, stdin: sessionStart, codes: []int{0}},
+		{name: "doctor-cold", args: []string{"doctor", index}, codes: []int{0, 1}, cold: true},
+		{name: "doctor", args: []string{"doctor", index}, codes: []int{0, 1}},
+		{name: "secrets-cold", args: []string{"secrets", mem}, codes: []int{0, 1}, cold: true},
+		{name: "secrets", args: []string{"secrets", mem}, codes: []int{0, 1}},
+		{name: "pre-write-outside", args: []string{"hook", "pre-write"}, codes: []int{0}, stdin: hook(map[string]any{
+			"hook_event_name": "PreToolUse", "tool_name": "Write",
+			"tool_input": map[string]any{"file_path": outside, "content": "still not memory\n"}})},
+		{name: "pre-write-index-edit", args: []string{"hook", "pre-write"}, codes: []int{0}, stdin: hook(map[string]any{
+			"hook_event_name": "PreToolUse", "tool_name": "Edit",
+			"tool_input": map[string]any{"file_path": index, "old_string": pointer, "new_string": pointer + " (reviewed)"}})},
+	}
+	return f
+}
+
+// dirs returns the data and cache directories of iteration i: fresh ones
+// for a cold row, the shared warm ones otherwise.
+func (f *benchFixture) dirs(r benchRow, i int) (data, cache string) {
+	if r.cold {
+		d := filepath.Join(f.dir, "cold", fmt.Sprintf("%s-%d", r.name, i))
+		return filepath.Join(d, "data"), filepath.Join(d, "cache")
+	}
+	return filepath.Join(f.dir, "warm", "data"), filepath.Join(f.dir, "warm", "cache")
+}
+
+func (f *benchFixture) environ(r benchRow, i int) map[string]string {
+	env := maps.Clone(f.env)
+	env["XDG_DATA_HOME"], env["XDG_CACHE_HOME"] = f.dirs(r, i)
+	return env
+}
+
+// checkRun fails the benchmark when a run exited with a status the row
+// does not accept or said it hit an internal error.
+func checkRun(b *testing.B, r benchRow, code int, stdout, stderr []byte) {
+	b.Helper()
+	if !slices.Contains(r.codes, code) || bytes.Contains(stderr, []byte("internal error")) {
+		b.Fatalf("%s: exit %d (want one of %v)\nstdout: %s\nstderr: %s", r.name, code, r.codes, stdout, stderr)
+	}
+}
+
+// BenchmarkProcess runs each row as its own process, the way a hook runs:
+// the figure includes start-up. /bin/true is the baseline the table's
+// targets are measured above.
+func BenchmarkProcess(b *testing.B) {
+	f := newBenchFixture(b)
+	bin := filepath.Join(f.dir, "memcompact")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	if t, err := exec.LookPath("true"); err == nil {
+		b.Run("true", func(b *testing.B) {
+			for b.Loop() {
+				if err := exec.Command(t).Run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	for _, r := range f.rows {
+		b.Run(r.name, func(b *testing.B) {
+			run := func(i int) {
+				cmd := exec.Command(bin, r.args...)
+				for k, v := range f.environ(r, i) {
+					cmd.Env = append(cmd.Env, k+"="+v)
+				}
+				cmd.Dir = filepath.Join(f.dir, "proj")
+				cmd.Stdin = bytes.NewReader(r.stdin)
+				var stdout, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				err := cmd.Run()
+				code := cmd.ProcessState.ExitCode()
+				if err != nil && code < 0 {
+					b.Fatalf("%s: %v", r.name, err)
+				}
+				checkRun(b, r, code, stdout.Bytes(), stderr.Bytes())
+			}
+			if !r.cold {
+				run(0) // fill the journal and the cache, untimed
+			}
+			i := 0
+			for b.Loop() {
+				i++
+				run(i)
+			}
+		})
+	}
+}
+
+// BenchmarkInProcess runs each row through cli.Run in this process: the
+// verb's own work, with start-up and one-time pattern compilation paid
+// once for all iterations.
+func BenchmarkInProcess(b *testing.B) {
+	f := newBenchFixture(b)
+	for _, r := range f.rows {
+		b.Run(r.name, func(b *testing.B) {
+			var stdout, stderr bytes.Buffer
+			run := func(i int) {
+				env := f.environ(r, i)
+				stdout.Reset()
+				stderr.Reset()
+				code := cli.Run(&cli.Env{
+					Stdin: bytes.NewReader(r.stdin), Stdout: &stdout, Stderr: &stderr,
+					Getenv: func(k string) string { return env[k] }, Now: time.Now,
+				}, r.args)
+				checkRun(b, r, code, stdout.Bytes(), stderr.Bytes())
+			}
+			run(0) // untimed: fills the warm directories, compiles patterns
+			i := 0
+			for b.Loop() {
+				i++
+				run(i)
+			}
+		})
+	}
+}
+
+// copyDir copies the regular files of src into dst, writable, so a run
+// may write to the copy (the corpus itself is read-only).
+func copyDir(b *testing.B, src, dst string) {
+	b.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
