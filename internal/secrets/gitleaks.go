@@ -5,18 +5,18 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-
-	"github.com/pelletier/go-toml/v2"
-	"github.com/zricethezav/gitleaks/v8/config"
 )
 
-// The gitleaks rule set is read from the module's embedded default
-// configuration rather than through its detect package: the detector drags
-// in git, archive and reporting code (a 13 MB binary instead of 7 MB) and
-// compiles every rule up front (about 130 ms per process, paid by every
-// hook call). Reading the same TOML and compiling each rule on first need
-// keeps gitleaks' rules and thresholds while a typical memory write pays a
-// few milliseconds.
+// The gitleaks rule set is gitleaks' own default configuration
+// (config/gitleaks.toml in the pinned module), turned into a Go table
+// (gitleaks_rules.go) by TestGeneratedRules, which fails when the table
+// and the module's TOML differ and rewrites it with -update. Not the
+// detect package: it drags in git, archive and reporting code and compiles
+// every rule up front (about 130 ms per process, paid by every hook call).
+// Not the TOML at run time either: parsing it costs a few milliseconds on
+// every hook call, and importing gitleaks' config package runs its
+// dependencies' init (viper, zerolog, go-version) in every verb. Each rule
+// is compiled on first need.
 
 // glSpec mirrors the parts of gitleaks' configuration format that the
 // default rule set uses.
@@ -183,7 +183,6 @@ func (a *allowlist) allows(rule, secret, match, line string) bool {
 type ruleSet struct {
 	rules  []*glRule
 	global []*allowlist
-	err    error
 }
 
 var (
@@ -191,36 +190,31 @@ var (
 	rules     *ruleSet
 )
 
-// gitleaksRules parses gitleaks' embedded default configuration once.
+// gitleaksRules builds the rule set from gitleaksSpec once.
 func gitleaksRules() *ruleSet {
-	rulesOnce.Do(func() { rules = parseRules(config.DefaultConfig) })
+	rulesOnce.Do(func() { rules = buildRuleSet(&gitleaksSpec) })
 	return rules
 }
 
-// parseRules builds the rule set from a gitleaks TOML configuration.
-func parseRules(src string) *ruleSet {
-	var spec glSpec
+// applies reports whether a rule of the configuration judges text: path
+// rules judge file names, and composite rules need their companions
+// within some lines; the default set uses neither for content a memory
+// file would hold, so both are skipped rather than half-implemented.
+func (s *glRuleSpec) applies() bool {
+	return s.Regex != "" && s.Path == "" && !s.SkipReport && len(s.Required) == 0
+}
+
+// buildRuleSet makes the rule set of a configuration.
+func buildRuleSet(spec *glSpec) *ruleSet {
 	rs := &ruleSet{}
-	if err := toml.Unmarshal([]byte(src), &spec); err != nil {
-		rs.err = err
-		return rs
-	}
 	if spec.Allowlist != nil {
 		rs.global = append(rs.global, newAllowlist(*spec.Allowlist))
 	}
 	for _, a := range spec.Allowlists {
 		rs.global = append(rs.global, newAllowlist(a))
 	}
-	byID := map[string]*glRuleSpec{}
-	for i := range spec.Rules {
-		byID[spec.Rules[i].ID] = &spec.Rules[i]
-	}
 	for _, s := range spec.Rules {
-		// Path rules judge file names, and composite rules need their
-		// companions within some lines: the default set uses neither for
-		// content that a memory file would hold, so both are skipped
-		// rather than half-implemented.
-		if s.Regex == "" || s.Path != "" || s.SkipReport || len(s.Required) > 0 {
+		if !s.applies() {
 			continue
 		}
 		r := &glRule{
@@ -231,8 +225,7 @@ func parseRules(src string) *ruleSet {
 			generic:     strings.Contains(strings.ToLower(s.ID), "generic"),
 		}
 		for _, k := range s.Keywords {
-			k = strings.ToLower(k)
-			r.keywords = append(r.keywords, k)
+			r.keywords = append(r.keywords, strings.ToLower(k))
 		}
 		if s.Allowlist != nil {
 			r.allow = append(r.allow, newAllowlist(*s.Allowlist))
@@ -251,24 +244,23 @@ const gitleaksAllowSignature = "gitleaks:allow"
 // gitleaksRuleSet wraps each gitleaks rule as a keyword-gated rule.
 func gitleaksRuleSet() []*rule {
 	rs := gitleaksRules()
-	if rs.err != nil {
-		return nil
-	}
 	out := make([]*rule, 0, len(rs.rules))
 	for _, g := range rs.rules {
-		lines, width := patternReach(g.src)
-		r := &rule{id: g.id, keywords: g.keywords, lines: lines, width: width, run: g.run}
-		switch g.id {
-		case "generic-api-key":
-			r.near = nearGeneric
-		case "jwt":
-			r.near = nearJWT
-		default:
-			if semiGeneric(g.src, g.keywords) {
+		// How far a pattern reaches, and whether it has the generic
+		// shape, is worked out the first time its keywords occur: most
+		// rules never see theirs.
+		prep := func(r *rule) {
+			r.lines, r.width = patternReach(g.src)
+			switch {
+			case g.id == "generic-api-key":
+				r.near = nearGeneric
+			case g.id == "jwt":
+				r.near = nearJWT
+			case semiGeneric(g.src, g.keywords):
 				r.near = func(sc *scanner, k kwHit) (span, bool) { return nearAssignment(sc, k, 1) }
 			}
 		}
-		out = append(out, r)
+		out = append(out, &rule{id: g.id, keywords: g.keywords, run: g.run, prep: prep})
 	}
 	return out
 }

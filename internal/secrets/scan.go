@@ -56,6 +56,17 @@ type rule struct {
 	// run finds the hits in text[lo:hi] (a window of whole lines, or a
 	// cut of a long line). With first set it may stop at the first hit.
 	run func(sc *scanner, lo, hi int, first bool) []hit
+
+	// prep, when set, fills lines, width and near on first use.
+	prep func(r *rule)
+	once sync.Once
+}
+
+// ready runs the rule's prep once.
+func (r *rule) ready() {
+	if r.prep != nil {
+		r.once.Do(func() { r.prep(r) })
+	}
 }
 
 // scanner is one scan's shared state.
@@ -75,6 +86,10 @@ type span struct{ lo, hi int }
 // windows turns a rule's keyword positions into the merged windows its
 // pattern must see.
 func (sc *scanner) windows(r *rule, pos []kwHit) []span {
+	if len(pos) == 0 {
+		return nil
+	}
+	r.ready()
 	var ws []span
 	for _, p := range pos {
 		if r.near == nil {
