@@ -39,6 +39,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/claudehooks"
 	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/loadcut"
 	"github.com/memcompact/memcompact/internal/recall"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -148,6 +149,30 @@ type change struct {
 	// axesBefore and axesAfter are the R1 and R2 axes of ixBefore and
 	// ixAfter, judged once for checkHooks and checkSharedNotes.
 	axesBefore, axesAfter *axes
+	// loadBefore and loadAfter are Claude Code's load cut of before and
+	// after, computed once for checkLoadCut and checkHidden: the load model
+	// is the costliest part of judging an index write.
+	loadBefore, loadAfter *loadcut.Result
+}
+
+// loadedBefore returns the load cut of the index before the call,
+// computing it on first use.
+func (c *change) loadedBefore() *loadcut.Result {
+	if c.loadBefore == nil {
+		r := loadcut.Compute(c.before, loadcut.DefaultLines, loadcut.DefaultUnits)
+		c.loadBefore = &r
+	}
+	return c.loadBefore
+}
+
+// loadedAfter returns the load cut of the index after the call, computing
+// it on first use.
+func (c *change) loadedAfter() *loadcut.Result {
+	if c.loadAfter == nil {
+		r := loadcut.Compute(c.after, loadcut.DefaultLines, loadcut.DefaultUnits)
+		c.loadAfter = &r
+	}
+	return c.loadAfter
 }
 
 // axes is one index's subjects without a recall hook (R1) and unattributed

@@ -119,11 +119,11 @@ func checkHidden(c *change) {
 	if !c.verdict.Index {
 		return
 	}
-	after := loadcut.Compute(c.after, loadcut.DefaultLines, loadcut.DefaultUnits)
+	after := c.loadedAfter()
 	if !after.Lost() || len(after.Hidden) == 0 {
 		return
 	}
-	before := loadcut.Compute(c.before, loadcut.DefaultLines, loadcut.DefaultUnits)
+	before := c.loadedBefore()
 	byFrontmatter := func(rs []loadcut.Subject) []loadcut.Subject {
 		var out []loadcut.Subject
 		for _, s := range rs {
@@ -158,11 +158,11 @@ func checkLoadCut(c *change) {
 	if !c.verdict.Index {
 		return
 	}
-	after := loadcut.Compute(c.after, loadcut.DefaultLines, loadcut.DefaultUnits)
+	after := c.loadedAfter()
 	if !after.Cut {
 		return
 	}
-	before := loadcut.Compute(c.before, loadcut.DefaultLines, loadcut.DefaultUnits)
+	before := c.loadedBefore()
 	var lost []string
 	for _, s := range added(before.PastCut, after.PastCut, func(s loadcut.Subject) string { return s.Target }) {
 		lost = append(lost, fmt.Sprintf("line %d [%s](%s)", s.Line, s.LinkText, s.Target))
