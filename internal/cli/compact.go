@@ -10,10 +10,11 @@ import (
 	"github.com/memcompact/memcompact/internal/compact"
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
-const compactUsage = "compact [FILE...] [--all] [--dry-run] [--yes] [--summarizer CMD [--timeout D] | --plan | --summary FILE] [--entry-heading H] [--root DIR] [--json]"
+const compactUsage = "compact [FILE...] [--all] [--dry-run] [--yes] [--summarizer claude|anthropic|openai|CMD [--model M] [--base-url URL] [--strict] [--timeout D]] [--plan | --summary FILE] [--entry-heading H] [--root DIR] [--json]"
 
 func init() {
 	register(&command{
@@ -36,11 +37,21 @@ heading) are never summarized and stay where they are; the report lists them.
 The first compaction of a file (one with no snapshot yet) asks for
 confirmation on a terminal; elsewhere it needs --yes.
 
-Summarizers: the built-in one (deterministic, extractive, offline) by default;
---summarizer CMD runs CMD through the shell with the oldest tier on stdin and
-reads one bullet per line from stdout (a failure, an empty output or a run
-past --timeout aborts); --plan prints the oldest tier and the facts that must
-survive, and --summary FILE then uses the bullets an agent wrote to FILE.
+Summarizers: the built-in one (deterministic, extractive, offline) by default,
+or the one compaction/summarizer.toml names; --summarizer claude runs Claude
+Code headless (claude -p, no tools); --summarizer anthropic calls the Messages
+API (ANTHROPIC_API_KEY); --summarizer openai calls any OpenAI-compatible
+chat-completions server (--base-url, OPENAI_API_KEY; a local server needs no
+key); --summarizer CMD runs CMD through the shell with the prompt and the
+oldest tier on stdin and reads a Markdown list from stdout. All get the same
+prompt; their bullets are verified, what they miss is sent back once, and
+what is still missing is appended verbatim (--strict aborts instead). An
+answer that is not a list, a failure, or a run past --timeout aborts. Text
+goes to a remote summarizer only with --yes, an answer on a terminal, or
+allow_remote = true in compaction/summarizer.toml. --plan prints the oldest
+tier, the facts that must survive and the prompt (with --summarizer, exactly
+what would be sent, sending nothing); --summary FILE then uses the bullets an
+agent wrote to FILE.
 
 Exit codes: 0 done or nothing to do; 1 a file is still over budget or the
 compaction was aborted (the file untouched); 2 refused (malformed policy,
@@ -52,17 +63,38 @@ write failure); 3 usage.`,
 
 type compactFlags struct {
 	root, entryHeading, summarizer string
+	model, baseURL                 string
 	timeout                        time.Duration
-	yes, json                      bool
+	yes, json, strict              bool
+}
+
+// summarizing maps the summarizer flags to the engine's choice: a named
+// model summarizer, or the rest of --summarizer as a shell command.
+func (f *compactFlags) summarizing(env *Env) (command string, s compact.Summarizing) {
+	cfg := summarize.Parse(f.summarizer)
+	if cfg.Kind == summarize.Command {
+		command, cfg = cfg.Command, summarize.Config{}
+	}
+	cfg.Model, cfg.BaseURL = f.model, f.baseURL
+	s = compact.Summarizing{Summarizer: cfg, Strict: f.strict, AllowRemote: f.yes}
+	if isTerminal(env.Stdin) {
+		s.ConfirmRemote = func(where string) bool {
+			return ask(env, fmt.Sprintf("Send the oldest tier of each file to compact (never a secret entry) to %s?", where))
+		}
+	}
+	return command, s
 }
 
 func compactFlagSet(f *compactFlags, name string) *flag.FlagSet {
 	fset := newFlagSet(name)
 	fset.StringVar(&f.root, "root", "", "the memory root (the directory holding compaction/)")
 	fset.StringVar(&f.entryHeading, "entry-heading", "", "what starts an entry: a heading level (\"##\") or a regular expression")
-	fset.StringVar(&f.summarizer, "summarizer", "", "an external summarizer command: the oldest tier on stdin, bullets on stdout")
-	fset.DurationVar(&f.timeout, "timeout", distill.DefaultTimeout, "how long the external summarizer may run")
-	fset.BoolVar(&f.yes, "yes", false, "confirm without asking (needed for a first compaction outside a terminal)")
+	fset.StringVar(&f.summarizer, "summarizer", "", "claude, anthropic, openai, builtin, or a shell command: the prompt and the oldest tier on stdin, bullets on stdout")
+	fset.StringVar(&f.model, "model", "", "the model of --summarizer claude, anthropic or openai (default: MEMCOMPACT_MODEL, then the summarizer's own)")
+	fset.StringVar(&f.baseURL, "base-url", "", "the API's base URL for --summarizer anthropic or openai (default: ANTHROPIC_BASE_URL or OPENAI_BASE_URL)")
+	fset.BoolVar(&f.strict, "strict", false, "abort when the summary still misses something after the repair round, instead of appending those lines verbatim")
+	fset.DurationVar(&f.timeout, "timeout", distill.DefaultTimeout, "how long the summarizer may take per call")
+	fset.BoolVar(&f.yes, "yes", false, "confirm without asking: a first compaction, and sending the oldest tier to a remote summarizer")
 	fset.BoolVar(&f.json, "json", false, "print the result as JSON")
 	alias(fset, "json", "Json")
 	alias(fset, "yes", "y")
@@ -96,7 +128,8 @@ func runCompact(env *Env, args []string) (err error) {
 	}
 	defer func() { err = withJSONError(env, f.json, err) }()
 	req.Root, req.Files, req.All, req.EntryHeading = f.root, pos, all, f.entryHeading
-	req.Command, req.Timeout, req.Confirmed = f.summarizer, f.timeout, f.yes
+	req.Command, req.Summarizing = f.summarizing(env)
+	req.Timeout, req.Confirmed = f.timeout, f.yes
 	if !f.json {
 		req.OnFile = func(r *compact.Report) { renderCompact(env, r, req.DryRun) }
 	}
@@ -118,7 +151,8 @@ func runCompact(env *Env, args []string) (err error) {
 
 // compactHints are the hints of compact's and save's refusals, by reason.
 var compactHints = map[outcome.Reason]string{
-	budget.ReasonOutsideRoot: "FILE paths are relative to the working directory; the memory root is where compaction/ is",
+	compact.ReasonRemoteNotAllowed: "pass --yes, answer on a terminal, or set allow_remote = true in compaction/summarizer.toml; --plan shows what would be sent",
+	budget.ReasonOutsideRoot:       "FILE paths are relative to the working directory; the memory root is where compaction/ is",
 }
 
 func allWithin(rs []*compact.Report) bool {
@@ -169,6 +203,16 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool) {
 		}
 		fmt.Fprintln(w)
 	}
+	if m := r.Model; m != nil && m.Repaired && r.Status != compact.StatusAborted {
+		if len(m.Appended) == 0 {
+			fmt.Fprintf(w, "The summarizer missed facts; one repair round brought them back.\n")
+		} else {
+			fmt.Fprintf(w, "The summarizer missed facts even after one repair round; %d %s appended verbatim:\n", len(m.Appended), textfile.Plural(len(m.Appended), "line was", "lines were"))
+			for _, l := range m.Appended {
+				fmt.Fprintf(w, "  + %s\n", l)
+			}
+		}
+	}
 	if r.MidLightened && r.Status == compact.StatusCompacted {
 		fmt.Fprintf(w, "The mid tier was lightly summarized: %d duplicate or filler lines removed.\n", r.MidRemoved)
 	}
@@ -194,7 +238,12 @@ func renderPlan(env *Env, r *compact.Report) {
 	for _, f := range r.Facts {
 		fmt.Fprintf(w, "  - %s (line %d): %s\n", f.Kind, f.Line, f.Text)
 	}
+	if r.Preview != "" {
+		fmt.Fprintf(w, "Nothing was sent. With --summarizer, this is what would be sent:\n%s----- end -----\n", r.Preview)
+		return
+	}
 	fmt.Fprintf(w, "Write one bullet per fact, decision or preference to a file, then run:\n  memcompact compact %s --summary FILE\n", r.File)
+	fmt.Fprintf(w, "----- rules for the bullets (every summarizer gets them) -----\n%s\n", r.Prompt)
 	fmt.Fprintf(w, "----- oldest tier -----\n%s----- end -----\n", r.TierText)
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
-const saveUsage = "save FILE [--entry FILE] [--yes] [--summarizer CMD [--timeout D]] [--entry-heading H] [--root DIR] [--json]"
+const saveUsage = "save FILE [--entry FILE] [--yes] [--summarizer claude|anthropic|openai|CMD [--model M] [--base-url URL] [--strict] [--timeout D]] [--entry-heading H] [--root DIR] [--json]"
 
 func init() {
 	register(&command{
@@ -45,7 +45,8 @@ func runSave(env *Env, args []string) (err error) {
 	if len(pos) != 1 {
 		return Usagef("save needs exactly one FILE")
 	}
-	req := compact.SaveRequest{Root: f.root, File: pos[0], Command: f.summarizer, Timeout: f.timeout, EntryHeading: f.entryHeading,
+	command, summarizing := f.summarizing(env)
+	req := compact.SaveRequest{Root: f.root, File: pos[0], Command: command, Summarizing: summarizing, Timeout: f.timeout, EntryHeading: f.entryHeading,
 		Confirmed: f.yes, Confirm: askFirstCompaction(env), Today: env.Today(), Now: env.Now()}
 	if req.Entry, req.EntryName, err = readEntry(env, entryFile); err != nil {
 		return err

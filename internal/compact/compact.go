@@ -22,6 +22,7 @@ import (
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/secrets"
 	"github.com/memcompact/memcompact/internal/snapshot"
+	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -45,6 +46,12 @@ type Options struct {
 	SummaryName string
 	Command     string
 	Timeout     time.Duration
+	// Model, when set, is the summarizer (a model, or Command run through
+	// package summarize): its bullets are checked, repaired once, and
+	// what is still missing appended verbatim, or the compaction aborts
+	// with Strict.
+	Model  summarize.Model
+	Strict bool
 
 	Explicit bool   // named on the command line: compact even within budget
 	Reserve  int    // units to leave free below the budget (save's entry)
@@ -233,6 +240,12 @@ func Prepare(ctx context.Context, o Options) *Plan {
 			if len(bullets) == 0 {
 				return pl.abort("the summary %s has no bullets; nothing was written", o.SummaryName)
 			}
+		case o.Model != nil:
+			b, err := pl.modelBullets(ctx, srcs, pl.required[oldFacts:])
+			if err != nil {
+				return pl.abort("%v; nothing was written", err)
+			}
+			bullets = b
 		case o.Command != "":
 			tier := distill.TierText(srcs)
 			if secrets.Contains(tier) {
@@ -505,6 +518,8 @@ func summarizerName(o Options) string {
 	switch {
 	case o.Summary != nil:
 		return "summary:" + o.SummaryName
+	case o.Model != nil && o.Command == "":
+		return "model:" + o.Model.Name()
 	case o.Command != "":
 		return "command:" + o.Command
 	}

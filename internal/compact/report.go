@@ -71,6 +71,14 @@ type Report struct {
 	Block    string       `json:"block,omitempty"`     // the new history block (dry run)
 	TierText string       `json:"tier_text,omitempty"` // --plan: the entries to distill (no secret entry)
 	Facts    []facts.Fact `json:"facts,omitempty"`     // --plan: what the summary must keep, lines in the file
+	// --plan: the instructions every summarizer gets (an agent too), the
+	// request it is sent, and with a model summarizer named, where the
+	// request would go and all of it as it would be sent.
+	Prompt  string    `json:"prompt,omitempty"`
+	Request string    `json:"request,omitempty"`
+	SendsTo string    `json:"sends_to,omitempty"`
+	Preview string    `json:"preview,omitempty"`
+	Model   *ModelRun `json:"model,omitempty"` // what a model summarizer did
 
 	// Reason says why a file was refused, not confirmed or aborted, for
 	// callers that choose what to say by it; it is not part of the JSON.

@@ -10,6 +10,7 @@ import (
 	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/snapshot"
+	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -54,6 +55,10 @@ type Request struct {
 	Summary     *Summary
 	Command     string
 	Timeout     time.Duration
+	// Summarizing chooses a model summarizer instead (claude, anthropic,
+	// openai), or lets the root's compaction/summarizer.toml choose one;
+	// a Command runs through the same prompt, repair and verification.
+	Summarizing
 
 	EntryHeading string // overrides the entry rule (see package entries)
 
@@ -107,6 +112,10 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	ch, err := req.choose(root, req.Command, req.Timeout, summary != nil, req.Plan)
+	if err != nil {
+		return nil, err
+	}
 	if !req.DryRun && !req.Plan {
 		// From each file's read to its write no other memcompact run
 		// writes this root.
@@ -122,8 +131,12 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 			Root: root, Rel: t.rel, Row: *t.row, EntryHeading: req.EntryHeading,
 			Summary: summary, SummaryName: req.summaryName(), Command: req.Command, Timeout: req.Timeout,
 			Explicit: t.explicit, Today: req.Today, Now: req.Now, PlanOnly: req.Plan,
+			Model: ch.model, Strict: ch.strict,
 		}
 		pl := Prepare(ctx, o)
+		if pl.Report.Status == StatusPlanned {
+			preview(pl.Report, ch.cfg)
+		}
 		st := pl.Code
 		if st == outcome.Clean && pl.Report.Status == StatusCompacted && !req.DryRun {
 			st = pl.write(req.Confirmed, req.Confirm)
@@ -147,9 +160,9 @@ func (req *Request) check() error {
 	switch {
 	case req.All && len(req.Files) > 0:
 		return outcome.Usagef(ReasonBadRequest, "give FILE arguments or --all, not both")
-	case req.Plan && (hasSummary || req.Command != ""):
-		return outcome.Usagef(ReasonBadRequest, "--plan writes nothing; it cannot be combined with --summary or --summarizer")
-	case hasSummary && req.Command != "":
+	case req.Plan && hasSummary:
+		return outcome.Usagef(ReasonBadRequest, "--plan writes nothing; it cannot be combined with --summary")
+	case hasSummary && (req.Command != "" || (req.Summarizer.Kind != "" && req.Summarizer.Kind != summarize.Builtin)):
 		return outcome.Usagef(ReasonBadRequest, "give --summarizer or --summary, not both")
 	case hasSummary && len(req.Files) != 1:
 		return outcome.Usagef(ReasonBadRequest, "--summary needs exactly one FILE: the summary is of that file's oldest tier")

@@ -35,6 +35,7 @@ type SaveRequest struct {
 	Command      string
 	Timeout      time.Duration
 	EntryHeading string
+	Summarizing
 
 	// Consent to a first compaction, as in Request.
 	Confirmed bool
@@ -124,9 +125,13 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 			Msg:   fmt.Sprintf("the entry alone takes %d %s, and %s's budget is %d %s; nothing was saved", need, row.Unit, rel, row.Budget, row.Unit),
 			Hints: []string{"shorten the entry, or raise the budget with 'memcompact set-budget " + rel + " N " + string(row.Unit) + "'"}}
 	}
+	ch, err := req.choose(root, req.Command, req.Timeout, false, false)
+	if err != nil {
+		return nil, err
+	}
 	pl := Prepare(ctx, Options{
 		Root: root, Rel: rel, Row: *row, File: cur, EntryHeading: req.EntryHeading,
-		Command: req.Command, Timeout: req.Timeout, Explicit: true,
+		Command: req.Command, Timeout: req.Timeout, Explicit: true, Model: ch.model, Strict: ch.strict,
 		Reserve: need, Append: add, Today: req.Today, Now: req.Now,
 	})
 	res.Compaction = pl.Report

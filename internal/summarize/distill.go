@@ -185,10 +185,14 @@ func Bullets(answer string) ([]string, error) {
 	return out, nil
 }
 
-// stripItem drops a leading list marker from a source line.
+// stripItem drops a leading list marker, or heading marks, from a source
+// line: what is left is the bullet's text.
 func stripItem(l string) string {
-	return strings.TrimSpace(itemRE().ReplaceAllString(strings.TrimSpace(l), ""))
+	l = strings.TrimSpace(itemRE().ReplaceAllString(strings.TrimSpace(l), ""))
+	return strings.TrimSpace(headRE().ReplaceAllString(l, ""))
 }
+
+var headRE = lazyre.New(`^#{1,6}\s+`)
 
 // quoteShort cuts s to a length fit for an error message.
 func quoteShort(s string) string {

@@ -1,0 +1,172 @@
+package compact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/distill"
+	"github.com/memcompact/memcompact/internal/facts"
+	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/summarize"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// Reasons of a model summarizer's refusals.
+const (
+	// ReasonRemoteNotAllowed: the summarizer would send text off this
+	// machine, and no flag, setting or answer allowed it.
+	ReasonRemoteNotAllowed outcome.Reason = "remote-not-allowed"
+	// ReasonSummarizerUnavailable: the summarizer cannot run here (no
+	// claude on PATH, no API key, a bad base URL or settings file).
+	ReasonSummarizerUnavailable outcome.Reason = "summarizer-unavailable"
+)
+
+// ModelRun is what a model summarizer did for one file (JSON "model").
+type ModelRun struct {
+	Summarizer string `json:"summarizer"` // which model, where
+	Rounds     int    `json:"rounds"`     // 1, or 2 with the repair round
+	Repaired   bool   `json:"repaired"`
+	// Appended are the source lines added verbatim because the model left
+	// out what they hold even after the repair round.
+	Appended []string `json:"appended_lines,omitempty"`
+}
+
+// Summarizing is the part of a Request (and a SaveRequest) that chooses a
+// model summarizer, and the consent to send text to it.
+type Summarizing struct {
+	// Summarizer names a model summarizer (summarize.Claude, Anthropic,
+	// OpenAI) with its Model and BaseURL; the zero value means none, and
+	// then Command, else the root's compaction/summarizer.toml, else the
+	// built-in summarizer decides.
+	Summarizer summarize.Config
+	// Strict aborts a compaction whose summary still misses lines after
+	// the repair round, instead of appending them verbatim.
+	Strict bool
+	// AllowRemote is consent to send the oldest tier (never a secret
+	// entry) off this machine; without it ConfirmRemote is asked, and
+	// with neither a remote summarizer is refused.
+	AllowRemote   bool
+	ConfirmRemote func(where string) bool
+	// Env is where API keys and claude are looked up; nil for the
+	// process's environment and PATH.
+	Env *summarize.Env
+}
+
+// chosen is the summarizer a run resolved to.
+type chosen struct {
+	model  summarize.Model  // nil: the built-in summarizer, a summary, or a plan
+	cfg    summarize.Config // what was chosen (Builtin for none)
+	strict bool
+}
+
+// choose resolves the summarizer of a run: the flags' choice (a model, or
+// command as a shell command), else the root's settings file, else the
+// built-in one. It asks for consent before anything could leave the
+// machine, unless plan (which sends nothing).
+func (s *Summarizing) choose(root, command string, timeout time.Duration, summary, plan bool) (chosen, error) {
+	c := chosen{cfg: s.Summarizer, strict: s.Strict}
+	if command != "" {
+		if c.cfg.Kind != "" && c.cfg.Kind != summarize.Builtin {
+			return c, outcome.Usagef(ReasonBadRequest, "give one --summarizer")
+		}
+		c.cfg = summarize.Config{Kind: summarize.Command, Command: command, Model: c.cfg.Model, BaseURL: c.cfg.BaseURL}
+	}
+	allow := s.AllowRemote
+	if (c.cfg.Kind == "" || c.cfg.Kind == summarize.Builtin) && !summary {
+		f, err := summarize.LoadFile(root)
+		if err != nil {
+			return c, &outcome.Error{Status: outcome.Refused, Reason: ReasonSummarizerUnavailable, Msg: err.Error(), Err: err}
+		}
+		if f != nil {
+			fc := f.Config()
+			fc.Model, fc.BaseURL = first(c.cfg.Model, fc.Model), first(c.cfg.BaseURL, fc.BaseURL)
+			c.cfg, c.strict, allow = fc, c.strict || f.Strict, allow || f.AllowRemote
+		}
+	}
+	if c.cfg.Kind == "" || c.cfg.Kind == summarize.Builtin || summary {
+		if c.cfg.Model != "" || c.cfg.BaseURL != "" {
+			return c, outcome.Usagef(ReasonBadRequest, "--model and --base-url are for --summarizer claude, anthropic or openai")
+		}
+		c.cfg.Kind = summarize.Builtin
+		return c, nil
+	}
+	if c.cfg.Timeout <= 0 {
+		c.cfg.Timeout = timeout
+	}
+	env := summarize.DefaultEnv(os.Getenv)
+	if s.Env != nil {
+		env = *s.Env
+	}
+	cfg, err := c.cfg.Resolve(env.Getenv)
+	if err != nil {
+		return c, outcome.Usagef(ReasonBadRequest, "%v", err)
+	}
+	c.cfg = cfg
+	if plan {
+		return c, nil
+	}
+	if cfg.Remote() && !allow && (s.ConfirmRemote == nil || !s.ConfirmRemote(cfg.Where())) {
+		return c, &outcome.Error{Status: outcome.Refused, Reason: ReasonRemoteNotAllowed,
+			Msg: fmt.Sprintf("--summarizer %s would send the oldest tier of each file (never a secret entry) to %s, and that was not allowed; nothing was sent or written", cfg.Kind, cfg.Where())}
+	}
+	if c.model, err = summarize.New(cfg, env); err != nil {
+		return c, &outcome.Error{Status: outcome.Refused, Reason: ReasonSummarizerUnavailable, Msg: err.Error(), Err: err}
+	}
+	return c, nil
+}
+
+// modelBullets distills srcs with o.Model, checked against the facts of the
+// tier (lines of the original file): what the model leaves out is sent
+// back once, then appended verbatim from the line that holds it (or the
+// compaction aborts, with Strict).
+func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source, required []facts.Fact) ([]string, error) {
+	in := summarize.Input{File: pl.o.Rel, Tier: distill.TierText(srcs)}
+	var last []facts.Fact // what the last bullets checked missed
+	check := func(bullets []string) summarize.Verdict {
+		var v summarize.Verdict
+		last = facts.Missing(required, strings.Join(bullets, "\n"))
+		for _, f := range last {
+			line := ""
+			if f.Line-1 < len(pl.doc.Lines) && f.Line > 0 {
+				line = strings.TrimRight(pl.doc.Lines[f.Line-1], "\r\n")
+			}
+			v.Missing = append(v.Missing, summarize.Missing{What: fmt.Sprintf("the %s %s", f.Kind, f.Text), Line: line})
+		}
+		return v
+	}
+	res, err := summarize.Distill(ctx, pl.o.Model, in, check, pl.o.Strict)
+	run := &ModelRun{Summarizer: pl.o.Model.Name()}
+	pl.Report.Model = run
+	if errors.Is(err, summarize.ErrStrict) {
+		run.Rounds, run.Repaired = 2, true
+		pl.Report.Missing = last
+		return nil, fmt.Errorf("%s's summary would lose %d %s even after one repair round (--strict)", pl.o.Model.Name(), len(last), textfile.Plural(len(last), "fact", "facts"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	run.Rounds, run.Repaired, run.Appended = res.Rounds, res.Repaired, res.Appended
+	return res.Bullets, nil
+}
+
+// preview fills a planned report with the instructions and the request a
+// summarizer is given, and, for a model summarizer, where it would go.
+func preview(rep *Report, cfg summarize.Config) {
+	in := summarize.Input{File: rep.File, Tier: rep.TierText}
+	rep.Prompt, rep.Request = summarize.Instructions, summarize.Request(in)
+	if cfg.Kind != "" && cfg.Kind != summarize.Builtin {
+		rep.SendsTo = cfg.Where()
+		rep.Preview = summarize.Preview(cfg, in)
+	}
+}
+
+func first(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

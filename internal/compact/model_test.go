@@ -1,0 +1,198 @@
+package compact
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/distill"
+	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/summarize"
+	"github.com/memcompact/memcompact/internal/testshared"
+)
+
+const secretEntry = "## 2025-12-31 10:00 — Staging access\n- AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n\n---\n\n"
+
+// modelRoot is runRoot's diary with a secret entry in its oldest tier.
+func modelRoot(t *testing.T, extra map[string]string) string {
+	d := diary(10, "\n")
+	i := strings.Index(d, "## 2026-")
+	files := map[string]string{budget.PolicyRel: runPolicy, "topics/tools.md": d[:i] + secretEntry + d[i:]}
+	for k, v := range extra {
+		files[k] = v
+	}
+	return testshared.Tree(t, files)
+}
+
+// fakeMessages is a loopback Messages API: it records every request body
+// and answers each with status and, for 200, a message holding text.
+type fakeMessages struct {
+	*httptest.Server
+	mu     sync.Mutex
+	bodies []string
+}
+
+func newFakeMessages(t *testing.T, status int, text string) *fakeMessages {
+	f := &fakeMessages{}
+	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		f.mu.Lock()
+		f.bodies = append(f.bodies, string(b))
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		if status != 200 {
+			io.WriteString(w, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`)
+			return
+		}
+		out, _ := json.Marshal(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
+			"content": []map[string]any{{"type": "text", "text": text}}, "stop_reason": "end_turn",
+			"usage": map[string]any{"input_tokens": 1, "output_tokens": 1}})
+		w.Write(out)
+	}))
+	t.Cleanup(f.Close)
+	return f
+}
+
+func (f *fakeMessages) got() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.bodies...)
+}
+
+func keyEnv(base string) *summarize.Env {
+	env := map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": base}
+	return &summarize.Env{Getenv: func(k string) string { return env[k] }}
+}
+
+func modelRequest(root string, s Summarizing) Request {
+	return Request{Root: root, Files: []string{filepath.Join(root, "topics", "tools.md")}, Timeout: distill.DefaultTimeout,
+		Confirmed: true, Today: today, Now: now, Summarizing: s}
+}
+
+// TestModelNeverSeesSecretsOrPlan: --plan with a model summarizer sends
+// nothing and shows what would be sent; a real run sends the tier without
+// the secret entry, and the repair round names what is missing.
+func TestModelNeverSeesSecretsOrPlan(t *testing.T) {
+	root := modelRoot(t, nil)
+	f := newFakeMessages(t, 200, "- Tuned jobs.")
+	s := Summarizing{Summarizer: summarize.Config{Kind: summarize.Anthropic}, Env: keyEnv(f.URL)}
+
+	req := modelRequest(root, s)
+	req.Plan = true
+	res, err := Run(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Files[0]
+	if rep.Status != StatusPlanned || rep.Prompt != summarize.Instructions || !strings.Contains(rep.Preview, "Note 1") || !strings.Contains(rep.SendsTo, f.URL) {
+		t.Fatalf("plan report: status %s, sends to %q, preview %.200q", rep.Status, rep.SendsTo, rep.Preview)
+	}
+	if strings.Contains(rep.Preview, "wJalrXUtnFEMI") || len(f.got()) != 0 {
+		t.Fatalf("the plan leaked: %d requests", len(f.got()))
+	}
+
+	res, err = Run(context.Background(), modelRequest(root, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep = res.Files[0]
+	got := f.got()
+	if len(got) != 2 {
+		t.Fatalf("%d requests, want 2 (the repair round): %s", len(got), rep.Message)
+	}
+	for _, b := range got {
+		if strings.Contains(b, "wJalrXUtnFEMI") || strings.Contains(b, "Staging access") {
+			t.Fatalf("a request holds the secret entry: %.300s", b)
+		}
+	}
+	if !strings.Contains(got[1], "not complete yet") || !strings.Contains(got[1], "tool run --job 1") {
+		t.Errorf("the repair request does not name what is missing: %.500s", got[1])
+	}
+	if rep.Model == nil || !rep.Model.Repaired || len(rep.Model.Appended) == 0 {
+		t.Fatalf("model run %+v (%s)", rep.Model, rep.Message)
+	}
+	if rep.Status != StatusCompacted && rep.Status != StatusShortfall {
+		t.Errorf("status %s: %s", rep.Status, rep.Message)
+	}
+}
+
+// TestModelRemoteNeedsConsent: a remote API is refused before anything is
+// built or sent, unless allowed by flag, answer or settings file.
+func TestModelRemoteNeedsConsent(t *testing.T) {
+	root := modelRoot(t, nil)
+	before, _ := os.ReadFile(filepath.Join(root, "topics", "tools.md"))
+	asked := ""
+	s := Summarizing{Summarizer: summarize.Config{Kind: summarize.Anthropic, BaseURL: "https://api.anthropic.com"},
+		Env: keyEnv(""), ConfirmRemote: func(where string) bool { asked = where; return false }}
+	_, err := Run(context.Background(), modelRequest(root, s))
+	if outcome.ReasonOf(err) != ReasonRemoteNotAllowed || outcome.StatusOf(err) != outcome.Refused {
+		t.Fatalf("err %v", err)
+	}
+	if !strings.Contains(asked, "https://api.anthropic.com/v1/messages") {
+		t.Errorf("asked %q", asked)
+	}
+	s.ConfirmRemote = nil
+	if _, err := Run(context.Background(), modelRequest(root, s)); outcome.ReasonOf(err) != ReasonRemoteNotAllowed {
+		t.Fatalf("without a question: %v", err)
+	}
+	after, _ := os.ReadFile(filepath.Join(root, "topics", "tools.md"))
+	if string(after) != string(before) || snapshotExists(root) {
+		t.Error("a refused run wrote")
+	}
+	// Claude Code sends to Anthropic: remote too.
+	s = Summarizing{Summarizer: summarize.Config{Kind: summarize.Claude}, Env: keyEnv("")}
+	if _, err := Run(context.Background(), modelRequest(root, s)); outcome.ReasonOf(err) != ReasonRemoteNotAllowed {
+		t.Fatalf("claude without consent: %v", err)
+	}
+}
+
+// TestModelErrorLeavesFile: a 401 aborts the file's compaction with the
+// server's words; nothing is written.
+func TestModelErrorLeavesFile(t *testing.T) {
+	root := modelRoot(t, nil)
+	before, _ := os.ReadFile(filepath.Join(root, "topics", "tools.md"))
+	f := newFakeMessages(t, 401, "")
+	res, err := Run(context.Background(), modelRequest(root, Summarizing{Summarizer: summarize.Config{Kind: summarize.Anthropic}, Env: keyEnv(f.URL)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Files[0]
+	if rep.Status != StatusAborted || !strings.Contains(rep.Message, "API key was not accepted (401)") || !strings.Contains(rep.Message, "invalid x-api-key") {
+		t.Fatalf("%s: %s", rep.Status, rep.Message)
+	}
+	after, _ := os.ReadFile(filepath.Join(root, "topics", "tools.md"))
+	if string(after) != string(before) || snapshotExists(root) {
+		t.Error("an aborted run wrote")
+	}
+}
+
+// TestSettingsFile: compaction/summarizer.toml chooses the summarizer when
+// no flag does; a loopback server needs no consent.
+func TestSettingsFile(t *testing.T) {
+	f := newFakeMessages(t, 200, "- Tuned jobs.")
+	root := modelRoot(t, map[string]string{summarize.ConfigRel: "summarizer = \"anthropic\"\nmodel = \"claude-local\"\nbase_url = \"" + f.URL + "\"\n"})
+	res, err := Run(context.Background(), modelRequest(root, Summarizing{Env: keyEnv("")}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.got()) == 0 || !strings.Contains(f.got()[0], `"model":"claude-local"`) {
+		t.Fatalf("the settings file's model was not used: %d requests", len(f.got()))
+	}
+	if !strings.Contains(res.Files[0].Summarizer, "claude-local") {
+		t.Errorf("summarizer %q", res.Files[0].Summarizer)
+	}
+	// A bad settings file is a refusal naming its line.
+	os.WriteFile(filepath.Join(root, filepath.FromSlash(summarize.ConfigRel)), []byte("summariser = \"claude\"\n"), 0o644)
+	if _, err := Run(context.Background(), modelRequest(root, Summarizing{})); outcome.ReasonOf(err) != ReasonSummarizerUnavailable || !strings.Contains(err.Error(), "summarizer.toml:1") {
+		t.Fatalf("err %v", err)
+	}
+}
