@@ -10,6 +10,7 @@ import (
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
@@ -51,7 +52,9 @@ func TestRun(t *testing.T) {
 		{name: "no entries", req: Request{Files: []string{"topics/prose.md"}, Confirmed: true}, reports: []string{StatusRefused}, status: outcome.Refused, reason: ReasonNoEntries},
 		{name: "summary without bullets", req: Request{Files: []string{"topics/tools.md"}, Summary: noBullets, Confirmed: true}, reports: []string{StatusAborted}, status: outcome.Defects},
 		{name: "files and all", req: Request{Files: []string{"topics/tools.md"}, All: true}, status: outcome.Usage, reason: ReasonBadRequest},
-		{name: "plan and summarizer", req: Request{Plan: true, Command: "cat"}, status: outcome.Usage, reason: ReasonBadRequest},
+		{name: "plan and summary", req: Request{Files: []string{"topics/tools.md"}, Plan: true, Summary: noBullets}, status: outcome.Usage, reason: ReasonBadRequest},
+		{name: "plan and summarizer: shown, not run", req: Request{Files: []string{"topics/tools.md"}, Plan: true, Command: "exit 7"}, reports: []string{StatusPlanned}},
+		{name: "model flags without a model", req: Request{Files: []string{"topics/tools.md"}, Summarizing: Summarizing{Summarizer: summarize.Config{Model: "m"}}}, status: outcome.Usage, reason: ReasonBadRequest},
 		{name: "summary and summarizer", req: Request{Files: []string{"topics/tools.md"}, Summary: noBullets, Command: "cat"}, status: outcome.Usage, reason: ReasonBadRequest},
 		{name: "summary of two files", req: Request{Files: []string{"topics/tools.md", "topics/small.md"}, Summary: noBullets}, status: outcome.Usage, reason: ReasonBadRequest},
 		{name: "unreadable summary file", req: Request{Files: []string{"topics/tools.md"}, SummaryFile: "no-such-summary.md"}, status: outcome.Usage, reason: ReasonBadSummary},
