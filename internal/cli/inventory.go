@@ -1,20 +1,14 @@
 package cli
 
 import (
-	"bytes"
-	"errors"
+	"context"
 	"flag"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/memcompact/memcompact/internal/atomicfile"
-	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/sweep"
-	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 func init() {
@@ -77,6 +71,11 @@ func (f *sweepFlags) asOfDate(env *Env) (records.Date, error) {
 	return d, nil
 }
 
+// records is the store the flags name, for an engine's Request.
+func (f *sweepFlags) records(env *Env) sweep.Records {
+	return sweep.Records{Index: f.index, Ledger: f.ledger, Slate: f.slate, Archive: f.archive, AsOf: f.asOf, Today: env.Today()}
+}
+
 // positional takes the index from the one positional argument, if given.
 func (f *sweepFlags) positional(pos []string, verb string) error {
 	switch {
@@ -89,34 +88,29 @@ func (f *sweepFlags) positional(pos []string, verb string) error {
 	return fmt.Errorf("%s takes one index; got %s", verb, strings.Join(pos, " "))
 }
 
+// sweepError reports an engine error of a sweep verb: a usage error the
+// reference scripts print on stdout as they do, anything else in
+// memcompact's own voice.
+func sweepError(env *Env, asJSON bool, err error) error {
+	if outcome.ReasonOf(err) == sweep.ReasonUsage {
+		return sweepUsage(env, asJSON, outcome.MessageOf(err))
+	}
+	return engineError(err)
+}
+
 // sweepUsage renders a usage error the way the reference scripts do, on
 // stdout (text, or {result, reason} with --json), and returns exit 3.
 func sweepUsage(env *Env, asJSON bool, reason string) error {
 	if asJSON {
-		writeJSON(env, sweep.UsageError{Result: "usage-error", Reason: reason})
+		writeJSON(env, sweep.UsageJSON(reason))
 	} else {
 		fmt.Fprintf(env.Stdout, "RESULT: usage-error\nreason: %s\n", reason)
 	}
 	return exitCode(ExitUsage)
 }
 
-// marshalJSON renders v indented by two spaces, without HTML escaping and
-// without a trailing newline, escaping exactly what the reference's
-// serializer escapes: control characters, quote, backslash, and the three
-// line breaks U+0085, U+2028 and U+2029 (encoding/json leaves U+0085 raw).
-func marshalJSON(v any) []byte {
-	var b bytes.Buffer
-	if err := jsonout.Write(&b, v); err != nil {
-		panic(err) // only our own structs are encoded
-	}
-	// The output is valid UTF-8, so these bytes can only be U+0085 inside a
-	// string.
-	out := bytes.ReplaceAll(b.Bytes(), []byte("\u0085"), []byte(`\u0085`))
-	return bytes.TrimSuffix(out, []byte("\n"))
-}
-
 func writeJSON(env *Env, v any) {
-	env.Stdout.Write(marshalJSON(v))
+	env.Stdout.Write(sweep.JSON(v))
 	fmt.Fprintln(env.Stdout)
 }
 
@@ -132,8 +126,8 @@ func runInventory(env *Env, args []string) error {
 	fs := newFlagSet("inventory")
 	var f sweepFlags
 	f.define(fs, "ledger", "slate", "archive")
-	var out string
-	fs.StringVar(&out, "out", "", "also write the artifact to this file (parent folders are created)")
+	var req sweep.InventoryRequest
+	fs.StringVar(&req.Out, "out", "", "also write the artifact to this file (parent folders are created)")
 	alias(fs, "out", "OutputPath", "output")
 	pos, err := parseFlags(env, fs, "inventory [flags] INDEX", args)
 	if err != nil {
@@ -142,52 +136,12 @@ func runInventory(env *Env, args []string) error {
 	if err := f.positional(pos, "inventory"); err != nil {
 		return sweepUsage(env, false, err.Error())
 	}
-	asOf, err := f.asOfDate(env)
+	req.Records = f.records(env)
+	res, err := sweep.RunInventory(context.Background(), req)
 	if err != nil {
-		return err
+		return sweepError(env, false, err)
 	}
-	if strings.TrimSpace(f.index) == "" {
-		return sweepUsage(env, false, "-IndexPath is required; it names the store's index file")
-	}
-	if !sweep.IsFile(f.index) {
-		return sweepUsage(env, false, fmt.Sprintf("no index file at '%s'", f.index))
-	}
-	p, err := sweep.ResolvePaths(f.index, f.ledger, f.slate, f.archive)
-	if err != nil {
-		return Refusef("%v", err)
-	}
-	inv, err := sweep.BuildInventory(p, asOf)
-	if err != nil {
-		return &ExitError{Code: ExitRefused, Err: err, Hints: []string{"nothing was enumerated; make the file readable and run the inventory again"}}
-	}
-	printWarnings(env, inv.Warnings)
-	data := marshalJSON(inv.Artifact)
-	if strings.TrimSpace(out) != "" {
-		if err := writeArtifact(out, data); err != nil {
-			return Refusef("%s: the artifact could not be written: %v", out, err)
-		}
-	}
-	env.Stdout.Write(data)
-	fmt.Fprintln(env.Stdout)
+	printWarnings(env, res.Warnings)
+	writeJSON(env, res.Artifact)
 	return nil
-}
-
-// writeArtifact writes the artifact atomically, creating parent folders
-// and replacing an earlier artifact.
-func writeArtifact(path string, data []byte) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	want := ""
-	old, err := textfile.Read(path)
-	switch {
-	case err == nil:
-		want = old.Digest
-	case errors.Is(err, fs.ErrNotExist):
-	default:
-		return err
-	}
-	return atomicfile.Replace(path, data, want)
 }

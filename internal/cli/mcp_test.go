@@ -97,6 +97,19 @@ var mcpCases = []mcpCase{
 		func(f *fixture) []string {
 			return []string{"partition", "--json", "--inventory", f.p(pArtifact), "--strict", f.p(pIndex)}
 		}},
+	{"partition-artifact", "partition", func(f *fixture) map[string]any {
+		var art any
+		b, _ := os.ReadFile(f.p(pArtifact))
+		json.Unmarshal(b, &art)
+		return map[string]any{"index": f.p(pIndex), "artifact": art, "lenient": true}
+	}, func(f *fixture) []string {
+		return []string{"partition", "--json", "--inventory", f.p(pArtifact), f.p(pIndex)}
+	}},
+	{"gate-missing-index", "gate_deferral", func(f *fixture) map[string]any {
+		return map[string]any{"index": filepath.Join(f.dir, "nosuch.md"), "identity": "x@unknown"}
+	}, func(f *fixture) []string {
+		return []string{"gate", "--json", "--gate", "deferral", "--identity", "x@unknown", filepath.Join(f.dir, "nosuch.md")}
+	}},
 	{"compact_plan", "compact_plan", func(f *fixture) map[string]any { return map[string]any{"file": f.p(pMemFile), "root": f.root} },
 		func(f *fixture) []string {
 			return []string{"compact", "--plan", "--json", "--root", f.root, f.p(pMemFile)}

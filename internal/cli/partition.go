@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"io/fs"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/sweep"
-	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 func init() {
@@ -37,11 +35,10 @@ func runPartition(env *Env, args []string) error {
 	flags := newFlagSet("partition")
 	var f sweepFlags
 	f.define(flags, "ledger", "slate", "archive")
-	var inventory string
-	var strict bool
-	flags.StringVar(&inventory, "inventory", "", "the enumeration artifact written by 'memcompact inventory --out'")
+	var req sweep.PartitionRequest
+	flags.StringVar(&req.Inventory, "inventory", "", "the enumeration artifact written by 'memcompact inventory --out'")
 	alias(flags, "inventory", "InventoryPath")
-	flags.BoolVar(&strict, "strict", false, "add the decision-grain check (recommended)")
+	flags.BoolVar(&req.Strict, "strict", false, "add the decision-grain check (recommended)")
 	alias(flags, "strict", "Strict")
 	pos, err := parseFlags(env, flags, "partition --inventory ARTIFACT [flags] INDEX", args)
 	if err != nil {
@@ -50,90 +47,21 @@ func runPartition(env *Env, args []string) error {
 	if err := f.positional(pos, "partition"); err != nil {
 		return sweepUsage(env, false, err.Error())
 	}
-	asOf, err := f.asOfDate(env)
+	req.Records = f.records(env)
+	res, err := sweep.RunPartitionCheck(context.Background(), req)
 	if err != nil {
-		return err
-	}
-	// Entry-point usage errors are text even with --json, as in the reference.
-	for _, req := range []struct{ path, what string }{{inventory, "enumeration artifact"}, {f.index, "index file"}} {
-		if strings.TrimSpace(req.path) == "" {
-			return sweepUsage(env, false, fmt.Sprintf("the %s path is required", req.what))
-		}
-		if !sweep.IsFile(req.path) {
-			return sweepUsage(env, false, fmt.Sprintf("no %s at '%s'", req.what, req.path))
-		}
-	}
-	af, err := textfile.Read(inventory)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return sweepUsage(env, false, fmt.Sprintf("no enumeration artifact at '%s'", inventory))
-		}
-		return Refusef("%v", err)
-	}
-	art, err := sweep.ParseArtifact(inventory, []byte(af.Text))
-	if err != nil {
-		return sweepUsage(env, false, err.Error())
-	}
-	p, err := sweep.ResolvePaths(f.index, f.ledger, f.slate, f.archive)
-	if err != nil {
-		return Refusef("%v", err)
-	}
-	if art.Index != "" && art.Index != p.Index {
-		fmt.Fprintf(env.Stderr, "memcompact: warning: %s: the artifact enumerated '%s', not '%s'; check that it belongs to this store\n", inventory, art.Index, p.Index)
-	}
-	res, err := sweep.RunPartition(art, sweep.PartitionInput{Paths: p, AsOf: asOf, Strict: strict})
-	if err != nil {
-		return &ExitError{Code: ExitRefused, Err: err, Hints: []string{"nothing was decided; make the file readable and run the partition again"}}
+		// Entry-point usage errors are text even with --json, as in the reference.
+		return sweepError(env, false, err)
 	}
 	printWarnings(env, res.Warnings)
-	rep := res.Report
 	if f.json {
-		writeJSON(env, rep)
+		writeJSON(env, res.Report)
 	} else {
-		fmt.Fprintln(env.Stdout, strings.Join(partitionLines(rep), "\n"))
+		fmt.Fprintln(env.Stdout, strings.Join(res.Report.Lines(), "\n"))
 	}
-	return exitCode(rep.ExitCode())
+	return exitCode(int(res.Status()))
 }
 
-// partitionLines renders the report as the reference's text, with
-// --strict's strays after it.
-func partitionLines(r *sweep.PartitionReport) []string {
-	lines := []string{
-		"RESULT: " + r.Result,
-		fmt.Sprintf("enumerated: %d subject(s) on %s, from %s", r.SubjectsChecked, psText(r.EnumeratedOn), psText(r.EnumeratedFrom)),
-		fmt.Sprintf("accounted: %d", len(r.Accounted)),
-		fmt.Sprintf("unaccounted: %d", len(r.Unaccounted)),
-		fmt.Sprintf("unverifiable: %d", len(r.Unverifiable)),
-	}
-	if r.Strays != nil {
-		lines = append(lines, fmt.Sprintf("strays: %d", len(*r.Strays)))
-	}
-	for _, u := range r.Unaccounted {
-		lines = append(lines, fmt.Sprintf("  - %s [%s] - %s", u.Identity, u.Population, u.Why))
-	}
-	for _, u := range r.Unverifiable {
-		lines = append(lines, fmt.Sprintf("  ? %s [%s] - %s", u.Identity, u.Population, u.Why))
-	}
-	for _, m := range r.RecordProblems {
-		lines = append(lines, "  - "+m)
-	}
-	if r.Strays != nil {
-		for _, s := range *r.Strays {
-			where := ""
-			if s.IndexLine > 0 {
-				where = fmt.Sprintf(" (index line %d)", s.IndexLine)
-			}
-			lines = append(lines, fmt.Sprintf("  ! %s [%s] %s - %s%s", s.Identity, s.Disposition, s.Leg, s.Why, where))
-		}
-	}
-	if len(r.Unverifiable) > 0 {
-		lines = append(lines, "",
-			"This store records no admitted dates, so presence cannot be established per life.",
-			"Landing the admission rule - the third limb of the split shape - is what makes this",
-			"check able to tell one life of a re-earned name from another.")
-	}
-	return lines
-}
-
-// psText renders an echoed artifact value as the reference interpolates it.
-func psText(v []byte) string { return sweep.PSString(v) }
+// partitionLines is the partition report's text, for the sweep executor's
+// report too.
+func partitionLines(r *sweep.PartitionReport) []string { return r.Lines() }

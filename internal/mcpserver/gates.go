@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/sweep"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -55,45 +56,29 @@ func init() {
 			Description: "Deferral gate: may this entry's disposition be deferred again? Blocks a second deferral of a critical entry and any disposition of an unassessed one." + gateResult,
 			Annotations: readOnly("Deferral gate"),
 		}, gateOutputs(sweep.DeferralVerdict{}), func(ctx context.Context, in GateDeferralInput) reply {
-			args := []string{"gate", "--json", "--gate", "deferral", "--identity=" + in.Identity}
-			args = opt(args, "slate", in.Slate)
-			args = opt(args, "as-of", in.AsOf)
-			return h.inProcess(ctx, positional(args, in.Index))
+			return h.gate(ctx, sweep.GateRequest{Gate: "deferral", Records: h.records(in.Index, "", in.Slate, "", in.AsOf), Identity: in.Identity}, true)
 		})
 		addTool(s, &mcp.Tool{
 			Name:        "gate_exit",
 			Description: "Exit gate: may this entry leave the index by this disposition? Reads the destination and requires the lesson probe in it; critical exits need a landed destination." + gateResult,
 			Annotations: readOnly("Exit gate"),
 		}, gateOutputs(sweep.ExitVerdict{}), func(ctx context.Context, in GateExitInput) reply {
-			args := []string{"gate", "--json", "--gate", "exit", "--identity=" + in.Identity, "--disposition=" + in.Disposition}
-			args = opt(args, "destination", in.Destination)
-			args = opt(args, "probe", in.Probe)
-			if in.Landed {
-				args = append(args, "--landed")
-			}
-			args = opt(args, "slate", in.Slate)
-			args = opt(args, "as-of", in.AsOf)
-			return h.inProcess(ctx, positional(args, in.Index))
+			return h.gate(ctx, sweep.GateRequest{Gate: "exit", Records: h.records(in.Index, "", in.Slate, "", in.AsOf), Identity: in.Identity,
+				Disposition: in.Disposition, Destination: in.Destination, Probe: in.Probe, Landed: in.Landed}, true)
 		})
 		addTool(s, &mcp.Tool{
 			Name:        "gate_admission",
 			Description: "Admission gate: is this life key admitted under the store's admission rule (with its grandfathering scope)?" + gateResult,
 			Annotations: readOnly("Admission gate"),
 		}, gateOutputs(sweep.AdmissionVerdict{}), func(ctx context.Context, in GateAdmissionInput) reply {
-			args := []string{"gate", "--json", "--gate", "admission", "--identity=" + in.Identity}
-			args = opt(args, "admission-rule-landed-on", in.AdmissionRuleLandedOn)
-			return h.inProcess(ctx, positional(args, in.Index))
+			return h.gate(ctx, sweep.GateRequest{Gate: "admission", Records: h.records(in.Index, "", "", "", ""), Identity: in.Identity, RuleLanded: in.AdmissionRuleLandedOn}, true)
 		})
 		addTool(s, &mcp.Tool{
 			Name:        "gate_reconcile",
 			Description: "Reconcile gate: has the life of this living entry body exited per LEDGER.md? Answers exited, not-exited or undecidable." + gateResult,
 			Annotations: readOnly("Reconcile gate"),
 		}, gateOutputs(sweep.ReconcileVerdict{}), func(ctx context.Context, in GateReconcileInput) reply {
-			args := []string{"gate", "--json", "--gate", "reconcile"}
-			args = opt(args, "entry", in.Entry)
-			args = opt(args, "ledger", in.Ledger)
-			args = opt(args, "as-of", in.AsOf)
-			return h.inProcess(ctx, positional(args, in.Index))
+			return h.gate(ctx, sweep.GateRequest{Gate: "reconcile", Records: h.records(in.Index, in.Ledger, "", "", in.AsOf), Entry: in.Entry}, true)
 		})
 	})
 }
@@ -101,3 +86,39 @@ func init() {
 // gateOutputs are the documents a gate tool may return: its verdict, or
 // the reference's usage error.
 func gateOutputs(verdict any) []any { return []any{verdict, sweep.UsageError{}, jsonout.Error{}} }
+
+// gate runs one gate and shapes its verdict as the gate verb does.
+func (h *Host) gate(ctx context.Context, req sweep.GateRequest, asJSON bool) reply {
+	res, err := sweep.RunGate(ctx, req)
+	if err != nil {
+		return sweepFailure(err, asJSON)
+	}
+	return reply{doc: res.Verdict, status: res.Status(), messages: warnings(res.Warnings)}
+}
+
+// records is the sweep verbs' store, as the tools name it.
+func (h *Host) records(index, ledger, slate, archive, asOf string) sweep.Records {
+	return sweep.Records{Index: index, Ledger: ledger, Slate: slate, Archive: archive, AsOf: asOf, Today: h.Today()}
+}
+
+// sweepFailure is the reply of a sweep engine's error: a reference-style
+// usage error ({result, reason} when the verb prints it as JSON, text
+// otherwise), or memcompact's own error object.
+func sweepFailure(err error, asJSON bool) reply {
+	if outcome.ReasonOf(err) != sweep.ReasonUsage {
+		return genericFailure(err)
+	}
+	if !asJSON {
+		return reply{status: outcome.Usage, messages: []string{"RESULT: usage-error", "reason: " + outcome.MessageOf(err)}}
+	}
+	return reply{doc: sweep.UsageJSON(outcome.MessageOf(err)), status: outcome.Usage}
+}
+
+// warnings are the record files' notes as the CLI prints them on stderr.
+func warnings(ws []sweep.Warning) []string {
+	var out []string
+	for _, w := range ws {
+		out = append(out, "memcompact: warning: "+w.String())
+	}
+	return out
+}

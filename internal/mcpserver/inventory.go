@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/sweep"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,13 +19,6 @@ type RecordsInput struct {
 	AsOf    string `json:"as_of,omitempty" jsonschema:"the date to reason from, yyyy-MM-dd; default today"`
 }
 
-func (r RecordsInput) flags(args []string) []string {
-	args = opt(args, "ledger", r.Ledger)
-	args = opt(args, "slate", r.Slate)
-	args = opt(args, "archive", r.Archive)
-	return opt(args, "as-of", r.AsOf)
-}
-
 func init() {
 	tools = append(tools, func(s *mcp.Server, h *Host) {
 		addTool(s, &mcp.Tool{
@@ -35,8 +29,11 @@ func init() {
 				"pass it to the partition tool after the sweep. Writes nothing.",
 			Annotations: readOnly("Inventory a memory store"),
 		}, []any{sweep.Artifact{}, sweep.UsageError{}, jsonout.Error{}}, func(ctx context.Context, in RecordsInput) reply {
-			args := in.flags([]string{"inventory", "--json"})
-			return h.inProcess(ctx, positional(args, in.Index))
+			res, err := sweep.RunInventory(ctx, sweep.InventoryRequest{Records: h.records(in.Index, in.Ledger, in.Slate, in.Archive, in.AsOf)})
+			if err != nil {
+				return sweepFailure(err, false)
+			}
+			return reply{doc: res.Artifact, status: outcome.Clean, messages: warnings(res.Warnings)}
 		})
 	})
 }

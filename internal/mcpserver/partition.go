@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"os"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/sweep"
@@ -29,26 +28,22 @@ func init() {
 				"exit 0 accounted, 1 unaccounted or strays, 2 unverifiable.",
 			Annotations: readOnly("Partition check"),
 		}, []any{sweep.PartitionReport{}, sweep.UsageError{}, jsonout.Error{}}, func(ctx context.Context, in PartitionInput) reply {
-			inv := in.Inventory
+			req := sweep.PartitionRequest{Records: h.records(in.Index, in.Ledger, in.Slate, in.Archive, in.AsOf), Inventory: in.Inventory, Strict: !in.Lenient}
 			if in.Artifact != nil {
-				if inv != "" {
+				if in.Inventory != "" {
 					return genericFailure(usageError("give inventory or artifact, not both"))
 				}
 				data, err := json.Marshal(in.Artifact)
 				if err != nil {
 					return genericFailure(err)
 				}
-				if inv, err = tempFile("memcompact-inventory-*.json", data); err != nil {
-					return genericFailure(err)
-				}
-				defer os.Remove(inv)
+				req.Artifact = data
 			}
-			args := in.flags([]string{"partition", "--json"})
-			args = opt(args, "inventory", inv)
-			if !in.Lenient {
-				args = append(args, "--strict")
+			res, err := sweep.RunPartitionCheck(ctx, req)
+			if err != nil {
+				return sweepFailure(err, false)
 			}
-			return h.inProcess(ctx, positional(args, in.Index))
+			return reply{doc: res.Report, status: res.Status(), messages: warnings(res.Warnings)}
 		})
 	})
 }
