@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/signal"
@@ -44,20 +43,9 @@ func runMCP(env *Env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	server := mcpserver.New(&mcpserver.Host{Getenv: env.Getenv, Home: env.Home(), Today: env.Today, Run: inProcess(env)}, Version)
+	server := mcpserver.New(&mcpserver.Host{Getenv: env.Getenv, Home: env.Home(), Today: env.Today, Now: env.Now}, Version)
 	if err := mcpserver.Serve(ctx, server, env.Stdin, env.Stdout); err != nil && ctx.Err() == nil {
 		return Refusef("mcp: %v", err)
 	}
 	return nil
-}
-
-// inProcess runs verbs for the MCP server in this process, each with its
-// own output buffers, so a tool's result is byte for byte the verb's.
-func inProcess(env *Env) mcpserver.Runner {
-	return func(ctx context.Context, args []string, stdin []byte) mcpserver.Outcome {
-		var out, errb bytes.Buffer
-		e := &Env{Stdin: bytes.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: env.Getenv, Now: env.Now}
-		code := Run(e, args)
-		return mcpserver.Outcome{Stdout: out.Bytes(), Stderr: errb.Bytes(), Code: code}
-	}
 }

@@ -150,8 +150,8 @@ func TestMCPMatchesCLI(t *testing.T) {
 			}
 			got := res.StructuredContent
 			if c.tool == "compact_apply" {
-				// The summary still reaches the compaction verb through a
-				// temporary file, whose name the result carries.
+				// The tool passes the summary as a value, named "agent";
+				// the CLI names the file it read it from.
 				got, want = withoutSummaryPath(got), withoutSummaryPath(want)
 			}
 			if !reflect.DeepEqual(got, want) {
@@ -185,7 +185,7 @@ func connect(t *testing.T, env *Env) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	server := mcpserver.New(&mcpserver.Host{Getenv: env.Getenv, Home: env.Home(), Today: env.Today, Run: inProcess(env)}, "test")
+	server := mcpserver.New(&mcpserver.Host{Getenv: env.Getenv, Home: env.Home(), Today: env.Today, Now: env.Now}, "test")
 	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/outcome"
 )
 
 // BudgetsInput is the input of the budgets tool.
@@ -30,8 +31,20 @@ func init() {
 			Description: "Measure every file the compaction policy budgets against its budget (lines or chars). " +
 				"Result: the JSON of 'memcompact budgets --json'. Exit 0 all within budget, 1 any over, 2 policy missing or malformed.",
 			Annotations: readOnly("Check file budgets"),
-		}, []any{budget.Report{}, rootError{}, jsonout.Error{}}, func(ctx context.Context, in BudgetsInput) reply {
-			return h.inProcess(ctx, opt([]string{"budgets", "--json"}, "root", in.Root))
+		}, []any{budget.Result{}, rootError{}, jsonout.Error{}}, func(ctx context.Context, in BudgetsInput) reply {
+			res, err := budget.Run(ctx, budget.Request{Root: in.Root})
+			if err != nil {
+				return rootFailure(err)
+			}
+			return reply{doc: res, status: res.Outcome}
 		})
 	})
+}
+
+// rootFailure is the reply of a memory-root engine's error: the root
+// verbs' error object, and the error and its hints as the CLI says them.
+func rootFailure(err error) reply {
+	code := outcome.StatusOf(err)
+	status := map[outcome.Status]string{outcome.Defects: "failed", outcome.Refused: "refused", outcome.Usage: "usage"}[code]
+	return failure(rootError{SchemaVersion: 1, Status: status, Code: int(code), Error: err.Error()}, err)
 }

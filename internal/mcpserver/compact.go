@@ -2,9 +2,12 @@ package mcpserver
 
 import (
 	"context"
-	"os"
 	"strings"
+	"time"
 
+	"github.com/memcompact/memcompact/internal/compact"
+	"github.com/memcompact/memcompact/internal/distill"
+	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -22,11 +25,6 @@ type CompactApplyInput struct {
 	Confirm bool   `json:"confirm,omitempty" jsonschema:"must be true to write; otherwise the tool only reports what it would do (a dry run)"`
 }
 
-func (in CompactPlanInput) flags(args []string) []string {
-	args = opt(args, "root", in.Root)
-	return opt(args, "entry-heading", in.EntryHeading)
-}
-
 func init() {
 	tools = append(tools, func(s *mcp.Server, h *Host) {
 		addTool(s, &mcp.Tool{
@@ -36,8 +34,9 @@ func init() {
 				"decision or preference, then call compact_apply. Result: the JSON of 'memcompact compact --plan --json'. Writes nothing.",
 			Annotations: readOnly("Plan a compaction"),
 		}, compactOutputs, func(ctx context.Context, in CompactPlanInput) reply {
-			args := in.flags([]string{"compact", "--plan", "--json"})
-			return h.inProcess(ctx, positional(args, in.File))
+			req := h.compactRequest(in)
+			req.Plan = true
+			return compactReply(compact.Run(ctx, req))
 		})
 		addTool(s, &mcp.Tool{
 			Name: "compact_apply",
@@ -49,44 +48,40 @@ func init() {
 			if strings.TrimSpace(in.Summary) == "" {
 				return genericFailure(usageError("summary is empty: write one bullet per fact of the oldest tier (see compact_plan)"))
 			}
-			summary, err := tempFile("memcompact-summary-*.md", []byte(in.Summary))
-			if err != nil {
-				return genericFailure(err)
-			}
-			defer os.Remove(summary)
-			args := in.flags([]string{"compact", "--json", "--summary", summary})
-			if in.Confirm {
-				// The agent's explicit confirm is the answer to the first
-				// compaction's question, which has no terminal to ask on.
-				args = append(args, "--yes")
-			} else {
-				args = append(args, "--dry-run")
-			}
-			return h.inProcess(ctx, positional(args, in.File))
+			req := h.compactRequest(in.CompactPlanInput)
+			req.Summary = &compact.Summary{Name: "agent", Text: in.Summary}
+			// The agent's explicit confirm is the answer to the first
+			// compaction's question, which has no terminal to ask on.
+			req.Confirmed, req.DryRun = in.Confirm, !in.Confirm
+			return compactReply(compact.Run(ctx, req))
 		})
 	})
 }
 
-// compactOutputs are the documents the compaction tools may return. Their
-// Go types live with the compaction verbs in the CLI until those move to
-// an engine, so the schema says only "an object".
-var compactOutputs = []any{map[string]any{}}
+// compactOutputs are the documents the compaction tools may return.
+var compactOutputs = []any{compact.Result{}, rootError{}, jsonout.Error{}}
 
-// tempFile writes data to a new temporary file named by pattern (as
-// os.CreateTemp takes it) and returns its name, for a tool whose verb reads
-// a file the agent gave as a value. The caller removes it.
-func tempFile(pattern string, data []byte) (string, error) {
-	f, err := os.CreateTemp("", pattern)
+// compactRequest is the compaction of one file, as the compact verb makes
+// it from its flags.
+func (h *Host) compactRequest(in CompactPlanInput) compact.Request {
+	now := time.Now()
+	if h.Now != nil {
+		now = h.Now()
+	}
+	return compact.Request{Root: in.Root, Files: []string{in.File}, EntryHeading: in.EntryHeading,
+		Timeout: distill.DefaultTimeout, Today: h.Today(), Now: now}
+}
+
+// compactReply shapes compact's outcome as the verb does with --json.
+func compactReply(res *compact.Result, err error) reply {
 	if err != nil {
-		return "", err
+		return rootFailure(err)
 	}
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
+	r := reply{doc: res, status: res.Outcome}
+	for _, f := range res.Files {
+		if f.Status == compact.StatusRefused || f.Status == compact.StatusNotConfirmed {
+			r.messages = append(r.messages, "memcompact: error: "+f.Message)
+		}
 	}
-	if werr != nil {
-		os.Remove(f.Name())
-		return "", werr
-	}
-	return f.Name(), nil
+	return r
 }

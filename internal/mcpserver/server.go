@@ -20,8 +20,6 @@
 // There is one file per tool. Each declares its input type, whose json and
 // jsonschema tags are the tool's documented input schema, and the types of
 // the documents it may return, from which its output schema is derived.
-// The tools not yet on an engine of their own (compact_plan, compact_apply,
-// budgets) still run the verb in-process through a Runner.
 package mcpserver
 
 import (
@@ -43,25 +41,13 @@ import (
 	"github.com/memcompact/memcompact/internal/store"
 )
 
-// Outcome is what one in-process run of a verb produced.
-type Outcome struct {
-	Stdout []byte
-	Stderr []byte
-	Code   int
-}
-
-// Runner runs memcompact with args (no program name) in-process, with
-// stdin as its standard input. The CLI passes one in, so this package does
-// not import the CLI (which imports it for the mcp verb).
-type Runner func(ctx context.Context, args []string, stdin []byte) Outcome
-
 // Host is what the tools read of the process they serve in: the
 // environment, the home directory and today's date, as the CLI reads them.
 type Host struct {
 	Getenv func(string) string
 	Home   string
 	Today  func() time.Time
-	Run    Runner // for the tools that still run their verb in-process
+	Now    func() time.Time // the clock that names snapshots; nil for time.Now
 }
 
 func (h *Host) where() store.Where {
@@ -161,22 +147,6 @@ func finish(tool string, r reply) (*mcp.CallToolResult, any, error) {
 	return res, r.doc, nil
 }
 
-// inProcess runs a verb through the host's Runner and reads its outcome
-// as a reply.
-func (h *Host) inProcess(ctx context.Context, args []string) reply {
-	o := h.Run(ctx, args, nil)
-	r := reply{status: outcome.Status(o.Code)}
-	if out := bytes.TrimSpace(o.Stdout); len(out) > 0 && json.Valid(out) {
-		r.doc = json.RawMessage(out)
-	}
-	for _, l := range strings.Split(strings.TrimRight(string(o.Stderr), "\n"), "\n") {
-		if l != "" {
-			r.messages = append(r.messages, l)
-		}
-	}
-	return r
-}
-
 // readOnly and writes are the annotations of the two kinds of tools.
 func readOnly(title string) *mcp.ToolAnnotations {
 	f := false
@@ -223,30 +193,6 @@ func outputSchema(outs ...any) *jsonschema.Schema {
 // rawSchemas lets a json.RawMessage field (a value echoed as it was read,
 // whatever its JSON type) hold any JSON value.
 var rawSchemas = map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[json.RawMessage](): {}}
-
-// opt appends "--flag=value" when value is set; the = keeps a value that
-// starts with '-' from being read as a flag.
-func opt(args []string, flag, value string) []string {
-	if strings.TrimSpace(value) == "" {
-		return args
-	}
-	return append(args, "--"+flag+"="+value)
-}
-
-// positional appends "--" and the values, so a path starting with '-' is
-// never read as a flag.
-func positional(args []string, values ...string) []string {
-	var vs []string
-	for _, v := range values {
-		if strings.TrimSpace(v) != "" {
-			vs = append(vs, v)
-		}
-	}
-	if len(vs) == 0 {
-		return args
-	}
-	return append(append(args, "--"), vs...)
-}
 
 // usageError is a tool argument the tool rejects itself.
 func usageError(msg string) error { return &outcome.Error{Status: outcome.Usage, Msg: msg} }
