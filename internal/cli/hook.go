@@ -199,7 +199,7 @@ func hookSessionStart(env *Env, in *claudehooks.Input) error {
 			hookNote(env, "session-start", "journal: %v", err)
 		}
 	}
-	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: env.Today(), Quick: true})
+	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: env.Today(), Quick: true, NoCache: env.Getenv("MEMCOMPACT_NO_CACHE") != ""})
 	if r.Result == "unreadable" {
 		hookNote(env, "session-start", "cannot read %s: %s; nothing to report", indexPath, r.Reason)
 		r = nil

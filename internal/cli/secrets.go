@@ -34,15 +34,16 @@ Exit codes: 0 no secrets, 1 secrets found, 2 a file could not be read,
 }
 
 func runSecrets(env *Env, args []string) error {
-	var asJSON bool
+	var asJSON, noCache bool
 	fs := newFlagSet("secrets")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
+	fs.BoolVar(&noCache, "no-cache", false, "scan every file afresh, ignoring the per-file cache of earlier scans")
 	alias(fs, "json", "Json")
 	paths, err := parseFlags(env, fs, secretsUsage, args)
 	if err != nil {
 		return err
 	}
-	res, err := secrets.Run(context.Background(), secrets.Request{Paths: paths, Where: env.where()})
+	res, err := secrets.Run(context.Background(), secrets.Request{Paths: paths, Where: env.where(), NoCache: noCache || env.Getenv("MEMCOMPACT_NO_CACHE") != ""})
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.Stderr, "memcompact: warning: %s\n", w)
 	}

@@ -49,6 +49,9 @@ type Options struct {
 	// JournalDir is memcompact's data directory, whose store journal doctor
 	// reads for recent mass deletions; "" skips that area.
 	JournalDir string
+	// NoCache scans every file for secrets afresh instead of trusting the
+	// per-file cache of earlier scans (see secrets.ScanOptions).
+	NoCache bool
 }
 
 // Area names a part of the diagnosis.
@@ -286,7 +289,7 @@ func (d *diagnosis) notes() {
 }
 
 func (d *diagnosis) secrets() {
-	rep := secrets.ScanFiles([]string{d.dir})
+	rep := secrets.ScanFilesWith([]string{d.dir}, secrets.ScanOptions{NoCache: d.opt.NoCache})
 	if rep.Findings != nil {
 		d.r.SecretFindings = rep.Findings
 	}

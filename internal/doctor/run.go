@@ -16,13 +16,14 @@ import (
 )
 
 // Usage is the verb's synopsis, which its usage errors repeat.
-const Usage = "doctor [--all] [--json] [--reference FILE] [INDEX]"
+const Usage = "doctor [--all] [--json] [--no-cache] [--reference FILE] [INDEX]"
 
 // Request is one diagnosis: of one store, or of every store (All).
 type Request struct {
 	Index     string // the index or its store directory; "" for the current project's
 	All       bool   // every store under <config dir>/projects/*/memory/
 	Reference string // --reference: the reference copy for the strict check
+	NoCache   bool   // --no-cache: scan every file for secrets afresh
 	Today     time.Time
 	Where     store.Where
 	// Progress, when set, is called before each store of an All run.
@@ -71,6 +72,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		Reference:     check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
 		ReferenceFlag: req.Reference,
 		Today:         req.Today,
+		NoCache:       req.NoCache || getenv("MEMCOMPACT_NO_CACHE") != "",
 	}
 	if getenv("MEMCOMPACT_JOURNAL") != "off" {
 		opt.JournalDir, _ = journal.DataDir(getenv, req.Where.Home)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/memcompact/memcompact/internal/filecache"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -36,6 +37,8 @@ type Report struct {
 	Findings []FileFinding // ordered by file, then line
 	Skipped  []Skip
 	Errors   []FileError
+
+	cache *filecache.Cache
 }
 
 // ScanFiles scans each path: a file is read and scanned; a directory is
@@ -45,8 +48,23 @@ type Report struct {
 // first 8 KB) is skipped with a note. A path that does not exist or cannot
 // be read is recorded in Errors. The caller decides what a missing path
 // means; ScanFiles never stops early.
-func ScanFiles(paths []string) *Report {
+func ScanFiles(paths []string) *Report { return ScanFilesWith(paths, ScanOptions{NoCache: true}) }
+
+// ScanOptions adjust ScanFilesWith.
+type ScanOptions struct {
+	// NoCache scans every file afresh. Otherwise a file whose size,
+	// modification time or content digest says it is unchanged since an
+	// earlier scan is not scanned again (see cache.go).
+	NoCache bool
+}
+
+// ScanFilesWith is ScanFiles with options.
+func ScanFilesWith(paths []string, opt ScanOptions) *Report {
 	rep := &Report{}
+	if !opt.NoCache {
+		rep.cache = openCache(paths)
+		defer rep.cache.Save()
+	}
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -95,6 +113,9 @@ func ScanFiles(paths []string) *Report {
 const binarySniff = 8 << 10
 
 func (rep *Report) scanFile(path string, walked bool) {
+	if rep.cached(path) {
+		return
+	}
 	f, err := textfile.Read(path)
 	if err != nil {
 		if walked && errors.Is(err, textfile.ErrNotRegular) {
@@ -106,10 +127,29 @@ func (rep *Report) scanFile(path string, walked bool) {
 	}
 	if bytes.IndexByte(f.Raw[:min(len(f.Raw), binarySniff)], 0) >= 0 {
 		rep.Skipped = append(rep.Skipped, Skip{Path: path, Reason: "binary file"})
+		rep.remember(path, f, cached{Binary: true})
+		return
+	}
+	if c, ok := rep.recall(path, f); ok {
+		rep.add(path, f.Text, c)
+		return
+	}
+	c := cached{Hits: []cachedHit{}}
+	for _, h := range scan(f.Text, false) {
+		c.Hits = append(c.Hits, cachedHit{Rule: h.rule, Start: h.start, End: h.end})
+	}
+	rep.remember(path, f, c)
+	rep.add(path, f.Text, c)
+}
+
+// add reports a file's scan.
+func (rep *Report) add(path, text string, c cached) {
+	if c.Binary {
+		rep.Skipped = append(rep.Skipped, Skip{Path: path, Reason: "binary file"})
 		return
 	}
 	rep.Scanned = append(rep.Scanned, path)
-	for _, fd := range Scan(f.Text) {
+	for _, fd := range render(text, c.hits()) {
 		rep.Findings = append(rep.Findings, FileFinding{File: path, Finding: fd})
 	}
 }

@@ -17,6 +17,8 @@ type Request struct {
 	// project's store directory and the user's CLAUDE.md, whichever exist.
 	Paths []string
 	Where store.Where
+	// NoCache scans every file afresh (--no-cache).
+	NoCache bool
 }
 
 // Result is a scan's report, with what the scan has to say beside it
@@ -45,7 +47,7 @@ const (
 )
 
 // Usage is the verb's synopsis, which its usage errors repeat.
-const Usage = "secrets [--json] [PATH...]"
+const Usage = "secrets [--json] [--no-cache] [PATH...]"
 
 // Run scans the requested paths.
 func Run(ctx context.Context, req Request) (*Result, error) {
@@ -63,7 +65,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 				Hints: []string{"usage: memcompact " + Usage}}
 		}
 	}
-	res.Report = ScanFiles(paths)
+	res.Report = ScanFilesWith(paths, ScanOptions{NoCache: req.NoCache})
 	return res, nil
 }
 

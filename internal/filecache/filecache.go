@@ -1,0 +1,159 @@
+// Package filecache remembers a small result per file, keyed by the file's
+// path, size, modification time and content digest, so a verb that runs on
+// every session start or every write (the secrets scan of doctor and the
+// hooks) costs a stat per unchanged file instead of a read and a scan.
+//
+// The cache lives in os.UserCacheDir()/memcompact, one JSON file per
+// namespace (a kind of result and the directory it is about). It is only
+// ever a shortcut: a missing, corrupt, stale, foreign-version or
+// unwritable cache is ignored and rebuilt, never reported, and a result is
+// trusted only when the file still has the size and modification time it
+// had, and that time is older than the moment the result was recorded by
+// more than racyWindow (a file written within the same clock tick as its
+// scan could change again without its time moving); otherwise the content
+// digest decides. Callers store no secret in it: the secrets scan stores
+// rule ids and byte positions.
+package filecache
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// racyWindow is how close to its recording a file's modification time may
+// be before stat alone is not trusted.
+const racyWindow = 2 * time.Second
+
+// Cache is one namespace's records. The zero value and a nil *Cache are
+// disabled caches: every lookup misses and Save does nothing.
+type Cache struct {
+	path  string
+	file  cacheFile
+	dirty bool
+}
+
+type cacheFile struct {
+	Version string            `json:"version"`
+	Records map[string]Record `json:"records"`
+}
+
+// Record is what is remembered of one file.
+type Record struct {
+	Size     int64           `json:"size"`
+	Mtime    int64           `json:"mtime_ns"`
+	Digest   string          `json:"sha256"`
+	Recorded int64           `json:"recorded_ns"`
+	Data     json.RawMessage `json:"data"`
+}
+
+// Open loads the namespace's cache for results of the given version (a
+// caller changes version whenever what it stores would change meaning).
+// It never fails: without a cache directory the cache is disabled.
+func Open(namespace, version string) *Cache {
+	dir, err := os.UserCacheDir()
+	if err != nil || dir == "" {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(namespace))
+	c := &Cache{path: filepath.Join(dir, "memcompact", hex.EncodeToString(sum[:12])+".json")}
+	if b, err := os.ReadFile(c.path); err == nil {
+		var f cacheFile
+		if json.Unmarshal(b, &f) == nil && f.Version == version {
+			c.file = f
+		}
+	}
+	c.file.Version = version
+	if c.file.Records == nil {
+		c.file.Records = map[string]Record{}
+	}
+	return c
+}
+
+// Stat returns path's data when the file has not changed since it was
+// recorded, as far as its size and modification time tell.
+func (c *Cache) Stat(path string, fi fs.FileInfo) ([]byte, bool) {
+	if c == nil {
+		return nil, false
+	}
+	r, ok := c.file.Records[path]
+	mt := fi.ModTime().UnixNano()
+	if !ok || r.Size != fi.Size() || r.Mtime != mt || mt > r.Recorded-int64(racyWindow) {
+		return nil, false
+	}
+	return r.Data, true
+}
+
+// Digest returns path's data when its content digest is the recorded one
+// (the file was touched, or written within the racy window, but holds the
+// same bytes), and records its new size and time.
+func (c *Cache) Digest(path string, fi fs.FileInfo, digest string) ([]byte, bool) {
+	if c == nil {
+		return nil, false
+	}
+	r, ok := c.file.Records[path]
+	if !ok || r.Digest != digest {
+		return nil, false
+	}
+	c.Put(path, fi, digest, r.Data)
+	return r.Data, true
+}
+
+// Put records path's data.
+func (c *Cache) Put(path string, fi fs.FileInfo, digest string, data []byte) {
+	if c == nil {
+		return
+	}
+	c.file.Records[path] = Record{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Digest: digest, Recorded: time.Now().UnixNano(), Data: data}
+	c.dirty = true
+}
+
+// Sum is the content digest Digest and Put expect.
+func Sum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// Save writes the cache back if anything changed, dropping records of
+// files that no longer exist. Errors are ignored: the next run rebuilds.
+func (c *Cache) Save() {
+	if c == nil || !c.dirty {
+		return
+	}
+	for p := range c.file.Records {
+		if _, err := os.Lstat(p); err != nil {
+			delete(c.file.Records, p)
+		}
+	}
+	b, err := json.Marshal(c.file)
+	if err != nil {
+		return
+	}
+	if os.MkdirAll(filepath.Dir(c.path), 0o700) != nil {
+		return
+	}
+	// A temporary file renamed over the cache: a reader never sees half a
+	// cache, and of two runs saving at once the last wins (a cache may
+	// forget; it must not lie).
+	tmp, err := os.CreateTemp(filepath.Dir(c.path), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(b)
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), c.path) != nil {
+		os.Remove(tmp.Name())
+	}
+	c.dirty = false
+}
+
+// DigestOf returns the content digest recorded for path, or "".
+func (c *Cache) DigestOf(path string) string {
+	if c == nil {
+		return ""
+	}
+	return c.file.Records[path].Digest
+}

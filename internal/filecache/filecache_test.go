@@ -1,0 +1,122 @@
+package filecache
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func setCacheDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", dir)
+	t.Setenv("HOME", dir)
+	t.Setenv("LocalAppData", dir)
+	return dir
+}
+
+func write(t *testing.T, path, text string, mtime time.Time) os.FileInfo {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi
+}
+
+func TestCache(t *testing.T) {
+	setCacheDir(t)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.md")
+	old := time.Now().Add(-time.Hour)
+	fi := write(t, p, "hello", old)
+
+	c := Open("ns", "v1")
+	if _, ok := c.Stat(p, fi); ok {
+		t.Fatal("hit in an empty cache")
+	}
+	c.Put(p, fi, Sum([]byte("hello")), []byte(`[1]`))
+	c.Save()
+
+	c = Open("ns", "v1")
+	if d, ok := c.Stat(p, fi); !ok || string(d) != "[1]" {
+		t.Fatalf("stat hit = %q, %v", d, ok)
+	}
+	if _, ok := Open("ns", "v2").Stat(p, fi); ok {
+		t.Error("another version's record was trusted")
+	}
+	if _, ok := Open("other", "v1").Stat(p, fi); ok {
+		t.Error("another namespace's record was trusted")
+	}
+
+	// Same size, new time: stat misses, the digest still matches.
+	fi2 := write(t, p, "hello", old.Add(time.Minute))
+	if _, ok := c.Stat(p, fi2); ok {
+		t.Error("a changed time was trusted")
+	}
+	if d, ok := c.Digest(p, fi2, Sum([]byte("hello"))); !ok || string(d) != "[1]" {
+		t.Errorf("digest hit = %q, %v", d, ok)
+	}
+	if _, ok := c.Stat(p, fi2); !ok {
+		t.Error("the digest hit did not refresh the record")
+	}
+	// Changed content.
+	fi3 := write(t, p, "hellO", old.Add(2*time.Minute))
+	if _, ok := c.Digest(p, fi3, Sum([]byte("hellO"))); ok {
+		t.Error("changed content hit")
+	}
+	// A file written just now is not trusted on stat alone.
+	fi4 := write(t, p, "fresh", time.Now())
+	c.Put(p, fi4, Sum([]byte("fresh")), []byte(`[2]`))
+	if _, ok := c.Stat(p, fi4); ok {
+		t.Error("a racy record was trusted on stat alone")
+	}
+}
+
+func TestCorruptAndUnwritable(t *testing.T) {
+	cache := setCacheDir(t)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.md")
+	fi := write(t, p, "x", time.Now().Add(-time.Hour))
+	c := Open("ns", "v1")
+	c.Put(p, fi, Sum([]byte("x")), []byte(`1`))
+	c.Save()
+	files, _ := filepath.Glob(filepath.Join(cache, "*", "memcompact", "*.json"))
+	files2, _ := filepath.Glob(filepath.Join(cache, "memcompact", "*.json"))
+	files = append(files, files2...)
+	if len(files) != 1 {
+		t.Fatalf("cache files: %v", files)
+	}
+	for _, junk := range []string{"", "{", "null", `{"version":"v1","records":{"` + p + `":{"size":"x"}}}`, "\x00\xff"} {
+		os.WriteFile(files[0], []byte(junk), 0o600)
+		c := Open("ns", "v1")
+		if _, ok := c.Stat(p, fi); ok {
+			t.Errorf("corrupt cache %q trusted", junk)
+		}
+		c.Put(p, fi, Sum([]byte("x")), []byte(`1`))
+		c.Save() // rebuilt
+		if _, ok := Open("ns", "v1").Stat(p, fi); !ok {
+			t.Errorf("cache not rebuilt after %q", junk)
+		}
+	}
+	// Unwritable: Save is silent and the next Open just misses.
+	os.Chmod(filepath.Dir(files[0]), 0o500)
+	defer os.Chmod(filepath.Dir(files[0]), 0o700)
+	os.Remove(files[0])
+	c = Open("ns", "v1")
+	c.Put(p, fi, Sum([]byte("x")), []byte(`1`))
+	c.Save()
+	var nilCache *Cache
+	nilCache.Put(p, fi, "", nil)
+	nilCache.Save()
+	if _, ok := nilCache.Stat(p, fi); ok {
+		t.Error("nil cache hit")
+	}
+}
