@@ -26,11 +26,11 @@ var layers = map[string]int{
 	"summarize": engines, "journal": engines,
 
 	"index": formats, "policy": formats, "records": formats, "entries": formats, "facts": formats,
-	"reference": formats, "store": formats,
+	"reference": formats, "store": formats, "secretheading": formats,
 
 	"textfile": foundations, "atomicfile": foundations, "lockfile": foundations, "outcome": foundations,
 	"jsonout": foundations, "extcmd": foundations, "crashpoint": foundations, "testshared": foundations,
-	"lazyre":  foundations,
+	"lazyre": foundations, "filecache": foundations,
 	"torture": foundations, // tests only
 }
 

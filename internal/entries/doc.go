@@ -49,7 +49,7 @@
 //
 // An entry is marked SecretHeading when its own heading or title, any
 // heading it sits under, or any heading inside it (a "### Credentials"
-// sub-heading, outside fenced code) names secrets by heading.Secret's rule
+// sub-heading, outside fenced code) names secrets by secretheading.Secret's rule
 // ("Secrets", "Credentials", "Tokens", "Passwords", "API keys", after any
 // date or marker: "Secrets for staging"). Compaction never summarizes such
 // an entry. (Secrets found by

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/lazyre"
-	"github.com/memcompact/memcompact/internal/secrets/heading"
+	"github.com/memcompact/memcompact/internal/secretheading"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -182,10 +182,10 @@ func Split(text string, opt Options) (*Doc, error) {
 	k := 0
 	for i := 0; i < n && k < len(d.Entries); i++ {
 		if i == d.Entries[k].Start {
-			own := info[i].level > 0 && heading.Secret(info[i].heading) || info[i].level == 0 && heading.Secret(d.Entries[k].Title)
+			own := info[i].level > 0 && secretheading.Secret(info[i].heading) || info[i].level == 0 && secretheading.Secret(d.Entries[k].Title)
 			under := false
 			for _, h := range stack {
-				if heading.Secret(info[h].heading) && (info[i].level == 0 || info[h].level < info[i].level) {
+				if secretheading.Secret(info[h].heading) && (info[i].level == 0 || info[h].level < info[i].level) {
 					under = true
 				}
 			}
@@ -338,7 +338,7 @@ func frontMatterEnd(lines []string) int {
 // of a dated entry makes the whole entry secret.
 func (d *Doc) secretSubheading(info []lineInfo, e Entry) bool {
 	for j := e.Start + 1; j < e.End && j < len(info); j++ {
-		if info[j].level > 0 && !info[j].fenced && heading.Secret(info[j].heading) {
+		if info[j].level > 0 && !info[j].fenced && secretheading.Secret(info[j].heading) {
 			return true
 		}
 	}

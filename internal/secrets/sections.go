@@ -3,11 +3,11 @@ package secrets
 import (
 	"strings"
 
-	"github.com/memcompact/memcompact/internal/secrets/heading"
+	"github.com/memcompact/memcompact/internal/secretheading"
 )
 
 // The "secret-section" rule flags the values listed under a heading that
-// names a section of secrets (heading.Secret: "### Credentials", "##
+// names a section of secrets (secretheading.Secret: "### Credentials", "##
 // Secrets for staging", at any level) and on a list item titled that way
 // ("- **Secrets for prod**: …"). Such a section's values rarely have a name
 // that says what they are ("- staging: Xk9!mQ2#vL"), so inside it:
@@ -40,7 +40,7 @@ func (sc *scanner) scanSections(first bool) []hit {
 			}
 		}
 		if fence == "" {
-			if lv, secret := heading.Line(line); lv > 0 {
+			if lv, secret := secretheading.Line(line); lv > 0 {
 				for len(stack) > 0 && abs(stack[len(stack)-1]) >= lv {
 					stack = stack[:len(stack)-1]
 				}
@@ -125,7 +125,7 @@ func listTitleSecret(t string) bool {
 		}
 		t = t[i+2:]
 	}
-	return heading.Secret(t)
+	return secretheading.Secret(t)
 }
 
 // sectionValues returns the byte ranges of the secrets on one line of a

@@ -1,9 +1,9 @@
-// Package heading holds the one rule that says a Markdown heading or an
+// Package secretheading holds the one rule that says a Markdown heading or an
 // entry title names a section of secrets. Both the entry splitter (which
 // keeps such entries out of every summary) and the secret scanner (which
 // flags the values listed under such a heading) ask it, so they cannot
 // disagree. It has no dependencies, so asking costs nothing at start-up.
-package heading
+package secretheading
 
 import "strings"
 

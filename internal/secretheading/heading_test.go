@@ -1,4 +1,4 @@
-package heading
+package secretheading
 
 import "testing"
 
