@@ -157,15 +157,20 @@ func checkRun(b *testing.B, r benchRow, code int, stdout, stderr []byte) {
 
 // BenchmarkProcess runs each row as its own process, the way a hook runs:
 // the figure includes start-up. /bin/true is the baseline the table's
-// targets are measured above.
+// targets are measured above. It builds the binary from this checkout, or
+// runs $MEMCOMPACT_BENCH_BIN when set, so two builds can be compared on
+// the same rows.
 func BenchmarkProcess(b *testing.B) {
 	f := newBenchFixture(b)
-	bin := filepath.Join(f.dir, "memcompact")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
+	bin := os.Getenv("MEMCOMPACT_BENCH_BIN")
+	if bin == "" {
+		bin = filepath.Join(f.dir, "memcompact")
+		if runtime.GOOS == "windows" {
+			bin += ".exe"
+		}
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			b.Fatalf("go build: %v\n%s", err, out)
+		}
 	}
 	if t, err := exec.LookPath("true"); err == nil {
 		b.Run("true", func(b *testing.B) {

@@ -82,6 +82,7 @@ func synthStore(b *testing.B, n int) Paths {
 var asOfBench = records.Date{Y: 2026, M: 12, D: 2}
 
 func benchInventory(b *testing.B, n int) {
+	skipLargeInShort(b, n)
 	p := synthStore(b, n)
 	b.ResetTimer()
 	for b.Loop() {
@@ -97,6 +98,7 @@ func benchInventory(b *testing.B, n int) {
 }
 
 func benchPartition(b *testing.B, n int) {
+	skipLargeInShort(b, n)
 	p := synthStore(b, n)
 	inv, err := BuildInventory(p, asOfBench)
 	if err != nil {
@@ -124,3 +126,12 @@ func BenchmarkInventory10k(b *testing.B)  { benchInventory(b, 10_000) }
 func BenchmarkInventory100k(b *testing.B) { benchInventory(b, 100_000) }
 func BenchmarkPartition10k(b *testing.B)  { benchPartition(b, 10_000) }
 func BenchmarkPartition100k(b *testing.B) { benchPartition(b, 100_000) }
+
+// skipLargeInShort skips the 100k-subject stores under -short: CI runs
+// every benchmark once with -short so none can rot, and building a store
+// that size takes minutes on a loaded 2-core runner.
+func skipLargeInShort(b *testing.B, n int) {
+	if testing.Short() && n > 10_000 {
+		b.Skipf("%d subjects: skipped with -short", n)
+	}
+}
