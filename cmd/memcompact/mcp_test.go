@@ -76,6 +76,9 @@ func mcpCases(dir string) map[string]struct {
 		"compact_plan":   {map[string]any{"file": p("memory/topics/diary.md"), "root": p("memory")}, 0},
 		// Without confirm, a dry run: exit 0, nothing written (checked below).
 		"compact_apply": {map[string]any{"file": p("memory/topics/diary.md"), "root": p("memory"), "summary": diarySummary}, 0},
+		"sweep_plan":    {map[string]any{"index": p("memory/MEMORY.md")}, 0},
+		// Without confirm, a dry run that gates every act: nothing written.
+		"sweep_apply": {map[string]any{"index": p("memory/MEMORY.md")}, 0},
 	}
 }
 
@@ -95,6 +98,13 @@ func TestMCP(t *testing.T) {
 		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// sweep_apply reads the plan sweep_plan writes (tools are called in
+	// name order, so the plan is made here first).
+	sp := exec.Command(bin, "sweep", "plan", filepath.Join(dir, "memory", "MEMORY.md"))
+	sp.Env = mcpEnv(dir)
+	if out, err := sp.CombinedOutput(); err != nil {
+		t.Fatalf("sweep plan: %v\n%s", err, out)
 	}
 	// partition reads an artifact the inventory wrote before the sweep.
 	inv := exec.Command(bin, "inventory", "--out", filepath.Join(dir, "inventory.json"), filepath.Join(dir, "memory", "MEMORY.md"))
@@ -128,7 +138,7 @@ func TestMCP(t *testing.T) {
 		}
 		if tool.Annotations == nil {
 			t.Errorf("%s: no annotations", tool.Name)
-		} else if ro := tool.Annotations.ReadOnlyHint; ro == strings.HasPrefix(tool.Name, "compact_apply") {
+		} else if ro := tool.Annotations.ReadOnlyHint; ro == (strings.HasPrefix(tool.Name, "compact_apply") || strings.HasPrefix(tool.Name, "sweep_")) {
 			t.Errorf("%s: readOnlyHint %v", tool.Name, ro)
 		}
 		c, ok := cases[tool.Name]
@@ -176,6 +186,31 @@ func TestMCP(t *testing.T) {
 	}
 	if snaps, _ := filepath.Glob(filepath.Join(dir, "memory", "compaction", "snapshots", "diary-*.md")); len(snaps) != 1 {
 		t.Errorf("snapshots: %v", snaps)
+	}
+
+	// sweep_apply wrote nothing without confirm; with the owner's decision
+	// and confirm it demotes, record first, and the partition accounts.
+	indexPath := filepath.Join(dir, "memory", "MEMORY.md")
+	if b, _ := os.ReadFile(indexPath); string(b) != mcpStore["memory/MEMORY.md"] {
+		t.Fatalf("sweep_apply without confirm changed the index:\n%s", b)
+	}
+	res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "sweep_apply", Arguments: map[string]any{
+		"index": indexPath, "confirm": true,
+		"decisions": []map[string]any{{"identity": "project_deploy@2026-09-15", "decision": "accepted", "disposition": "demote"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := decodeResult(t, "sweep_apply", res); got.ExitCode != 0 {
+		t.Errorf("sweep_apply confirmed: exit %d: %s %q", got.ExitCode, got.Result, got.Messages)
+	}
+	if b, _ := os.ReadFile(indexPath); strings.Contains(string(b), "project_deploy.md") {
+		t.Errorf("sweep_apply confirmed did not demote:\n%s", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "memory", "LEDGER.md")); !strings.Contains(string(b), "| executed | demote | project_deploy@2026-09-15 |") {
+		t.Errorf("no executed record for the demotion:\n%s", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "memory", "ARCHIVE.md")); !strings.Contains(string(b), "[Deploy](project_deploy.md)") {
+		t.Errorf("the demoted pointer is not in ARCHIVE.md:\n%s", b)
 	}
 
 	// Malformed arguments are a tool error, and the server keeps serving.

@@ -28,6 +28,12 @@ type ApplyRequest struct {
 	PlanPath string // the plan file; or
 	Plan     *Plan  // a plan already read (the MCP face)
 	Yes      bool   // the owner's yes to every pending decision
+	// Decisions are the owner's answers given with the request (the MCP
+	// face); they are applied to the plan, and saved into its file.
+	Decisions []Decision
+	// DryRun gates every act and returns what would be done, writing
+	// nothing.
+	DryRun bool
 	AsOf     records.Date
 	// AdmissionLandedOn is when the store's admission rule landed; it is
 	// required only for remove-fails-admission.
@@ -83,6 +89,16 @@ func RunApply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
 	} else if err := validatePlan(pl); err != nil {
 		return nil, refusef(ReasonPlanInvalid, "", "%v", err)
 	}
+	if len(req.Decisions) > 0 {
+		if err := Decide(pl, req.Decisions); err != nil {
+			return nil, refusef(ReasonPlanInvalid, req.PlanPath, "%v", err)
+		}
+		if req.PlanPath != "" && !req.DryRun {
+			if err := WritePlan(req.PlanPath, pl); err != nil {
+				return nil, refusef(ReasonWrite, req.PlanPath, "the decisions could not be saved: %v", err)
+			}
+		}
+	}
 	if req.Now == nil {
 		req.Now = time.Now
 	}
@@ -118,6 +134,13 @@ func RunApply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if req.DryRun {
+		for _, a := range acts {
+			res.Acts = append(res.Acts, Act{Identity: a.sub.Identity, Disposition: a.kind, Detail: "would be taken: " + a.sub.Reason})
+		}
+		res.After, _ = figures(newLines, pl.Target)
+		return res, nil
 	}
 
 	// From here on every step writes. Snapshot first.

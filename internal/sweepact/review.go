@@ -55,14 +55,7 @@ subjects:
 					continue
 				}
 				if arg != sub.Disposition {
-					sub.Reason = "the owner's decision at review: " + arg
-				}
-				sub.Disposition = arg
-				if arg == "keep-hot-with-expiry" && sub.Until == "" {
-					sub.Until = addDays(mustDate(pl.PlannedOn), 30).String()
-				}
-				if arg == "demote" && sub.Destination == "" {
-					sub.Destination = "ARCHIVE.md (body kept at " + sub.Name + ".md)"
+					changeDisposition(pl, sub, arg)
 				}
 				fmt.Fprintf(out, "now %s; accept or reject it\n", arg)
 			case "e":
@@ -230,4 +223,56 @@ func CutWord(cut bool) string {
 		return " (cut at session start)"
 	}
 	return " (loads whole)"
+}
+
+// Decision is one owner's answer given other than on a terminal (the MCP
+// face): a decision, and optionally a changed disposition.
+type Decision struct {
+	Identity    string `json:"identity" jsonschema:"the subject's life key, as the plan names it"`
+	Decision    string `json:"decision" jsonschema:"accepted or rejected"`
+	Disposition string `json:"disposition,omitempty" jsonschema:"a different disposition for it (e.g. keep, demote, keep-hot-with-expiry)"`
+	Reason      string `json:"reason,omitempty" jsonschema:"the reason to record, when it differs from the plan's"`
+}
+
+// Decide applies decisions to a plan, refusing one that names no subject
+// of the plan or says nonsense, so nothing is decided on a typo.
+func Decide(pl *Plan, ds []Decision) error {
+	at := map[string]int{}
+	for i, s := range pl.Subjects {
+		at[s.Identity] = i
+	}
+	for _, d := range ds {
+		i, ok := at[d.Identity]
+		if !ok {
+			return fmt.Errorf("'%s' is not a subject of the plan", d.Identity)
+		}
+		if d.Decision != Accepted && d.Decision != Rejected {
+			return fmt.Errorf("%s: decision is accepted or rejected; found %q", d.Identity, d.Decision)
+		}
+		sub := &pl.Subjects[i]
+		if d.Disposition != "" && d.Disposition != sub.Disposition {
+			if !slices.Contains(PlanDispositions, d.Disposition) {
+				return fmt.Errorf("%s: unknown disposition %q", d.Identity, d.Disposition)
+			}
+			changeDisposition(pl, sub, d.Disposition)
+		}
+		if d.Reason != "" {
+			sub.Reason = d.Reason
+		}
+		sub.Decision = d.Decision
+	}
+	return validatePlan(pl)
+}
+
+// changeDisposition is the owner changing a subject's disposition: the
+// reason says so, and the fields the new disposition needs get defaults.
+func changeDisposition(pl *Plan, sub *Subject, to string) {
+	sub.Reason = "the owner's decision at review: " + to
+	sub.Disposition = to
+	if to == "keep-hot-with-expiry" && sub.Until == "" {
+		sub.Until = addDays(mustDate(pl.PlannedOn), 30).String()
+	}
+	if to == "demote" && sub.Destination == "" {
+		sub.Destination = "ARCHIVE.md (body kept at " + sub.Name + ".md)"
+	}
 }
