@@ -34,7 +34,7 @@ type ApplyRequest struct {
 	// DryRun gates every act and returns what would be done, writing
 	// nothing.
 	DryRun bool
-	AsOf     records.Date
+	AsOf   records.Date
 	// AdmissionLandedOn is when the store's admission rule landed; it is
 	// required only for remove-fails-admission.
 	AdmissionLandedOn records.Date
