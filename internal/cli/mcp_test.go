@@ -119,6 +119,12 @@ var mcpCases = []mcpCase{
 	}, func(f *fixture) []string {
 		return []string{"compact", "--json", "--summary", f.p(pSummary), "--dry-run", "--root", f.root, f.p(pMemFile)}
 	}},
+	{"sweep_plan", "sweep_plan", func(f *fixture) map[string]any { return map[string]any{"index": f.p(pIndex)} },
+		func(f *fixture) []string { return []string{"sweep", "plan", "--json", f.p(pIndex)} }},
+	{"sweep_apply", "sweep_apply", func(f *fixture) map[string]any { return map[string]any{"index": f.p(pIndex)} },
+		func(f *fixture) []string {
+			return []string{"sweep", "apply", "--json", "--yes", "--dry-run", "--index", f.p(pIndex)}
+		}},
 }
 
 // TestMCPMatchesCLI calls every tool and runs the matching command line on

@@ -41,7 +41,7 @@ with the owner deciding and every exit recorded before it happens.
       s skip, q stop. Answers are read one per line from stdin, so a
       script can answer. The plan file is saved with the decisions.
 
-  sweep apply [--yes] [--admission-landed DATE] PLAN
+  sweep apply [--yes] [--dry-run] [--admission-landed DATE] PLAN
       Execute the accepted dispositions: each passes its gate, its
       'executed' record is appended (fsync) before its act; a demoted
       pointer moves to ARCHIVE.md, a removed body to archive/, nothing is
@@ -186,9 +186,10 @@ func runSweepApply(env *Env, args []string) error {
 	fs := newFlagSet("sweep apply")
 	var f sweepFlags
 	f.define(fs)
-	var yes bool
+	var yes, dryRun bool
 	var admission string
 	fs.BoolVar(&yes, "yes", false, "the owner's yes to every pending decision")
+	fs.BoolVar(&dryRun, "dry-run", false, "gate every act and show what would be done; write nothing")
 	fs.StringVar(&admission, "admission-landed", "", "the day the store's admission rule landed, yyyy-MM-dd (for remove-fails-admission)")
 	pos, err := parseFlags(env, fs, "sweep apply [flags] PLAN", args)
 	if err != nil {
@@ -209,7 +210,7 @@ func runSweepApply(env *Env, args []string) error {
 			return Usagef("--admission-landed must be a date in yyyy-MM-dd form; found %q", admission)
 		}
 	}
-	res, err := sweepact.RunApply(context.Background(), sweepact.ApplyRequest{PlanPath: path, Yes: yes, AsOf: asOf,
+	res, err := sweepact.RunApply(context.Background(), sweepact.ApplyRequest{PlanPath: path, Yes: yes, DryRun: dryRun, AsOf: asOf,
 		AdmissionLandedOn: landed, LockWait: 30 * time.Second, Home: env.Home(), Now: env.Now})
 	if f.json && res != nil {
 		writeJSON(env, res)
@@ -221,6 +222,16 @@ func runSweepApply(env *Env, args []string) error {
 			}
 		}
 		return engineErr(err)
+	}
+	if dryRun {
+		if !f.json {
+			for _, a := range res.Acts {
+				fmt.Fprintf(env.Stdout, "  %-20s %s\n", a.Disposition, a.Identity)
+			}
+			fmt.Fprintf(env.Stdout, "dry run: %d act(s) pass their gates; after: %d lines, %d units, %d of %d subjects load%s; nothing written\n",
+				len(res.Acts), res.After.Lines, res.After.Units, res.After.SubjectsLoaded, res.After.SubjectsTotal, loadsWord(res.After.Cut))
+		}
+		return nil
 	}
 	if !f.json {
 		printApply(env, res)
