@@ -30,8 +30,9 @@ func init() {
 		addTool(s, &mcp.Tool{
 			Name: "compact_plan",
 			Description: "Step 1 of compacting a memory file with your own summary: returns its oldest tier (the entries to distill) and the facts " +
-				"that must survive (code spans, paths, URLs, commands, versions, dates, numbers, settings). Write one bullet per fact, " +
-				"decision or preference, then call compact_apply. Result: the JSON of 'memcompact compact --plan --json'. Writes nothing.",
+				"that must survive (code spans, paths, URLs, commands, versions, dates, numbers, settings), with 'prompt': the rules every " +
+				"summarizer follows. Write the bullets by those rules, then call compact_apply. Result: the JSON of " +
+				"'memcompact compact --plan --json'. Writes nothing.",
 			Annotations: readOnly("Plan a compaction"),
 		}, compactOutputs, func(ctx context.Context, in CompactPlanInput) reply {
 			req := h.compactRequest(in)
@@ -41,7 +42,8 @@ func init() {
 		addTool(s, &mcp.Tool{
 			Name: "compact_apply",
 			Description: "Step 2: compact the file with your summary of its oldest tier. The file is snapshotted first, the newest tier is kept " +
-				"byte for byte, and the rewrite is verified (within budget, every fact kept, no secret) or aborted with what would be lost. " +
+				"byte for byte, and the rewrite is verified (within budget, every fact kept, no secret) or aborted with what would be lost " +
+				"('missing_facts': add those to your bullets and call again). " +
 				"Writes only with confirm: true; without it, returns the dry run. Result: the JSON of 'memcompact compact --summary FILE --json'.",
 			Annotations: writes("Apply a compaction"),
 		}, compactOutputs, func(ctx context.Context, in CompactApplyInput) reply {

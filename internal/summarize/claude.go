@@ -65,7 +65,11 @@ func (m *claudeModel) Complete(ctx context.Context, turns []Turn) (string, error
 		return "", fmt.Errorf("%s answered in an unexpected shape (not its JSON result): %q", m.Name(), quoteShort(strings.TrimSpace(out)))
 	}
 	if r.IsError || r.Subtype != "success" {
-		return "", fmt.Errorf("%s reported an error (%s): %s", m.Name(), r.Subtype, quoteShort(strings.TrimSpace(r.Result)))
+		what := quoteShort(strings.TrimSpace(r.Result))
+		if r.Subtype != "success" {
+			what = r.Subtype + ": " + what
+		}
+		return "", fmt.Errorf("%s reported an error: %s", m.Name(), what)
 	}
 	if runErr != nil {
 		return "", runErr
