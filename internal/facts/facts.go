@@ -21,7 +21,10 @@
 //     (optionally **bold**) and the value at most four words.
 //
 // Code spans and URLs are found first and masked, so a path inside a URL or
-// a version inside a code span is not counted twice. Duplicates are
+// a version inside a code span is not counted twice. A run of more than
+// MaxToken bytes without a space (base64, minified code) is a blob, not a
+// path, version, date, quantity or setting: it is skipped, which keeps the
+// work linear on a 20 MB line. Duplicates are
 // dropped; the order is the order of first appearance.
 //
 // Holds checks presence: a fact is held by a text when the text contains it
@@ -145,7 +148,7 @@ func lineFacts(line string, ln int, add func(Kind, string, int)) {
 		add(URL, u, ln)
 		mask(loc)
 	}
-	rest := string(masked)
+	rest := dropBlobs(string(masked))
 	if strings.IndexByte(rest, '=') >= 0 {
 		for _, m := range settingRE().FindAllString(rest, -1) {
 			add(Setting, m, ln)
@@ -265,4 +268,45 @@ func Missing(fs []Fact, text string) []Fact {
 		}
 	}
 	return out
+}
+
+// MaxToken is the longest run of non-space bytes still searched for paths,
+// versions, dates, quantities and settings: longer than any path a system
+// accepts (PATH_MAX is 4096).
+const MaxToken = 4096
+
+// dropBlobs replaces every run of more than MaxToken non-space bytes in s
+// with one space. The pattern searches that follow then scan only text a
+// fact can be in; their cost on a long unbroken run (each position tried
+// against every alternative) was minutes for a 20 MB base64 line.
+func dropBlobs(s string) string {
+	var b strings.Builder
+	start, last := -1, 0
+	flush := func(end int) {
+		if start >= 0 && end-start > MaxToken {
+			if b.Len() == 0 {
+				b.Grow(len(s))
+			}
+			b.WriteString(s[last:start])
+			b.WriteByte(' ')
+			last = end
+		}
+		start = -1
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+			flush(i)
+		default:
+			if start < 0 {
+				start = i
+			}
+		}
+	}
+	flush(len(s))
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }

@@ -2,6 +2,8 @@ package facts
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -68,4 +70,26 @@ func FuzzExtract(f *testing.F) {
 			t.Fatalf("source does not hold its facts: %v", m)
 		}
 	})
+}
+
+// TestBlobsAreNotFacts: a run of more than MaxToken bytes without a space
+// yields no path, version or date, and the facts around it are kept.
+func TestBlobsAreNotFacts(t *testing.T) {
+	blob := strings.Repeat("ab/cd+EF/1.2.3/", 2<<20/15) // 2 MiB, path- and version-like throughout
+	got := Extract("- see docs/a.md and v1.2.3 " + blob + " on 2026-01-02\n")
+	var texts []string
+	for _, f := range got {
+		texts = append(texts, f.Text)
+		if len(f.Text) > MaxToken {
+			t.Errorf("a %d-byte blob was taken for a %s fact", len(f.Text), f.Kind)
+		}
+	}
+	for _, want := range []string{"docs/a.md", "v1.2.3", "2026-01-02"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("fact %q beside the blob was lost; got %q", want, texts)
+		}
+	}
+	if dropBlobs("a b") != "a b" || dropBlobs(strings.Repeat("x", MaxToken+1)+" y") != "  y" {
+		t.Error("dropBlobs changed short tokens or kept a blob")
+	}
 }
