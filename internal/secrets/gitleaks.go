@@ -238,6 +238,20 @@ func buildRuleSet(spec *glSpec) *ruleSet {
 	return rs
 }
 
+// spelledIn reports whether each keyword is written out in the pattern
+// (in any letter case), so that a match holds it. "airtable" is not in
+// its rule's pattern \b(pat[[:alnum:]]{14}\.…): the keyword only has to be
+// near.
+func spelledIn(src string, keywords []string) bool {
+	lower := strings.ToLower(src)
+	for _, k := range keywords {
+		if !strings.Contains(lower, k) {
+			return false
+		}
+	}
+	return len(keywords) > 0
+}
+
 // gitleaksAllowSignature marks a line its author declared not secret.
 const gitleaksAllowSignature = "gitleaks:allow"
 
@@ -251,6 +265,7 @@ func gitleaksRuleSet() []*rule {
 		// rules never see theirs.
 		prep := func(r *rule) {
 			r.lines, r.width = patternReach(g.src)
+			r.inMatch = spelledIn(g.src, g.keywords)
 			switch {
 			case g.id == "generic-api-key":
 				r.near = nearGeneric

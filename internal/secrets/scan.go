@@ -2,6 +2,8 @@ package secrets
 
 import (
 	"regexp/syntax"
+	"unicode"
+	"unicode/utf8"
 	"sort"
 	"strings"
 	"sync"
@@ -50,6 +52,7 @@ type rule struct {
 	keywords []string // lower case; a rule without keywords runs everywhere
 	lines    int      // lines a match can reach beyond its keyword's line
 	width    int      // bytes a match can reach either side of its keyword
+	inMatch  bool     // every keyword is spelled in the pattern, so a match holds one
 	// near, when set, gives the window around one keyword occurrence, or
 	// false when no match can use it (a cheap necessary condition).
 	near func(sc *scanner, k kwHit) (span, bool)
@@ -122,11 +125,15 @@ func (sc *scanner) window(r *rule, p int) span {
 	}
 	first, last := max(1, n-r.lines), min(len(li.starts), n+r.lines)
 	lo, hi := li.starts[first-1], li.next(last)
-	// Widened lines can be long too: never reach more than the rule's
-	// width beyond the keyword's own line.
-	lo = max(lo, ls-maxReach)
-	hi = min(hi, le+maxReach)
-	return span{lo, hi}
+	if r.inMatch {
+		// A match holding the keyword lies within the pattern's width of
+		// it: long lines around it need not be read.
+		return span{max(lo, p-r.width), min(hi, p+r.width+2)}
+	}
+	// A keyword that names the secret from elsewhere on its line
+	// ("airtable … pat…"): the whole lines, at most maxReach beyond the
+	// keyword's own.
+	return span{max(lo, ls-maxReach), min(hi, le+maxReach)}
 }
 
 // allLines is the window set of a rule without keywords: the whole text,
@@ -174,16 +181,18 @@ func reach(re *syntax.Regexp) (nl, width int) {
 			if r == '\n' {
 				nl++
 			}
-			width += 4
+			width += runeWidth(r, re.Flags)
 		}
 		return nl, width
 	case syntax.OpCharClass:
+		w := 0
 		for i := 0; i+1 < len(re.Rune); i += 2 {
 			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
 				nl = 1
 			}
+			w = max(w, runeWidth(re.Rune[i+1], 0))
 		}
-		return nl, 4
+		return nl, w
 	case syntax.OpAnyChar:
 		return 1, 4
 	case syntax.OpAnyCharNotNL:
@@ -219,6 +228,18 @@ func reach(re *syntax.Regexp) (nl, width int) {
 		return nl, width
 	}
 	return 0, 0
+}
+
+// runeWidth is the most bytes r takes in UTF-8, counting the case-folded
+// forms a (?i) literal also matches (the Kelvin sign for k, ſ for s).
+func runeWidth(r rune, flags syntax.Flags) int {
+	w := utf8.RuneLen(r)
+	if flags&syntax.FoldCase != 0 {
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			w = max(w, utf8.RuneLen(f))
+		}
+	}
+	return max(w, 1)
 }
 
 // patternReach is reach for a pattern's source, with unbounded figures
