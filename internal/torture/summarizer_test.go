@@ -25,7 +25,7 @@ func TestSummarizerLimits(t *testing.T) {
 		cmd.Dir = root
 		out, _ := cmd.CombinedOutput()
 		rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
-		if cmd.ProcessState.ExitCode() == 0 || !strings.Contains(string(out), "output limit") {
+		if cmd.ProcessState.ExitCode() == 0 || !strings.Contains(string(out), "printed more than") {
 			t.Errorf("exit %d: %s", cmd.ProcessState.ExitCode(), out)
 		}
 		if read(t, file) != before {
