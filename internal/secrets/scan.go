@@ -2,11 +2,11 @@ package secrets
 
 import (
 	"regexp/syntax"
-	"unicode"
-	"unicode/utf8"
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The scan is linear in the text whatever the text holds. Three things
