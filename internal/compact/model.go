@@ -76,7 +76,7 @@ func (s *Summarizing) choose(root, command string, timeout time.Duration, summar
 		c.cfg = summarize.Config{Kind: summarize.Command, Command: command, Model: c.cfg.Model, BaseURL: c.cfg.BaseURL}
 	}
 	allow := s.AllowRemote
-	if (c.cfg.Kind == "" || c.cfg.Kind == summarize.Builtin) && !summary {
+	if c.cfg.Kind == "" && !summary {
 		f, err := summarize.LoadFile(root)
 		if err != nil {
 			return c, &outcome.Error{Status: outcome.Refused, Reason: ReasonSummarizerUnavailable, Msg: err.Error(), Err: err}

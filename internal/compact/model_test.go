@@ -190,6 +190,12 @@ func TestSettingsFile(t *testing.T) {
 	if !strings.Contains(res.Files[0].Summarizer, "claude-local") {
 		t.Errorf("summarizer %q", res.Files[0].Summarizer)
 	}
+	// --summarizer builtin wins over the file.
+	n := len(f.got())
+	res, err = Run(context.Background(), modelRequest(root, Summarizing{Summarizer: summarize.Config{Kind: summarize.Builtin}, Env: keyEnv("")}))
+	if err != nil || len(f.got()) != n || res.Files[0].Summarizer != "builtin" {
+		t.Fatalf("builtin over the file: %v, %d more requests, summarizer %q", err, len(f.got())-n, res.Files[0].Summarizer)
+	}
 	// A bad settings file is a refusal naming its line.
 	os.WriteFile(filepath.Join(root, filepath.FromSlash(summarize.ConfigRel)), []byte("summariser = \"claude\"\n"), 0o644)
 	if _, err := Run(context.Background(), modelRequest(root, Summarizing{})); outcome.ReasonOf(err) != ReasonSummarizerUnavailable || !strings.Contains(err.Error(), "summarizer.toml:1") {

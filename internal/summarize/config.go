@@ -44,10 +44,13 @@ type Config struct {
 }
 
 // Parse reads a --summarizer value: a summarizer's name, or else a shell
-// command.
+// command. An empty value chooses nothing (Kind ""), so that a root's
+// settings file may; "builtin" chooses the built-in summarizer over it.
 func Parse(value string) Config {
 	switch k := Kind(strings.TrimSpace(value)); k {
-	case "", Builtin:
+	case "":
+		return Config{}
+	case Builtin:
 		return Config{Kind: Builtin}
 	case Claude, Anthropic, OpenAI:
 		return Config{Kind: k}
@@ -77,7 +80,7 @@ func (c Config) Resolve(getenv func(string) string) (Config, error) {
 			}
 			c.Model = DefaultOpenAIModel
 		}
-	case Claude, Command, Builtin:
+	case Claude, Command, Builtin, "":
 		if c.BaseURL != "" {
 			return c, fmt.Errorf("--base-url is for the anthropic and openai summarizers, not %s", c.Kind)
 		}

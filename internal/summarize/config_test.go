@@ -18,7 +18,7 @@ func TestParseResolveRemote(t *testing.T) {
 		remote            bool
 		err               string
 	}{
-		{flag: "", kind: Builtin},
+		{flag: "", kind: ""},
 		{flag: "builtin", kind: Builtin},
 		{flag: "claude", kind: Claude, remote: true},
 		{flag: "claude", env: map[string]string{"MEMCOMPACT_MODEL": "sonnet"}, kind: Claude, wantModel: "sonnet", remote: true},
