@@ -8,7 +8,7 @@ import (
 	"github.com/memcompact/memcompact/internal/outcome"
 )
 
-const loadUsage = "load [--lines N] [--units N] [--text] [--json] [INDEX]"
+const loadUsage = "load [--lines N] [--units N] [--text] [--settings FILE|JSON] [--json] [INDEX]"
 
 func init() {
 	register(&command{
@@ -51,6 +51,8 @@ func runLoad(env *Env, args []string) error {
 	flags.BoolVar(&req.Text, "text", false, "also print the memory text exactly as Claude Code loads it")
 	flags.IntVar(&req.Lines, "lines", loadcut.DefaultLines, "the line limit")
 	flags.IntVar(&req.Units, "units", loadcut.DefaultUnits, "the size limit in UTF-16 code units")
+	var settings string
+	flags.StringVar(&settings, "settings", "", "the --settings value claude is started with (it may set autoMemoryDirectory)")
 	flags.BoolVar(&asJSON, "json", false, "print one JSON object")
 	alias(flags, "json", "Json")
 	indexFlag := indexFlag(flags)
@@ -66,6 +68,7 @@ func runLoad(env *Env, args []string) error {
 			req.Index = pos[0]
 		}
 		req.Where = env.where()
+		req.Where.Settings = settings
 		var o *loadcut.Outcome
 		if o, err = loadcut.Run(context.Background(), req); err == nil {
 			if asJSON {

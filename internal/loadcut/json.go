@@ -1,5 +1,7 @@
 package loadcut
 
+import store "github.com/memcompact/memcompact/internal/store"
+
 // Report is load's JSON output, shared by the CLI verb and the MCP tool so
 // both return the same object. Result's fields are inlined.
 type Report struct {
@@ -10,6 +12,9 @@ type Report struct {
 	SubjectsPastCut int `json:"subjects_past_cut"`
 	// LoadedText is the memory text as Claude Code loads it, when asked.
 	LoadedText *string `json:"loaded_text,omitempty"`
+	// Store is where the index was found and which rule chose it, when
+	// it was found from the working directory rather than given.
+	Store *store.Location `json:"store,omitempty"`
 }
 
 // ErrorReport is load's JSON output on a usage error or refusal.
@@ -19,6 +24,8 @@ type ErrorReport struct {
 	Index         string   `json:"index"`
 	Reason        string   `json:"reason"`
 	Hints         []string `json:"hints"`
+	// Store is where the index was looked for, when it was looked for.
+	Store *store.Location `json:"store,omitempty"`
 }
 
 // NewReport wraps r for JSON output.

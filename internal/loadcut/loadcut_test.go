@@ -16,7 +16,7 @@ import (
 // each padded with filler so that the line is exactly width UTF-16 units
 // (without its terminator), joined by eol. pad is the padding character
 // (its UTF-16 width must divide the padding).
-func store(n, width int, eol, pad string) (string, []Subject) {
+func mkindex(n, width int, eol, pad string) (string, []Subject) {
 	var b strings.Builder
 	b.WriteString("# Memory" + eol + "## Entries" + eol)
 	var subs []Subject
@@ -57,28 +57,28 @@ func TestCompute(t *testing.T) {
 		{
 			// 2 header lines + 198 pointers = 200 lines: all loads.
 			name:  "exactly 200 lines",
-			build: func() (string, []Subject) { return store(198, 40, "\n", "y") },
+			build: func() (string, []Subject) { return mkindex(198, 40, "\n", "y") },
 			want:  want{limit: LimitNone, pastFrom: -1, linesLoaded: 200, unitsLoaded: 8 + 1 + 10 + 1 + 198*41 - 1, subjectTotal: 198},
 		},
 		{
 			name:  "line 201 is cut",
-			build: func() (string, []Subject) { return store(199, 40, "\n", "y") },
+			build: func() (string, []Subject) { return mkindex(199, 40, "\n", "y") },
 			want:  want{limit: LimitLines, firstCut: 201, pastFrom: 198, linesLoaded: 200, unitsLoaded: 8 + 1 + 10 + 1 + 198*41 - 1, linesOver: true, subjectTotal: 199},
 		},
 		{
 			name:  "line 201 is cut, CRLF (the CR of line 200 is loaded)",
-			build: func() (string, []Subject) { return store(199, 40, "\r\n", "y") },
+			build: func() (string, []Subject) { return mkindex(199, 40, "\r\n", "y") },
 			want:  want{limit: LimitLines, firstCut: 201, pastFrom: 198, linesLoaded: 200, unitsLoaded: 22 + 198*42 - 1, linesOver: true, subjectTotal: 199},
 		},
 		{
 			name:  "line 201 is cut, non-BMP padding",
-			build: func() (string, []Subject) { return store(199, 40, "\n", "🚀") },
+			build: func() (string, []Subject) { return mkindex(199, 40, "\n", "🚀") },
 			want:  want{limit: LimitLines, firstCut: 201, pastFrom: 198, linesLoaded: 200, unitsLoaded: 8 + 1 + 10 + 1 + 198*41 - 1, linesOver: true, subjectTotal: 199},
 		},
 		{
 			name: "blank lines at the ends do not count",
 			build: func() (string, []Subject) {
-				s, subs := store(198, 40, "\n", "y")
+				s, subs := mkindex(198, 40, "\n", "y")
 				for i := range subs {
 					subs[i].Line += 3
 				}
@@ -91,14 +91,14 @@ func TestCompute(t *testing.T) {
 			// 200. Header 20 units; pointer k's LF at 20 + 151k - 1 <= 25000
 			// gives k = 165 (24,934).
 			name:  "both over, units first",
-			build: func() (string, []Subject) { return store(298, 150, "\n", "y") },
+			build: func() (string, []Subject) { return mkindex(298, 150, "\n", "y") },
 			want:  want{limit: LimitUnits, firstCut: 168, pastFrom: 165, linesLoaded: 167, unitsLoaded: 24934, linesOver: true, unitsOver: true, subjectTotal: 298},
 		},
 		{
 			// 300 lines of 100 units: over on both counts, but after the
 			// line cut 200 lines are 20 + 198*101 - 1 units, under the limit.
 			name:  "both over, lines first",
-			build: func() (string, []Subject) { return store(298, 100, "\n", "y") },
+			build: func() (string, []Subject) { return mkindex(298, 100, "\n", "y") },
 			want:  want{limit: LimitLines, firstCut: 201, pastFrom: 198, linesLoaded: 200, unitsLoaded: 20 + 198*101 - 1, linesOver: true, unitsOver: true, subjectTotal: 298},
 		},
 	}
@@ -152,8 +152,8 @@ func TestUnitStraddle(t *testing.T) {
 	for _, c := range cases {
 		for extra := 0; extra <= 1; extra++ {
 			t.Run(fmt.Sprintf("%s/%d", c.name, 25000+extra), func(t *testing.T) {
-				text, subs := store(124, c.width, c.eol, c.pad)
-				lastText, lastSubs := store(125, c.last+extra, c.eol, c.pad)
+				text, subs := mkindex(124, c.width, c.eol, c.pad)
+				lastText, lastSubs := mkindex(125, c.last+extra, c.eol, c.pad)
 				lastLines := strings.SplitAfter(lastText, c.eol)
 				text += strings.TrimSuffix(lastLines[len(lastLines)-2], c.eol) + c.eol
 				subs = append(subs, lastSubs[124])
@@ -316,7 +316,7 @@ func FuzzCompute(f *testing.F) {
 
 func BenchmarkCompute(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
-		text, _ := store(n, 80, "\n", "y")
+		text, _ := mkindex(n, 80, "\n", "y")
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {

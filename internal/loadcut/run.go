@@ -26,6 +26,9 @@ type Outcome struct {
 	Index    string
 	Result   Result
 	WithText bool // the request asked for the loaded text
+	// Store is where the index was found and which rule chose it, when it
+	// was found from the working directory rather than given.
+	Store *memstore.Location
 }
 
 // Status is clean when everything loads, defects when anything is cut or
@@ -40,6 +43,7 @@ func (o *Outcome) Status() outcome.Status {
 // JSON is the outcome's --json document.
 func (o *Outcome) JSON() Report {
 	rep := NewReport(o.Index, o.Result)
+	rep.Store = o.Store
 	if o.WithText {
 		rep.LoadedText = &o.Result.Text
 	}
@@ -64,16 +68,17 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 			Hints: []string{"Claude Code's limits are 200 lines and 25,000 units"}}
 	}
 	indexPath := req.Index
+	var loc *memstore.Location
 	if indexPath == "" {
-		p, err := req.Where.DefaultIndex("load")
+		l, p, err := req.Where.LocateIndex("load")
 		if err != nil {
 			var e *outcome.Error
 			if errors.As(err, &e) {
 				e.File = p
 			}
-			return nil, err
+			return nil, &locatedError{err, l}
 		}
-		indexPath = p
+		indexPath, loc = p, l
 	}
 	f, err := textfile.Read(indexPath)
 	switch {
@@ -84,8 +89,17 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 	case err != nil:
 		return nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonUnreadable, File: indexPath, Msg: err.Error(), Err: err}
 	}
-	return &Outcome{Index: indexPath, Result: ComputeSized(f.Text, len(f.Raw), lines, units), WithText: req.Text}, nil
+	return &Outcome{Index: indexPath, Result: ComputeSized(f.Text, len(f.Raw), lines, units), WithText: req.Text, Store: loc}, nil
 }
+
+// locatedError is a failure to find the current project's index that
+// keeps where it was looked for, for the JSON error object.
+type locatedError struct {
+	error
+	store *memstore.Location
+}
+
+func (e *locatedError) Unwrap() error { return e.error }
 
 // ErrorJSON is load's --json object for a Run error: its reason is the
 // error's message without the file, which the object names on its own.
@@ -98,6 +112,10 @@ func ErrorJSON(err error) ErrorReport {
 		if e.Hints != nil {
 			r.Hints = e.Hints
 		}
+	}
+	var le *locatedError
+	if errors.As(err, &le) {
+		r.Store = le.store
 	}
 	return r
 }

@@ -61,6 +61,12 @@ func (o *Outcome) WriteText(out io.Writer) error {
 			fmt.Fprintf(w, "  line %-4d %s [%s]\n", s.Line, s.Target, s.LinkText)
 		}
 	}
+	if o.Store != nil {
+		fmt.Fprintf(w, "store: %s\n", o.Store.Describe())
+		for _, why := range o.Store.Rejected {
+			fmt.Fprintf(w, "  ignored: %s\n", why)
+		}
+	}
 	if o.WithText {
 		fmt.Fprintf(w, "\nwhat Claude Code loads:\n%s\n", r.Text)
 	}

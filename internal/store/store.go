@@ -1,41 +1,50 @@
 // Package store finds a Claude Code memory store on disk: the directory of
 // entry files and the MEMORY.md index Claude Code loads at session start.
 //
-// Claude Code keeps one store per project. The rules, as Claude Code
-// documents and implements them:
+// Claude Code keeps one store per project, and decides where it is by the
+// first of these rules that applies (see Locate; every rule is checked
+// against the real client by the differential test):
 //
-//   - The config dir is $CLAUDE_CONFIG_DIR, or ~/.claude when it is unset.
-//   - The project is the root of the git repository enclosing the working
-//     directory, and every worktree of a repository shares its main
-//     worktree's root; outside a repository the project is the working
-//     directory itself.
-//   - The store is <config dir>/projects/<project>/memory/, where <project>
-//     is the project's absolute path with every UTF-16 code unit that is not
-//     an ASCII letter or digit replaced by '-' (so /home/al/my.repo becomes
-//     -home-al-my-repo). Claude Code shortens names longer than 200
-//     characters and appends a hash; for those the store is the directory
-//     under projects/ whose name begins with the first 200 characters.
-//   - The setting autoMemoryDirectory replaces that directory. Claude Code
-//     accepts it from the managed (policy) settings, from the project's
-//     .claude/settings.local.json and from the user's settings.json, in that
-//     order of precedence, and deliberately not from the project's shared
-//     .claude/settings.json, so a cloned repository cannot redirect memory
-//     writes. A leading ~ is the home directory; a relative path is taken
-//     relative to the project root.
+//  1. $CLAUDE_COWORK_MEMORY_PATH_OVERRIDE, when it is a valid directory
+//     path (absolute, at least 3 characters, not a bare drive, not UNC-like,
+//     no NUL; "~" is not expanded here).
+//  2. The setting autoMemoryDirectory, from the first settings level that
+//     has the key, in precedence order: managed (policy) settings, the
+//     --settings flag, the project's .claude/settings.local.json, the
+//     project's shared .claude/settings.json (both honoured in
+//     non-interactive runs and trusted workspaces), the user's settings.json
+//     in the config dir. An empty value at a level stops the search and
+//     means the default store; only a leading "~/" is expanded; a relative
+//     path, or one failing the checks of rule 1, is rejected and the
+//     default store used.
+//  3. The default: <base>/projects/<name>/memory/, where <base> is
+//     $CLAUDE_CODE_REMOTE_MEMORY_DIR when set, else the config dir
+//     ($CLAUDE_CONFIG_DIR exactly as given, else ~/.claude), and <name> is
+//     the project's path with every UTF-16 code unit that is not an ASCII
+//     letter or digit replaced by '-'; a name longer than 200 characters is
+//     cut to 200 and given '-' and a 32-bit hash of the whole path in base
+//  36. $CLAUDE_CODE_PROJECT_DIR_NAME replaces the name when
+//     $CLAUDE_CONFIG_DIR is set and the value is a plain name.
 //
-// Git is never run: the package reads .git, gitdir: and commondir itself,
-// so discovery works without git installed and cannot hang on a repository
-// lock.
+// The project is the root of the git repository enclosing the working
+// directory; a linked worktree maps to its main repository only when the
+// worktree's back-pointer checks out (so a copied worktree directory keeps
+// its own store); outside a repository the project is the working
+// directory itself.
+//
+// Git is never run: the package reads .git, gitdir:, commondir and the
+// worktree's gitdir back-pointer itself, so discovery works without git
+// installed and cannot hang on a repository lock.
 package store
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 )
@@ -47,43 +56,25 @@ const IndexName = "MEMORY.md"
 // directory name and appends a hash of the full path.
 const maxProjectName = 200
 
-// ConfigDir returns Claude Code's config dir: $CLAUDE_CONFIG_DIR when set
-// (a leading ~ expanded), else ~/.claude.
+// ConfigDir returns Claude Code's config dir: $CLAUDE_CONFIG_DIR exactly as
+// given (no trimming, no "~" expansion: Claude Code uses the value as it
+// is), else ~/.claude.
 func ConfigDir(getenv func(string) string, home string) string {
-	if d := strings.TrimSpace(getenv("CLAUDE_CONFIG_DIR")); d != "" {
-		return filepath.Clean(expandHome(d, home))
+	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
 	}
 	return filepath.Join(home, ".claude")
 }
 
-// expandHome replaces a leading "~" or "~/" with home.
-func expandHome(p, home string) string {
-	if p == "~" {
-		return home
-	}
-	if strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
-		return filepath.Join(home, p[2:])
-	}
-	return p
-}
-
 // ProjectRoot returns the project Claude Code files dir's memory under: the
-// root of the main worktree of the git repository enclosing dir, or dir
-// itself when no repository encloses it. dir should be absolute; symbolic
-// links in it are resolved first, as the working directory of a process
-// always is.
+// root of the main worktree of the git repository enclosing dir (when dir
+// is in a linked worktree whose back-pointer checks out), else the root of
+// the repository enclosing dir, or dir itself when no repository encloses
+// it. dir should be absolute; symbolic links in it are resolved first, as
+// the working directory of a process always is.
 func ProjectRoot(dir string) string {
-	dir = canonical(dir)
-	for d := dir; ; {
-		if root, ok := repoRoot(d); ok {
-			return root
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
-	}
+	root, _ := projectOf(dir)
+	return root
 }
 
 // canonical makes p absolute and resolves symlinks where it can.
@@ -97,16 +88,18 @@ func canonical(p string) string {
 	return filepath.Clean(p)
 }
 
-// repoRoot reports whether d holds a .git entry and, if so, the root of the
-// repository's main worktree.
+// repoRoot reports whether d holds a .git entry and, if so, the project
+// root Claude Code files the repository's memory under.
 //
-// A .git directory makes d the root. A .git file ("gitdir: PATH") belongs
-// to a linked worktree, a submodule or a separated git dir; when the git
-// dir it names has a commondir file, the repository's common dir is what
-// that names, and the main worktree is the common dir's parent when the
-// common dir is called .git. A bare repository has no main worktree; its
-// worktrees share the bare repository's own path. Anything unreadable or
-// malformed leaves d as the root: it is still where the repository begins.
+// A .git directory makes d the root. A .git file ("gitdir: PATH") maps d to
+// its main repository only when every link of a linked worktree checks
+// out: the git dir it names has a commondir file, sits in <common
+// dir>/worktrees/, and has a gitdir file pointing back at d's own .git.
+// Then the root is the common dir's parent (or, for a bare repository
+// whose common dir is not called .git and has no .git of its own, the
+// common dir itself). Anything else — a submodule, a separated git dir, a
+// worktree directory copied elsewhere, unreadable files — leaves d as the
+// root.
 func repoRoot(d string) (string, bool) {
 	gitPath := filepath.Join(d, ".git")
 	fi, err := os.Stat(gitPath)
@@ -116,38 +109,54 @@ func repoRoot(d string) (string, bool) {
 	if fi.IsDir() {
 		return d, true
 	}
-	b, err := readSmall(gitPath)
+	if main, ok := mainWorktree(d); ok {
+		return main, true
+	}
+	return d, true
+}
+
+// mainWorktree follows a linked worktree's .git file of d to the main
+// repository, checking the back-pointer; ok is false when any link fails.
+func mainWorktree(d string) (string, bool) {
+	b, err := readSmall(filepath.Join(d, ".git"))
 	if err != nil {
-		return d, true
+		return "", false
 	}
-	line := strings.TrimSpace(firstLine(string(b)))
-	rest, ok := strings.CutPrefix(line, "gitdir:")
+	rest, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
 	if !ok {
-		return d, true
+		return "", false
 	}
-	gitDir := strings.TrimSpace(rest)
-	if gitDir == "" {
-		return d, true
-	}
-	if !filepath.IsAbs(gitDir) {
-		gitDir = filepath.Join(d, gitDir)
-	}
+	gitDir := resolve(d, strings.TrimSpace(rest))
 	cb, err := readSmall(filepath.Join(gitDir, "commondir"))
 	if err != nil {
-		return d, true // a submodule or separated git dir: no shared common dir
+		return "", false
 	}
-	common := strings.TrimSpace(firstLine(string(cb)))
-	if common == "" {
-		return d, true
+	common := resolve(gitDir, strings.TrimSpace(string(cb)))
+	if filepath.Dir(gitDir) != filepath.Join(common, "worktrees") {
+		return "", false
 	}
-	if !filepath.IsAbs(common) {
-		common = filepath.Join(gitDir, common)
+	back, err := readSmall(filepath.Join(gitDir, "gitdir"))
+	if err != nil {
+		return "", false
 	}
-	common = canonical(common)
-	if filepath.Base(common) == ".git" {
-		return filepath.Dir(common), true
+	if canonical(resolve(gitDir, strings.TrimSpace(string(back)))) != filepath.Join(canonical(d), ".git") {
+		return "", false
 	}
-	return common, true
+	if filepath.Base(common) != ".git" {
+		if _, err := os.Lstat(filepath.Join(common, ".git")); err == nil {
+			return "", false
+		}
+		return common, true
+	}
+	return filepath.Dir(common), true
+}
+
+// resolve is path.resolve(base, p): p when absolute, else joined to base.
+func resolve(base, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(base, p)
 }
 
 // readSmall reads a git pointer file, refusing anything implausibly large.
@@ -165,18 +174,43 @@ func readSmall(p string) ([]byte, error) {
 	return buf[:n], nil
 }
 
-func firstLine(s string) string {
-	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
 // ProjectDirName is the name Claude Code gives a project's directory under
 // <config dir>/projects: the path with every UTF-16 code unit that is not
 // an ASCII letter or digit replaced by '-' (a character outside the Basic
-// Multilingual Plane becomes two dashes, as in JavaScript).
+// Multilingual Plane becomes two dashes, as in JavaScript). A name longer
+// than 200 characters is cut to 200 and given '-' and a hash of the whole
+// path, so two long paths sharing their first 200 characters get
+// different stores.
 func ProjectDirName(project string) string {
+	name := sanitizedName(project)
+	if len(name) <= maxProjectName {
+		return name
+	}
+	return name[:maxProjectName] + "-" + base36Hash(stringHash(project))
+}
+
+// stringHash is the 32-bit string hash Claude Code uses (h = 31*h + unit
+// over the UTF-16 code units, wrapping).
+func stringHash(s string) int32 {
+	var h int32
+	for _, u := range utf16.Encode([]rune(s)) {
+		h = h*31 + int32(u)
+	}
+	return h
+}
+
+// base36Hash is Math.abs(h).toString(36).
+func base36Hash(h int32) string {
+	v := int64(h)
+	if v < 0 {
+		v = -v
+	}
+	return strconv.FormatInt(v, 36)
+}
+
+// sanitizedName replaces every UTF-16 unit of p that is not an ASCII
+// letter or digit with '-'.
+func sanitizedName(project string) string {
 	var b strings.Builder
 	for _, r := range project {
 		switch {
@@ -195,46 +229,10 @@ func ProjectDirName(project string) string {
 
 // MemoryDir returns the store directory for the project enclosing cwd and
 // the settings files it consulted (in the order read). It does not check
-// that the directory exists.
+// that the directory exists. See Locate for the rule that chose it.
 func MemoryDir(getenv func(string) string, home, cwd string) (dir string, consulted []string) {
-	project := ProjectRoot(cwd)
-	config := ConfigDir(getenv, home)
-	for _, s := range settingsFiles(config, project) {
-		consulted = append(consulted, s)
-		if v, ok := autoMemoryDirectory(s); ok {
-			v = expandHome(v, home)
-			if !filepath.IsAbs(v) {
-				v = filepath.Join(project, v)
-			}
-			return filepath.Clean(v), consulted
-		}
-	}
-	projects := filepath.Join(config, "projects")
-	name := ProjectDirName(project)
-	dir = filepath.Join(projects, name, "memory")
-	if len(name) > maxProjectName {
-		if _, err := os.Stat(dir); err != nil {
-			if alt := shortenedProjectDir(projects, name[:maxProjectName]); alt != "" {
-				dir = filepath.Join(alt, "memory")
-			}
-		}
-	}
-	return dir, consulted
-}
-
-// shortenedProjectDir finds the directory Claude Code made for a project
-// whose name was too long: prefix, a dash, and a hash we do not recompute.
-func shortenedProjectDir(projects, prefix string) string {
-	entries, err := os.ReadDir(projects)
-	if err != nil {
-		return ""
-	}
-	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), prefix+"-") {
-			return filepath.Join(projects, e.Name())
-		}
-	}
-	return ""
+	l := Locate(getenv, home, cwd, Options{})
+	return l.Dir, l.Consulted
 }
 
 // managedSettings is where an administrator's managed settings live; a
@@ -250,43 +248,26 @@ var managedSettings = func() []string {
 	}
 }
 
-// settingsFiles lists the settings files that may set autoMemoryDirectory,
-// highest precedence first.
-func settingsFiles(config, project string) []string {
-	files := managedSettings()
-	files = append(files,
-		filepath.Join(project, ".claude", "settings.local.json"),
-		filepath.Join(config, "settings.json"),
-	)
-	return files
-}
-
-// autoMemoryDirectory reads the setting from one settings file. A missing,
-// unreadable or invalid file sets nothing: Claude Code itself starts with
-// such a file ignored, and the store it then uses is the default one.
-func autoMemoryDirectory(path string) (string, bool) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", false
-	}
-	var s struct {
-		AutoMemoryDirectory *string `json:"autoMemoryDirectory"`
-	}
-	if json.Unmarshal(b, &s) != nil || s.AutoMemoryDirectory == nil {
-		return "", false
-	}
-	v := strings.TrimSpace(*s.AutoMemoryDirectory)
-	return v, v != ""
-}
-
 // FindIndex returns the path of the MEMORY.md Claude Code loads for a
 // session started in cwd, and every place it looked (settings files read,
 // then the index path). When there is no index file it returns a
 // *NoIndexError carrying the same list and hints for the user.
 func FindIndex(getenv func(string) string, home, cwd string) (indexPath string, looked []string, err error) {
-	dir, consulted := MemoryDir(getenv, home, cwd)
-	indexPath = filepath.Join(dir, IndexName)
-	looked = append(consulted, indexPath)
+	_, indexPath, looked, err = FindIndexWith(getenv, home, cwd, Options{})
+	return indexPath, looked, err
+}
+
+// FindIndexWith is FindIndex for a session started with o, returning also
+// the store's Location (which rule chose it).
+func FindIndexWith(getenv func(string) string, home, cwd string, o Options) (loc Location, indexPath string, looked []string, err error) {
+	loc = Locate(getenv, home, cwd, o)
+	indexPath, looked, err = indexIn(loc, cwd)
+	return loc, indexPath, looked, err
+}
+
+func indexIn(loc Location, cwd string) (indexPath string, looked []string, err error) {
+	indexPath = filepath.Join(loc.Dir, IndexName)
+	looked = append(append([]string(nil), loc.Consulted...), indexPath)
 	fi, statErr := os.Stat(indexPath)
 	switch {
 	case statErr == nil && fi.Mode().IsRegular():
@@ -332,7 +313,7 @@ func (e *NoIndexError) HintsFor(verb string) []string {
 	return append(h,
 		"give the index as an argument, e.g. 'memcompact "+verb+" path/to/MEMORY.md'",
 		"or run from inside the project whose memory you mean: Claude Code keeps it in <config dir>/projects/<project path with each non-alphanumeric as '-'>/memory/",
-		"the config dir is $CLAUDE_CONFIG_DIR, else ~/.claude; autoMemoryDirectory in the user's settings.json or the project's .claude/settings.local.json moves the store",
+		"the config dir is $CLAUDE_CONFIG_DIR, else ~/.claude; autoMemoryDirectory (an absolute or ~/ path) in managed, --settings, the project's .claude/settings.local.json or .claude/settings.json, or the user's settings.json moves the store, as does $CLAUDE_COWORK_MEMORY_PATH_OVERRIDE",
 	)
 }
 

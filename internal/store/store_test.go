@@ -70,8 +70,10 @@ func TestConfigDir(t *testing.T) {
 	}{
 		{nil, "/h/.claude"},
 		{map[string]string{"CLAUDE_CONFIG_DIR": ""}, "/h/.claude"},
-		{map[string]string{"CLAUDE_CONFIG_DIR": "/opt/cc/"}, "/opt/cc"},
-		{map[string]string{"CLAUDE_CONFIG_DIR": "~/cc"}, "/h/cc"},
+		// Used exactly as given: no trimming, no "~".
+		{map[string]string{"CLAUDE_CONFIG_DIR": "/opt/cc/"}, "/opt/cc/"},
+		{map[string]string{"CLAUDE_CONFIG_DIR": "~/cc"}, "~/cc"},
+		{map[string]string{"CLAUDE_CONFIG_DIR": " /opt/cc"}, " /opt/cc"},
 	}
 	for _, c := range cases {
 		if got := ConfigDir(env(c.env), "/h"); got != filepath.FromSlash(c.want) {
@@ -90,12 +92,23 @@ func TestProjectRoot(t *testing.T) {
 	wt := filepath.Join(base, "wt-feature")
 	write(t, filepath.Join(wt, ".git"), "gitdir: "+filepath.Join(main, ".git", "worktrees", "feature")+"\n")
 	write(t, filepath.Join(main, ".git", "worktrees", "feature", "commondir"), "../..\n")
+	write(t, filepath.Join(main, ".git", "worktrees", "feature", "gitdir"), filepath.Join(wt, ".git")+"\n")
 	mkdir(t, filepath.Join(wt, "pkg"))
+	// A copy of that worktree: its .git file still names the feature git
+	// dir, whose back-pointer names the original, so it is its own project.
+	copied := filepath.Join(base, "wt-copy")
+	write(t, filepath.Join(copied, ".git"), "gitdir: "+filepath.Join(main, ".git", "worktrees", "feature")+"\n")
+	// A worktree whose git dir has no back-pointer.
+	nob := filepath.Join(base, "wt-noback")
+	mkdir(t, filepath.Join(main, ".git", "worktrees", "noback"))
+	write(t, filepath.Join(main, ".git", "worktrees", "noback", "commondir"), "../..\n")
+	write(t, filepath.Join(nob, ".git"), "gitdir: "+filepath.Join(main, ".git", "worktrees", "noback")+"\n")
 	// A worktree whose gitdir is written relative to it.
 	wt2 := filepath.Join(base, "nested", "wt2")
 	mkdir(t, filepath.Join(main, ".git", "worktrees", "wt2"))
 	write(t, filepath.Join(wt2, ".git"), "gitdir: ../../repo/.git/worktrees/wt2\r\n")
 	write(t, filepath.Join(main, ".git", "worktrees", "wt2", "commondir"), "../..")
+	write(t, filepath.Join(main, ".git", "worktrees", "wt2", "gitdir"), "../../../../nested/wt2/.git\n")
 	// A submodule: .git file, git dir without commondir.
 	sub := filepath.Join(main, "vendor", "lib")
 	mkdir(t, filepath.Join(main, ".git", "modules", "lib"))
@@ -105,6 +118,7 @@ func TestProjectRoot(t *testing.T) {
 	mkdir(t, filepath.Join(bare, "worktrees", "w"))
 	write(t, filepath.Join(bare, "worktrees", "w", "commondir"), "../..\n")
 	bwt := filepath.Join(base, "bare-wt")
+	write(t, filepath.Join(bare, "worktrees", "w", "gitdir"), filepath.Join(bwt, ".git")+"\n")
 	write(t, filepath.Join(bwt, ".git"), "gitdir: "+filepath.Join(bare, "worktrees", "w")+"\n")
 	// A malformed .git file.
 	odd := filepath.Join(base, "odd")
@@ -120,6 +134,8 @@ func TestProjectRoot(t *testing.T) {
 		{"linked worktree", wt, main},
 		{"inside linked worktree", filepath.Join(wt, "pkg"), main},
 		{"relative gitdir, CRLF", wt2, main},
+		{"copied worktree keeps its own store", copied, copied},
+		{"worktree without a back-pointer", nob, nob},
 		{"submodule is its own project", sub, sub},
 		{"bare repository worktree", bwt, bare},
 		{"malformed .git file", filepath.Join(odd, "x"), odd},
@@ -195,7 +211,7 @@ func TestFindIndex(t *testing.T) {
 		if !strings.Contains(err.Error(), "does not exist") || !strings.Contains(err.Error(), got) || !strings.Contains(nie.Hints()[0], "looked at: ") {
 			t.Errorf("message %q / hints %q do not say where it looked", err, nie.Hints())
 		}
-		if len(looked) != 3 { // local settings, user settings, index
+		if len(looked) != 4 { // local, project and user settings, index
 			t.Errorf("looked = %v", looked)
 		}
 	})
@@ -229,18 +245,48 @@ func TestFindIndex(t *testing.T) {
 			wantDir: "abs/mem",
 		},
 		{
-			name: "local settings beat user settings; relative to the project",
+			name: "local settings beat user settings",
+			files: map[string]string{
+				"home/.claude/settings.json":              `{"autoMemoryDirectory": "~/notes/mem"}`,
+				"src/my.repo/.claude/settings.local.json": `{"autoMemoryDirectory": "~/local/mem"}`,
+			},
+			wantDir: "home/local/mem",
+		},
+		{
+			name: "a relative path is rejected: the default store, not the user's",
 			files: map[string]string{
 				"home/.claude/settings.json":              `{"autoMemoryDirectory": "~/notes/mem"}`,
 				"src/my.repo/.claude/settings.local.json": `{"autoMemoryDirectory": ".claude/memory"}`,
 			},
-			wantDir: "src/my.repo/.claude/memory",
+			wantDir: "home/.claude/projects/" + ProjectDirName(repo) + "/memory",
 		},
 		{
-			name: "shared project settings are ignored",
+			name: "shared project settings are honoured",
 			files: map[string]string{
-				"src/my.repo/.claude/settings.json": `{"autoMemoryDirectory": ".claude/memory"}`,
+				"src/my.repo/.claude/settings.json": `{"autoMemoryDirectory": "~/shared/mem"}`,
+				"home/.claude/settings.json":        `{"autoMemoryDirectory": "~/notes/mem"}`,
 			},
+			wantDir: "home/shared/mem",
+		},
+		{
+			name: "an empty value stops the search",
+			files: map[string]string{
+				"src/my.repo/.claude/settings.json": `{"autoMemoryDirectory": ""}`,
+				"home/.claude/settings.json":        `{"autoMemoryDirectory": "~/notes/mem"}`,
+			},
+			wantDir: "home/.claude/projects/" + ProjectDirName(repo) + "/memory",
+		},
+		{
+			name: "null is no value: the search goes on",
+			files: map[string]string{
+				"src/my.repo/.claude/settings.json": `{"autoMemoryDirectory": null}`,
+				"home/.claude/settings.json":        `{"autoMemoryDirectory": "~/notes/mem"}`,
+			},
+			wantDir: "home/notes/mem",
+		},
+		{
+			name:    "~ alone and ~/.. are rejected",
+			files:   map[string]string{"home/.claude/settings.json": `{"autoMemoryDirectory": "~/../elsewhere"}`},
 			wantDir: "home/.claude/projects/" + ProjectDirName(repo) + "/memory",
 		},
 		{
@@ -258,7 +304,7 @@ func TestFindIndex(t *testing.T) {
 			wantDir: "home/.claude/projects/" + ProjectDirName(repo) + "/memory",
 		},
 		{
-			name:    "blank value sets nothing",
+			name:    "a blank value is relative: rejected",
 			files:   map[string]string{"home/.claude/settings.json": `{"autoMemoryDirectory": "  "}`},
 			wantDir: "home/.claude/projects/" + ProjectDirName(repo) + "/memory",
 		},
@@ -300,12 +346,14 @@ func TestLongProjectName(t *testing.T) {
 	if len(name) <= maxProjectName {
 		t.Fatalf("test path too short: %d", len(name))
 	}
-	// Claude Code's directory: the first 200 characters, a dash, a hash.
-	made := filepath.Join(home, ".claude", "projects", name[:maxProjectName]+"-1a2b3c", "memory")
-	write(t, filepath.Join(made, IndexName), "x")
+	// Another project sharing the first 200 characters must not be taken
+	// for this one: the hash tells them apart.
+	other := filepath.Join(home, ".claude", "projects", name[:maxProjectName]+"-1a2b3c", "memory")
+	write(t, filepath.Join(other, IndexName), "x")
+	mine := filepath.Join(home, ".claude", "projects", name, "memory")
 	got, _, err := FindIndex(env(nil), home, long)
-	if err != nil || got != filepath.Join(made, IndexName) {
-		t.Fatalf("FindIndex = %s, %v; want %s", got, err, filepath.Join(made, IndexName))
+	if got != filepath.Join(mine, IndexName) || err == nil {
+		t.Fatalf("FindIndex = %s, %v; want %s, missing", got, err, filepath.Join(mine, IndexName))
 	}
 }
 

@@ -14,6 +14,9 @@ type Where struct {
 	Getenv func(string) string
 	Home   string
 	Cwd    string // "" when the working directory is unknown
+	// Settings is the value of claude's --settings flag the session is
+	// started with, which may set autoMemoryDirectory; usually "".
+	Settings string
 }
 
 // ReasonNoIndex is the outcome reason of a verb given no index when the
@@ -24,8 +27,16 @@ const ReasonNoIndex outcome.Reason = "no-index"
 // none it returns the path it expected (possibly "") and a usage error
 // whose hints say where it looked and how to name an index.
 func (w Where) DefaultIndex(verb string) (string, error) {
+	_, p, err := w.LocateIndex(verb)
+	return p, err
+}
+
+// LocateIndex is DefaultIndex returning also the store's Location (which
+// rule chose it); the Location is nil only when the working directory is
+// unknown.
+func (w Where) LocateIndex(verb string) (*Location, string, error) {
 	if w.Cwd == "" {
-		return "", &outcome.Error{Status: outcome.Usage, Reason: ReasonNoIndex,
+		return nil, "", &outcome.Error{Status: outcome.Usage, Reason: ReasonNoIndex,
 			Msg:   "no index given, and the working directory is unknown",
 			Hints: []string{"name the index: memcompact " + verb + " path/to/MEMORY.md"}}
 	}
@@ -33,14 +44,14 @@ func (w Where) DefaultIndex(verb string) (string, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	found, _, err := FindIndex(getenv, w.Home, w.Cwd)
+	loc, found, _, err := FindIndexWith(getenv, w.Home, w.Cwd, Options{FlagSettings: w.Settings})
 	if err != nil {
 		e := &outcome.Error{Status: outcome.Usage, Reason: ReasonNoIndex, Msg: err.Error(), Err: err}
 		var nie *NoIndexError
 		if errors.As(err, &nie) {
 			e.Hints = nie.HintsFor(verb)
 		}
-		return found, e
+		return &loc, found, e
 	}
-	return found, nil
+	return &loc, found, nil
 }

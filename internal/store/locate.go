@@ -1,0 +1,223 @@
+package store
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// The rules that can choose a store (Location.Rule).
+const (
+	RuleCoworkOverride = "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"
+	RuleSetting        = "autoMemoryDirectory"
+	RuleDefault        = "default"
+)
+
+// The settings levels autoMemoryDirectory is read from, highest precedence
+// first (Claude Code's names for them).
+const (
+	LevelPolicy  = "policySettings"
+	LevelFlag    = "flagSettings"
+	LevelLocal   = "localSettings"
+	LevelProject = "projectSettings"
+	LevelUser    = "userSettings"
+)
+
+// Location is where Claude Code keeps the store of a project, and why.
+type Location struct {
+	Dir  string `json:"dir"`  // the store directory
+	Rule string `json:"rule"` // RuleCoworkOverride, RuleSetting or RuleDefault
+	// Level and File name the settings level and file that set
+	// autoMemoryDirectory (RuleSetting only).
+	Level string `json:"level,omitempty"`
+	File  string `json:"file,omitempty"`
+	// Project is the path the default store is named after: the main
+	// repository's root, the repository's root, or the working directory.
+	Project string `json:"project"`
+	// ProjectFrom says which: "worktree" (a linked worktree mapped to its
+	// main repository), "git" or "cwd".
+	ProjectFrom string `json:"project_from"`
+	// Default is the store the default rule gives, whatever rule won.
+	Default string `json:"default"`
+	// Rejected lists values Claude Code ignores, each with why, in the
+	// order met (a relative autoMemoryDirectory, an invalid override).
+	Rejected []string `json:"rejected,omitempty"`
+	// Consulted lists the settings files read, in order.
+	Consulted []string `json:"-"`
+}
+
+// Describe says in one line which rule chose the store.
+func (l *Location) Describe() string {
+	switch l.Rule {
+	case RuleCoworkOverride:
+		return "chosen by $CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"
+	case RuleSetting:
+		return "chosen by autoMemoryDirectory in " + l.File + " (" + l.Level + ")"
+	}
+	from := map[string]string{"worktree": "the main repository of this worktree", "git": "the git repository's root", "cwd": "the working directory"}[l.ProjectFrom]
+	return "the default store, named after " + l.Project + " (" + from + ")"
+}
+
+// Options carries what a Claude Code session is started with beyond its
+// environment and working directory.
+type Options struct {
+	// FlagSettings is the value of claude's --settings flag: a file path
+	// or a JSON object.
+	FlagSettings string
+}
+
+// Locate returns the store Claude Code uses for a session started in cwd.
+func Locate(getenv func(string) string, home, cwd string, o Options) Location {
+	project, from := projectOf(cwd)
+	l := Location{Project: project, ProjectFrom: from}
+	l.Default = defaultStore(getenv, home, project)
+	if v := getenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"); v != "" {
+		if d, why := memoryDirValue(v, false, home); why == "" {
+			l.Dir, l.Rule = d, RuleCoworkOverride
+			return l
+		} else {
+			l.Rejected = append(l.Rejected, "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE="+v+": "+why)
+		}
+	}
+	for _, lv := range settingsLevels(getenv, home, cwd, project, o) {
+		l.Consulted = append(l.Consulted, lv.file)
+		v, set := autoMemoryDirectory(lv)
+		if !set {
+			continue
+		}
+		d, why := memoryDirValue(v, true, home)
+		if why == "" {
+			l.Dir, l.Rule, l.Level, l.File = d, RuleSetting, lv.level, lv.file
+			return l
+		}
+		l.Rejected = append(l.Rejected, "autoMemoryDirectory "+jsonString(v)+" in "+lv.file+": "+why)
+		break // the first level with the key decides, even when it is rejected
+	}
+	l.Dir, l.Rule = l.Default, RuleDefault
+	return l
+}
+
+// projectOf returns the project root for cwd and where it came from.
+func projectOf(cwd string) (string, string) {
+	dir := canonical(cwd)
+	for d := dir; ; {
+		if root, ok := repoRoot(d); ok {
+			if root != d {
+				return root, "worktree"
+			}
+			return root, "git"
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir, "cwd"
+		}
+		d = parent
+	}
+}
+
+// defaultStore is rule 3: <base>/projects/<name>/memory.
+func defaultStore(getenv func(string) string, home, project string) string {
+	config := ConfigDir(getenv, home)
+	base := config
+	if r := getenv("CLAUDE_CODE_REMOTE_MEMORY_DIR"); r != "" {
+		base = r
+	}
+	name := ProjectDirName(project)
+	if base == config && getenv("CLAUDE_CONFIG_DIR") != "" {
+		if n := getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); plainName.MatchString(n) && !reservedName.MatchString(n) {
+			name = n
+		}
+	}
+	return filepath.Join(base, "projects", name, "memory")
+}
+
+var (
+	plainName    = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	reservedName = regexp.MustCompile(`(?i)^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$`)
+	bareDrive    = regexp.MustCompile(`^[A-Za-z]:$`)
+)
+
+// memoryDirValue checks a store path as Claude Code does, returning the
+// cleaned path, or why it is rejected. With expand, a leading "~/" is the
+// home directory (and may not climb out of it); nothing else is expanded.
+func memoryDirValue(v string, expand bool, home string) (dir, why string) {
+	if v == "" {
+		return "", "empty"
+	}
+	if expand && (strings.HasPrefix(v, "~/") || strings.HasPrefix(v, `~\`)) {
+		rest := v[2:]
+		c := filepath.Clean(rest)
+		if rest == "" || c == "." || c == ".." || strings.HasPrefix(c, "../") || strings.HasPrefix(c, `..\`) {
+			return "", "it does not name a directory inside the home directory"
+		}
+		v = filepath.Join(home, rest)
+	}
+	g := strings.TrimRight(filepath.Clean(v), `/\`)
+	switch {
+	case !filepath.IsAbs(g):
+		return "", "not an absolute path (Claude Code rejects relative paths and uses the default store)"
+	case len(g) < 3 || bareDrive.MatchString(g):
+		return "", "too short to be a store"
+	case strings.HasPrefix(v, "//") || strings.HasPrefix(v, `\\`):
+		return "", "a network (UNC-like) path"
+	case strings.ContainsRune(g, 0):
+		return "", "contains NUL"
+	}
+	return g, ""
+}
+
+// level is one settings level: its name and file (or inline JSON).
+type level struct {
+	level, file string
+	inline      []byte
+}
+
+// settingsLevels lists the places autoMemoryDirectory is read from,
+// highest precedence first.
+func settingsLevels(getenv func(string) string, home, cwd, project string, o Options) []level {
+	var out []level
+	for _, f := range managedSettings() {
+		out = append(out, level{level: LevelPolicy, file: f})
+	}
+	if fs := strings.TrimSpace(o.FlagSettings); fs != "" {
+		if strings.HasPrefix(fs, "{") {
+			out = append(out, level{level: LevelFlag, file: "--settings", inline: []byte(fs)})
+		} else {
+			out = append(out, level{level: LevelFlag, file: resolve(cwd, fs)})
+		}
+	}
+	out = append(out,
+		level{level: LevelLocal, file: filepath.Join(project, ".claude", "settings.local.json")},
+		level{level: LevelProject, file: filepath.Join(canonical(cwd), ".claude", "settings.json")},
+		level{level: LevelUser, file: filepath.Join(ConfigDir(getenv, home), "settings.json")},
+	)
+	return out
+}
+
+// autoMemoryDirectory reads the setting from one level. A missing,
+// unreadable or invalid file sets nothing: Claude Code skips such a file.
+// A key present with a string value is set, even when empty (an empty
+// value stops the search); null or a non-string is not.
+func autoMemoryDirectory(lv level) (string, bool) {
+	b := lv.inline
+	if b == nil {
+		var err error
+		if b, err = os.ReadFile(lv.file); err != nil {
+			return "", false
+		}
+	}
+	var s struct {
+		AutoMemoryDirectory *string `json:"autoMemoryDirectory"`
+	}
+	if json.Unmarshal(b, &s) != nil || s.AutoMemoryDirectory == nil {
+		return "", false
+	}
+	return *s.AutoMemoryDirectory, true
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

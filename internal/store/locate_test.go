@@ -1,0 +1,74 @@
+package store
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLocate covers the rules Claude Code applies before and after the
+// settings: the cowork override, the remote memory dir, the project dir
+// name override, --settings, and what it rejects.
+func TestLocate(t *testing.T) {
+	noManaged(t)
+	base := tmp(t)
+	home := filepath.Join(base, "home")
+	proj := filepath.Join(base, "proj")
+	mkdir(t, proj)
+	cfg := filepath.Join(home, ".claude")
+	def := filepath.Join(cfg, "projects", ProjectDirName(proj), "memory")
+	flagFile := filepath.Join(base, "flag.json")
+	write(t, flagFile, `{"autoMemoryDirectory": "/srv/flag-mem"}`)
+	write(t, filepath.Join(cfg, "settings.json"), `{"autoMemoryDirectory": "~/user-mem"}`)
+
+	cases := []struct {
+		name     string
+		env      map[string]string
+		opts     Options
+		dir      string
+		rule     string
+		rejected string
+	}{
+		{"user setting", nil, Options{}, filepath.Join(home, "user-mem"), RuleSetting, ""},
+		{"--settings file beats user", nil, Options{FlagSettings: flagFile}, "/srv/flag-mem", RuleSetting, ""},
+		{"--settings JSON", nil, Options{FlagSettings: `{"autoMemoryDirectory":"/srv/inline"}`}, "/srv/inline", RuleSetting, ""},
+		{"cowork override beats settings", map[string]string{"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": "/srv/cowork/"}, Options{}, "/srv/cowork", RuleCoworkOverride, ""},
+		{"cowork override: no ~ expansion, rejected", map[string]string{"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": "~/x"}, Options{}, filepath.Join(home, "user-mem"), RuleSetting, "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"},
+		{"a setting too short", nil, Options{FlagSettings: `{"autoMemoryDirectory":"/a"}`}, def, RuleDefault, "too short"},
+		{"a UNC-like setting", nil, Options{FlagSettings: `{"autoMemoryDirectory":"//server/share"}`}, def, RuleDefault, "UNC"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := Locate(env(c.env), home, proj, c.opts)
+			if l.Dir != filepath.FromSlash(c.dir) || l.Rule != c.rule {
+				t.Errorf("Locate = %s by %s, want %s by %s", l.Dir, l.Rule, c.dir, c.rule)
+			}
+			if got := strings.Join(l.Rejected, "; "); (c.rejected == "") != (got == "") || !strings.Contains(got, c.rejected) {
+				t.Errorf("rejected %q, want %q", got, c.rejected)
+			}
+			if l.Default != def || l.Describe() == "" {
+				t.Errorf("default %s, describe %q", l.Default, l.Describe())
+			}
+		})
+	}
+
+	// The default store's base and name.
+	other := filepath.Join(base, "cfg2")
+	l := Locate(env(map[string]string{"CLAUDE_CONFIG_DIR": other, "CLAUDE_CODE_PROJECT_DIR_NAME": "my_proj"}), home, proj, Options{})
+	if want := filepath.Join(other, "projects", "my_proj", "memory"); l.Dir != want {
+		t.Errorf("project dir name: %s, want %s", l.Dir, want)
+	}
+	l = Locate(env(map[string]string{"CLAUDE_CONFIG_DIR": other, "CLAUDE_CODE_PROJECT_DIR_NAME": "nul"}), home, proj, Options{})
+	if want := filepath.Join(other, "projects", ProjectDirName(proj), "memory"); l.Dir != want {
+		t.Errorf("reserved project dir name: %s, want %s", l.Dir, want)
+	}
+	l = Locate(env(map[string]string{"CLAUDE_CODE_PROJECT_DIR_NAME": "my_proj"}), home, proj, Options{})
+	if l.Rule != RuleSetting {
+		t.Errorf("without CLAUDE_CONFIG_DIR the user setting still wins: %+v", l)
+	}
+	remote := filepath.Join(base, "remote")
+	l = Locate(env(map[string]string{"CLAUDE_CONFIG_DIR": other, "CLAUDE_CODE_REMOTE_MEMORY_DIR": remote, "CLAUDE_CODE_PROJECT_DIR_NAME": "my_proj"}), home, proj, Options{})
+	if want := filepath.Join(remote, "projects", ProjectDirName(proj), "memory"); l.Dir != want {
+		t.Errorf("remote memory dir ignores the name override: %s, want %s", l.Dir, want)
+	}
+}
