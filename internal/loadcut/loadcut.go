@@ -188,7 +188,7 @@ func ComputeSized(text string, size, lines, units int) Result {
 	if r.Cut {
 		r.CutOffset = v.orig[start+len(kept)]
 		r.Warning = warning(kept, trimmed, lines, units)
-		r.Text = sanitize(kept + "\n" + r.Warning)
+		r.Text = sanitize(kept + "\n\n" + r.Warning)
 	} else {
 		r.Text = sanitize(kept)
 	}

@@ -88,7 +88,7 @@ func TestWarning(t *testing.T) {
 	lines := strings.Repeat("- [a](a.md) — short\n", 201)
 	r := Compute(lines, DefaultLines, DefaultUnits)
 	want := `> WARNING: MEMORY.md is 201 lines (limit: 200). Only part of it was loaded: 1 of 201 lines were cut off, starting at line 201 ("- [a](a.md) — short"). Keep index entries to one line under ~200 chars; move detail into topic files.`
-	if r.Warning != want || !strings.HasSuffix(r.Text, "\n"+want) {
+	if r.Warning != want || !strings.HasSuffix(r.Text, "\n\n"+want) {
 		t.Errorf("warning %q", r.Warning)
 	}
 	long := strings.Repeat("y", 30000)

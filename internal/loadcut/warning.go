@@ -33,7 +33,9 @@ func warning(kept, trimmed string, lines, units int) string {
 	}
 	var lost string
 	if whole == 0 {
-		lost = fmt.Sprintf("everything after the first %d characters of line 1 was cut off", jsLen(kept))
+		// A hard cut is always at exactly the unit limit in JavaScript,
+		// even where it splits a surrogate pair and Go keeps one unit less.
+		lost = fmt.Sprintf("everything after the first %d characters of line 1 was cut off", max(jsLen(kept), min(units, jsLen(trimmed))))
 	} else {
 		next := ""
 		if rest := trimmed[min(len(kept)+1, len(trimmed)):]; rest != "" {
