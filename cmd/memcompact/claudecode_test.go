@@ -105,8 +105,14 @@ func claudeVariants() []claudeVariant {
 		{name: "long-lines", index: text("# Memory\n" + pointers(150, 240, "\n"))},
 		{name: "lines-200", index: text(pointers(200, 30, "\n"))},
 		{name: "lines-201", index: text(pointers(201, 30, "\n"))},
-		{name: "units-25000", index: func() string { s := pointers(100, 249, "\n"); return s[:len(s)-1] + strings.Repeat("z", 25000-jsUnits(s)+1) }},
-		{name: "units-25001", index: func() string { s := pointers(100, 249, "\n"); return s[:len(s)-1] + strings.Repeat("z", 25000-jsUnits(s)+2) }},
+		{name: "units-25000", index: func() string {
+			s := pointers(100, 249, "\n")
+			return s[:len(s)-1] + strings.Repeat("z", 25000-jsUnits(s)+1)
+		}},
+		{name: "units-25001", index: func() string {
+			s := pointers(100, 249, "\n")
+			return s[:len(s)-1] + strings.Repeat("z", 25000-jsUnits(s)+2)
+		}},
 		{name: "blank-ends", index: text("\n\n  \n# Memory\n" + pointers(3, 30, "\n") + "\n\n\t\n")},
 		{name: "over-4mib", index: func() string { return "# Memory\n" + pointers(3, 30, "\n") + strings.Repeat("y", 4<<20) }},
 	}
