@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/facts"
 	"github.com/memcompact/memcompact/internal/outcome"
@@ -126,8 +127,9 @@ func (s *Summarizing) choose(root, command string, timeout time.Duration, summar
 func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source, required []facts.Fact) ([]string, error) {
 	in := summarize.Input{File: pl.o.Rel, Tier: distill.TierText(srcs)}
 	var last []facts.Fact // what the last bullets checked missed
+	over := pl.overBy(srcs)
 	check := func(bullets []string) summarize.Verdict {
-		var v summarize.Verdict
+		v := summarize.Verdict{Over: over(bullets)}
 		last = facts.Missing(required, strings.Join(bullets, "\n"))
 		for _, f := range last {
 			line := ""
@@ -151,6 +153,29 @@ func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source, require
 	}
 	run.Rounds, run.Repaired, run.Appended = res.Rounds, res.Repaired, res.Appended
 	return res.Bullets, nil
+}
+
+// overBy returns a check of whether bullets would leave the file over its
+// budget, worded for the repair message ("" when they fit). It estimates:
+// the file less the distilled entries, plus a block of these bullets; the
+// exact check (and the mid tier's lightening) comes after, in finish.
+func (pl *Plan) overBy(srcs []distill.Source) func([]string) string {
+	u := pl.o.Row.Unit
+	limit := pl.o.Row.Budget - pl.o.Reserve
+	rest := pl.Report.SizeBefore - budget.Measure(distill.TierText(srcs), u)
+	return func(bullets []string) string {
+		var b strings.Builder
+		b.WriteString("## Compacted History\n*Distilled from N entries on DATE. Full detail in SNAPSHOT.*\n")
+		for _, l := range bullets {
+			b.WriteString("- " + l + "\n")
+		}
+		b.WriteString("\n")
+		size := rest + budget.Measure(b.String(), u)
+		if size <= limit {
+			return ""
+		}
+		return fmt.Sprintf("with them the file would be about %d %s, and its budget is %d; the bullets must be about %d %s shorter in all.", size, u, limit, size-limit, u)
+	}
 }
 
 // preview fills a planned report with the instructions and the request a

@@ -202,3 +202,26 @@ func TestSettingsFile(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// TestModelTooLong: bullets that would leave the file over its budget are
+// sent back once, saying by how much; if the model cannot shorten them,
+// the compaction ends as a shortfall with nothing written.
+func TestModelTooLong(t *testing.T) {
+	root := modelRoot(t, nil)
+	var long strings.Builder
+	for i := 0; i < 150; i++ {
+		long.WriteString("- Filler bullet " + itoa(i) + ".\n")
+	}
+	f := newFakeMessages(t, 200, long.String())
+	res, err := Run(context.Background(), modelRequest(root, Summarizing{Summarizer: summarize.Config{Kind: summarize.Anthropic}, Env: keyEnv(f.URL)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := f.got()
+	if len(got) != 2 || !strings.Contains(got[1], "They are too long: with them the file would be about") {
+		t.Fatalf("%d requests; the last: %.400s", len(got), got[len(got)-1])
+	}
+	if rep := res.Files[0]; rep.Status != StatusShortfall || snapshotExists(root) {
+		t.Errorf("status %s: %s", rep.Status, rep.Message)
+	}
+}

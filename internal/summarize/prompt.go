@@ -54,7 +54,11 @@ func Request(in Input) string {
 // holds it.
 func Repair(v Verdict) string {
 	var b strings.Builder
-	b.WriteString("Your bullets are not complete yet.\n")
+	if len(v.Missing) > 0 {
+		b.WriteString("Your bullets are not complete yet.\n")
+	} else {
+		b.WriteString("Your bullets need one more pass.\n")
+	}
 	if len(v.Missing) > 0 {
 		b.WriteString("\nThese are missing; add each of them, keeping every literal exactly as written:\n")
 		for _, m := range v.Missing {
