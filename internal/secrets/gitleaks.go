@@ -3,8 +3,10 @@ package secrets
 import (
 	"math"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // The gitleaks rule set is gitleaks' own default configuration
@@ -239,17 +241,95 @@ func buildRuleSet(spec *glSpec) *ruleSet {
 }
 
 // spelledIn reports whether each keyword is written out in the pattern
-// (in any letter case), so that a match holds it. "airtable" is not in
-// its rule's pattern \b(pat[[:alnum:]]{14}\.…): the keyword only has to be
-// near.
+// (in any letter case), so that a match holds it: "sk_live" in stripe's,
+// "live_" in lob's (live|test)_. "airtable" is not in its rule's pattern
+// \b(pat[[:alnum:]]{14}\.…): that keyword only has to be near.
 func spelledIn(src string, keywords []string) bool {
-	lower := strings.ToLower(src)
+	re, err := syntax.Parse(src, syntax.Perl)
+	if err != nil || len(keywords) == 0 {
+		return false
+	}
+	spelled := strings.ToLower(strings.Join(literalRuns(re), "\x00"))
 	for _, k := range keywords {
-		if !strings.Contains(lower, k) {
+		if !strings.Contains(spelled, k) {
 			return false
 		}
 	}
-	return len(keywords) > 0
+	return true
+}
+
+// literalRuns returns strings some match of re holds contiguously: its
+// literals, and the spellings of runs of literals and alternations of
+// literals ((live|test)_ gives live_ and test_).
+func literalRuns(re *syntax.Regexp) []string {
+	var out []string
+	switch re.Op {
+	case syntax.OpLiteral:
+		return []string{string(re.Rune)}
+	case syntax.OpConcat:
+		var run []string
+		flush := func() {
+			out = append(out, run...)
+			run = nil
+		}
+		for _, sub := range re.Sub {
+			p := spellings(sub)
+			if p == nil {
+				flush()
+				out = append(out, literalRuns(sub)...)
+				continue
+			}
+			if run == nil {
+				run = p
+				continue
+			}
+			var next []string
+			for _, a := range run {
+				for _, b := range p {
+					next = append(next, a+b)
+				}
+			}
+			if len(next) > 64 {
+				flush()
+				run = p
+				continue
+			}
+			run = next
+		}
+		flush()
+	default:
+		for _, sub := range re.Sub {
+			out = append(out, literalRuns(sub)...)
+		}
+	}
+	return out
+}
+
+// spellings returns every string re matches when it is a literal or an
+// alternation or concatenation of them (at most 64), else nil.
+func spellings(re *syntax.Regexp) []string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return []string{string(re.Rune)}
+	case syntax.OpCapture:
+		return spellings(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			p := spellings(sub)
+			if p == nil {
+				return nil
+			}
+			out = append(out, p...)
+		}
+		return out
+	case syntax.OpCharClass:
+		// A one-letter class of a case-folded literal ([Ss]).
+		if len(re.Rune) == 4 && re.Rune[0] == re.Rune[1] && re.Rune[2] == re.Rune[3] && unicode.SimpleFold(re.Rune[0]) == re.Rune[2] {
+			return []string{string(re.Rune[0])}
+		}
+	}
+	return nil
 }
 
 // gitleaksAllowSignature marks a line its author declared not secret.
