@@ -26,7 +26,9 @@ import (
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/loadcut"
 	"github.com/memcompact/memcompact/internal/recall"
+	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/secrets"
+	"github.com/memcompact/memcompact/internal/sweepact"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -94,19 +96,22 @@ type Report struct {
 	Reason   string `json:"reason,omitempty"`
 	Problems int    `json:"problems"`
 
-	Lines         int    `json:"lines"`
-	Characters    int    `json:"characters"`
-	PointerLines  int    `json:"pointer_lines"`
-	Subjects      int    `json:"subjects"`
-	PastCut       int    `json:"subjects_past_cut"`
-	WithoutHook   int    `json:"subjects_without_hook"`
-	SharedNotes   int    `json:"unattributed_shared_notes"`
-	Orphans       int    `json:"orphans"`
-	Dangling      int    `json:"dangling"`
-	Secrets       int    `json:"secrets"`
-	OverBudget    int    `json:"files_over_budget"`
-	CheckResult   string `json:"check_result"` // the strict check's result, or "skipped"
-	PolicyAdopted bool   `json:"policy_adopted"`
+	Lines        int `json:"lines"`
+	Characters   int `json:"characters"`
+	PointerLines int `json:"pointer_lines"`
+	Subjects     int `json:"subjects"`
+	PastCut      int `json:"subjects_past_cut"`
+	// SweepReach is what 'memcompact sweep plan' would bring a cut index
+	// to (absent when the index loads whole or no plan can be made).
+	SweepReach    *sweepact.Figures `json:"sweep_would_reach,omitempty"`
+	WithoutHook   int               `json:"subjects_without_hook"`
+	SharedNotes   int               `json:"unattributed_shared_notes"`
+	Orphans       int               `json:"orphans"`
+	Dangling      int               `json:"dangling"`
+	Secrets       int               `json:"secrets"`
+	OverBudget    int               `json:"files_over_budget"`
+	CheckResult   string            `json:"check_result"` // the strict check's result, or "skipped"
+	PolicyAdopted bool              `json:"policy_adopted"`
 
 	Findings []Finding `json:"findings"`
 
@@ -216,9 +221,25 @@ func (d *diagnosis) load() {
 	if res.Limit == loadcut.LimitUnits {
 		limit = fmt.Sprintf("the %s-character limit", textfile.N0(res.UnitLimit))
 	}
+	det = most(det, 5)
+	if reach := d.sweepReach(); reach != "" {
+		det, cmd = append([]string{reach}, det...), "memcompact sweep plan "+quote(d.opt.Index)
+	}
 	d.add(Finding{Area: AreaLoad, Status: StatusProblem,
 		Summary: fmt.Sprintf("cut at line %d by %s: %d subject(s) are never loaded", res.FirstCutLine, limit, len(res.PastCut)),
-		Details: most(det, 5), Command: cmd})
+		Details: det, Command: cmd})
+}
+
+// sweepReach is what a sweep plan would bring a cut index to, in one line
+// ("" when no plan can be made): the figure the owner is pointed at.
+func (d *diagnosis) sweepReach() string {
+	pl, err := sweepact.RunPlan(sweepact.PlanRequest{Index: d.opt.Index, AsOf: records.DateOf(d.opt.Today)})
+	if err != nil {
+		return ""
+	}
+	d.r.SweepReach = &pl.After
+	return fmt.Sprintf("a sweep plan would bring it to %d lines, %s characters, %d of %d subjects loading",
+		pl.After.Lines, textfile.N0(pl.After.Units), pl.After.SubjectsLoaded, pl.After.SubjectsTotal)
 }
 
 func (d *diagnosis) hooks() {

@@ -32,6 +32,9 @@ func SessionNote(r *Report) string {
 			item += fmt.Sprintf(", including %d entr%s: %s", len(names), textfile.Plural(len(names), "y", "ies"), strings.Join(most(names, maxNoteItems), ", "))
 		}
 		item += fmt.Sprintf(". Read %s from line %d when those may matter, and shorten the index (one short pointer per entry) when you next edit it", r.Index, r.Load.FirstCutLine)
+		if a := r.SweepReach; a != nil {
+			item += fmt.Sprintf("; or offer the user a sweep: 'memcompact sweep plan %s' proposes one that brings it to %d lines, %d characters, %d of %d subjects loading, every exit recorded and reversible", r.Index, a.Lines, a.Units, a.SubjectsLoaded, a.SubjectsTotal)
+		}
 		items = append(items, item)
 	}
 	if r.OverBudget > 0 {
