@@ -106,3 +106,19 @@ func TestWarning(t *testing.T) {
 		t.Errorf("shorten: %q", got)
 	}
 }
+
+// TestRemovedASCIIShortcut: the printable-ASCII shortcut in removed gives
+// the same answer as the full rule for every ASCII character, and keeps
+// the tab and the newline while dropping the other controls and DEL.
+func TestRemovedASCIIShortcut(t *testing.T) {
+	for r := rune(0); r < 0x80; r++ {
+		if got, want := removed(r), removedSlow(r); got != want {
+			t.Errorf("removed(%U) = %v, the full rule says %v", r, got, want)
+		}
+	}
+	for r, want := range map[rune]bool{'a': false, ' ': false, '~': false, '\t': false, '\n': false, 0x00: true, 0x1B: true, 0x7F: true} {
+		if got := removed(r); got != want {
+			t.Errorf("removed(%U) = %v, want %v", r, got, want)
+		}
+	}
+}

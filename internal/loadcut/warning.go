@@ -128,6 +128,18 @@ func sanitize(s string) string {
 
 // removed reports whether sanitize drops r.
 func removed(r rune) bool {
+	if r >= 0x20 && r < 0x7F {
+		// Printable ASCII, most of any index: letters, digits, punctuation,
+		// symbols and the space, none of them removed. Answered here because
+		// the table look-ups below are the load cut's costliest step, and
+		// the pre-write hook computes the cut on every index write.
+		return false
+	}
+	return removedSlow(r)
+}
+
+// removedSlow is removed without the printable-ASCII shortcut.
+func removedSlow(r rune) bool {
 	switch r {
 	case 0x200C, 0x200D, 0xFE0E, 0xFE0F, '\t', '\n':
 		return false
