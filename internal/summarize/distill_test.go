@@ -2,6 +2,7 @@ package summarize
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -364,4 +365,40 @@ func FuzzBullets(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRefusedRequests: a model's refusal, a 403 and a cut-off answer are
+// errors that quote what the server said.
+func TestRefusedRequests(t *testing.T) {
+	refusal, _ := json.Marshal(map[string]any{"id": "msg_2", "type": "message", "role": "assistant", "model": "m",
+		"content": []map[string]any{{"type": "text", "text": "I can't help with that."}}, "stop_reason": "refusal",
+		"usage": map[string]any{"input_tokens": 1, "output_tokens": 1}})
+	cut, _ := json.Marshal(map[string]any{"id": "msg_3", "type": "message", "role": "assistant", "model": "m",
+		"content": []map[string]any{{"type": "text", "text": "- half a bul"}}, "stop_reason": "max_tokens",
+		"usage": map[string]any{"input_tokens": 1, "output_tokens": 8192}})
+	chatRefusal, _ := json.Marshal(map[string]any{"id": "c", "object": "chat.completion", "created": 1, "model": "m",
+		"choices": []map[string]any{{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": nil, "refusal": "I'm sorry, I cannot do that."}}}})
+	cases := []struct {
+		kind Kind
+		r    reply
+		want string
+	}{
+		{Anthropic, reply{status: 200, body: string(refusal)}, `refused to answer: "I can't help with that."`},
+		{Anthropic, reply{status: 200, body: string(cut)}, "stopped at its token limit"},
+		{Anthropic, messagesError(403, "permission_error", "Your API key does not have permission to use the specified resource."), "the request was refused (403)"},
+		{OpenAI, reply{status: 200, body: string(chatRefusal)}, `refused to answer: "I'm sorry, I cannot do that."`},
+		{OpenAI, chatError(403, "unsupported_country_region_territory", "Country, region, or territory not supported"), "Country, region, or territory not supported"},
+	}
+	for _, tc := range cases {
+		f := newFake(t, tc.r)
+		c, _ := Config{Kind: tc.kind, BaseURL: f.URL, Model: "m", Timeout: time.Second}.Resolve(envOf(nil))
+		m, _ := New(c, Env{Getenv: envOf(map[string]string{"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k"})})
+		_, err := Distill(context.Background(), m, input, check, false)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err %v, want %q", tc.kind, err, tc.want)
+		}
+		if n := len(f.requests()); n != 1 {
+			t.Errorf("%s %q: %d requests, want 1 (no retry)", tc.kind, tc.want, n)
+		}
+	}
 }
