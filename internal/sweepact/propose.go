@@ -22,6 +22,24 @@ var finishedRE = lazyre.New(`(?i)\b(resolved|completed?|closed|superseded|obsole
 // criticalRE finds the index's own emphasis that an entry must load.
 var criticalRE = lazyre.New(`(?i)🚨|⚠️|⛔|\bcritical\b|read (first|before)|\bimportant\b|중요|필독|必読|重要`)
 
+// criticalMark is criticalRE's first match in line, or "". Most lines
+// hold none of the pattern's words, and Go's regexp costs about as much to
+// say so as to find one (it tries each start position), while doctor and
+// the session-start hook plan a sweep of every cut index on each run; so a
+// line that holds none of the pattern's literals, as strings.ToLower
+// spells them, is answered without it. The letters of those words fold to
+// ASCII letters only, which ToLower maps alike, so the shortcut never
+// hides a match (TestCriticalMarkShortcut).
+func criticalMark(line string) string {
+	if !strings.ContainsAny(line, "🚨⚠⛔중필必重") {
+		l := strings.ToLower(line)
+		if !strings.Contains(l, "critical") && !strings.Contains(l, "read") && !strings.Contains(l, "important") {
+			return ""
+		}
+	}
+	return criticalRE().FindString(line)
+}
+
 // ruleRE finds a standing rule's wording: the general lessons that belong
 // in a permanent instruction surface rather than in recall.
 var ruleRE = lazyre.New(`(?i)\b(always|never|must|do not|don't)\b|항상|절대|금지|必ず|禁止`)
@@ -119,7 +137,7 @@ func assess(s *store, sub *Subject, line string, b *body, asOf records.Date) {
 		return
 	}
 	sub.Assess = true
-	if m := criticalRE().FindString(line); m != "" {
+	if m := criticalMark(line); m != "" {
 		sub.Critical = "yes"
 		sub.CriticalWhy = fmt.Sprintf("the index marks it %q: assessed critical at the sweep of %s", m, asOf)
 		return

@@ -1,0 +1,63 @@
+package sweepact
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/memcompact/memcompact/internal/testshared"
+)
+
+// TestCriticalMarkShortcut: criticalMark answers exactly as criticalRE on
+// hand-made lines and on every line of the real stores' indexes, and every
+// letter the pattern's words can fold to lowers to the same ASCII letter,
+// so the literal shortcut can never hide a match.
+func TestCriticalMarkShortcut(t *testing.T) {
+	for _, r := range "critical" + "read" + "important" { // the literals criticalMark looks for
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			if unicode.ToLower(f) != r {
+				t.Errorf("%q folds to %q, which lowers to %q: the shortcut would miss it", r, f, unicode.ToLower(f))
+			}
+		}
+	}
+	lines := []string{
+		"", "- [A](a.md) — nothing here", "- [A](a.md) — CRITICAL: deploy", "Read First", "READ BEFORE editing",
+		"an Important note", "🚨 stop", "⚠️ careful", "⛔ never", "중요 메모", "필독", "必読", "重要", "reading list",
+		"criticality", "uncritical", "read-only", "Ⅰmportant",
+	}
+	for _, l := range lines {
+		if got, want := criticalMark(l), criticalRE().FindString(l); got != want {
+			t.Errorf("criticalMark(%q) = %q, criticalRE finds %q", l, got, want)
+		}
+	}
+}
+
+// TestCriticalMarkRealStores: criticalMark answers exactly as criticalRE
+// on every line of every real store's index.
+func TestCriticalMarkRealStores(t *testing.T) {
+	ps, err := filepath.Glob(filepath.Join(testshared.RealStores(t), "*", "MEMORY.md"))
+	if err != nil || len(ps) == 0 {
+		t.Fatalf("no real store indexes found (%v)", err)
+	}
+	n := 0
+	for _, p := range ps {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(raw), "\n") {
+			got, want := criticalMark(l), criticalRE().FindString(l)
+			if got != want {
+				t.Errorf("%s: criticalMark(%q) = %q, criticalRE finds %q", p, l, got, want)
+			}
+			if want != "" {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no line of the real stores is marked critical, so the test compared only misses")
+	}
+}
