@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/budget"
@@ -14,7 +15,7 @@ import (
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
-const compactUsage = "compact [FILE...] [--all] [--dry-run] [--yes] [--summarizer claude|anthropic|openai|CMD [--model M] [--base-url URL] [--strict] [--timeout D]] [--plan | --summary FILE] [--entry-heading H] [--root DIR] [--json]"
+const compactUsage = "compact [FILE...] [--all] [--dry-run] [--yes] [--summarizer claude|anthropic|openai|CMD [--model M] [--base-url URL] [--strict] [--timeout D]] [--plan | --summary FILE] [--steps] [--entry-heading H] [--root DIR] [--json]"
 
 func init() {
 	register(&command{
@@ -120,6 +121,7 @@ func runCompact(env *Env, args []string) (err error) {
 	req := compact.Request{Today: env.Today(), Now: env.Now(), Confirm: askFirstCompaction(env)}
 	fset.BoolVar(&all, "all", false, "compact every over-budget file of the policy (the default without FILE)")
 	fset.BoolVar(&req.DryRun, "dry-run", false, "show everything, write nothing")
+	fset.BoolVar(&req.Steps, "steps", false, "only the design's one step: distill the oldest tier as drawn, and report a shortfall if that is not enough")
 	fset.BoolVar(&req.Plan, "plan", false, "print the oldest tier and the facts that must survive, for an agent to summarize; write nothing")
 	fset.StringVar(&req.SummaryFile, "summary", "", "use the bullets in this file (written from --plan) as the summary")
 	pos, err := parseFlags(env, fset, compactUsage, args)
@@ -189,6 +191,9 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool) {
 	for _, f := range r.Missing {
 		fmt.Fprintf(w, "  would lose (line %d, %s): %s\n", f.Line, f.Kind, f.Text)
 	}
+	for _, s := range r.LostKeep {
+		fmt.Fprintf(w, "  would leave the file (must keep): %s\n", s)
+	}
 	for _, s := range r.SecretInBlock {
 		fmt.Fprintf(w, "  secret in the summary: %s\n", s)
 	}
@@ -219,6 +224,12 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool) {
 	if r.Status == compact.StatusShortfall {
 		fmt.Fprint(w, shortfallHint(r))
 	}
+	if dryRun && len(r.SnapshotOnly) > 0 {
+		fmt.Fprintf(w, "Facts that would live only in the snapshot (%d):\n", len(r.SnapshotOnly))
+		for _, f := range r.SnapshotOnly {
+			fmt.Fprintf(w, "  - %s (line %d): %s\n", f.Kind, f.Line, f.Text)
+		}
+	}
 	if dryRun && r.Status == compact.StatusCompacted {
 		fmt.Fprintf(w, "Dry run: nothing was written. The history block would be:\n%s", r.Block)
 	}
@@ -234,7 +245,11 @@ func renderPlan(env *Env, r *compact.Report) {
 	for _, s := range r.Secrets {
 		fmt.Fprintf(w, "Not shown, never summarized: the secret entry at line %d %q (%s).\n", s.Line, s.Title, s.Reason)
 	}
-	fmt.Fprintf(w, "Facts that must appear, as written, in the summary (%d):\n", len(r.Facts))
+	fmt.Fprintf(w, "Statements that must stay in the file, word for word (%d):\n", len(r.MustKeep))
+	for _, s := range r.MustKeep {
+		fmt.Fprintf(w, "  - %s\n", s)
+	}
+	fmt.Fprintf(w, "Facts of the tier (%d); one the summary leaves out stays only in the snapshot:\n", len(r.Facts))
 	for _, f := range r.Facts {
 		fmt.Fprintf(w, "  - %s (line %d): %s\n", f.Kind, f.Line, f.Text)
 	}
@@ -242,20 +257,24 @@ func renderPlan(env *Env, r *compact.Report) {
 		fmt.Fprintf(w, "Nothing was sent. With --summarizer, this is what would be sent:\n%s----- end -----\n", r.Preview)
 		return
 	}
-	fmt.Fprintf(w, "Write one bullet per fact, decision or preference to a file, then run:\n  memcompact compact %s --summary FILE\n", r.File)
+	fmt.Fprintf(w, "Write one bullet per entry (its date, its title, its decisions, preferences, corrections, rules and results) to a file, then run:\n  memcompact compact %s --summary FILE --yes\n", r.File)
 	fmt.Fprintf(w, "----- rules for the bullets (every summarizer gets them) -----\n%s\n", r.Prompt)
 	fmt.Fprintf(w, "----- oldest tier -----\n%s----- end -----\n", r.TierText)
 }
 
-// shortfallHint says what can still bring a file within budget. When even
-// an empty summary would leave it over (the oldest tier is capped at 30%
-// of the file), summarizing harder cannot help: the file needs its budget
-// raised, or a compaction now under a budget it can reach and another
-// after it.
+// shortfallHint says what can still bring a file within budget: the
+// changes the compaction verified (by planning again with them) before
+// suggesting them, as commands to paste.
 func shortfallHint(r *compact.Report) string {
-	if r.Floor > r.Budget {
-		return fmt.Sprintf("  hint: the oldest tier is at most 30%% of the file, so even an empty summary would leave %d/%d %s; compact in steps: memcompact set-budget %s %d %s, compact, then set the budget back and compact again\n",
-			r.Floor, r.Budget, r.Unit, r.File, r.Budget+r.Shortfall, r.Unit)
+	var b strings.Builder
+	if r.SuggestNewest != nil {
+		fmt.Fprintf(&b, "  hint: keep fewer entries verbatim: memcompact set-budget %s %d %s --newest %d && memcompact compact %s --yes\n", r.File, r.Budget, r.Unit, *r.SuggestNewest, r.File)
 	}
-	return fmt.Sprintf("  hint: raise the budget (memcompact set-budget %s N %s), shrink its newest tier (--newest), or summarize harder (--summarizer)\n", r.File, r.Unit)
+	if r.SuggestBudget > 0 {
+		fmt.Fprintf(&b, "  hint: or raise the budget: memcompact set-budget %s %d %s && memcompact compact %s --yes\n", r.File, r.SuggestBudget, r.Unit, r.File)
+	}
+	if b.Len() == 0 {
+		fmt.Fprintf(&b, "  hint: raise the budget (memcompact set-budget %s N %s) or keep fewer entries verbatim (--newest N)\n", r.File, r.Unit)
+	}
+	return b.String()
 }

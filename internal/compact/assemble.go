@@ -1,13 +1,11 @@
 package compact
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/entries"
 	"github.com/memcompact/memcompact/internal/lazyre"
-	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 var (
@@ -34,16 +32,12 @@ func (pl *Plan) assemble(snapRel string, lighten bool) (text, block string, remo
 	}
 	repl := map[int][]string{}
 	if lighten {
-		seen := map[string]bool{}
-		for _, b := range pl.bullets {
-			seen[distill.Key(b)] = true
-		}
 		for i := t.MidStart; i < t.NewestStart; i++ {
 			if _, s := pl.secret[i]; s {
 				continue
 			}
 			e := d.Entries[i]
-			kept := distill.Lighten(d.Lines[e.Start:e.End], seen)
+			kept := distill.Lighten(d.Lines[e.Start:e.End])
 			removed += e.Lines() - len(kept)
 			repl[e.Start] = kept
 			for j := e.Start; j < e.End; j++ {
@@ -73,7 +67,9 @@ func (pl *Plan) assemble(snapRel string, lighten bool) (text, block string, remo
 			out = append(out, d.Lines[i])
 		}
 	}
-	if anchor < 0 || (len(pl.bullets) == 0 && len(pl.oldBody) == 0) {
+	// A round that distilled entries always writes the block, bullets or
+	// not: its provenance line is what names the snapshot holding them.
+	if anchor < 0 || (len(pl.distill) == 0 && len(pl.bullets) == 0 && len(pl.oldBody) == 0 && len(pl.prov.snapshots) == 0) {
 		return strings.Join(out, ""), "", removed
 	}
 
@@ -86,16 +82,16 @@ func (pl *Plan) assemble(snapRel string, lighten bool) (text, block string, remo
 		heading = strings.TrimRight(d.Lines[h.Start], "\r\n") + eol
 	}
 	b.WriteString(heading)
-	count := pl.oldN + len(pl.distill)
 	// No blank line between the provenance line and the bullets: a list
 	// may follow a paragraph directly in Markdown, and on a small file
 	// every line of the block's fixed overhead counts against the budget.
-	b.WriteString("*Distilled from " + strconv.Itoa(count) + " " + textfile.Plural(count, "entry", "entries") + " on " + pl.o.Today.Format("2006-01-02") + ". Full detail in " + snapRel + ".*" + eol)
+	b.WriteString(pl.prov.line(len(pl.distill), pl.o.Today.Format("2006-01-02"), snapRel) + eol)
 	for _, l := range pl.oldBody {
 		b.WriteString(l)
 	}
 	for _, bl := range pl.bullets {
-		b.WriteString("- " + bl + eol)
+		// Nested lines are indented under the bullet's text.
+		b.WriteString("- " + strings.ReplaceAll(bl, "\n", eol+"  ") + eol)
 	}
 	b.WriteString(eol)
 	if pl.needsBreak(out, at) {

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -18,7 +17,6 @@ import (
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/entries"
 	"github.com/memcompact/memcompact/internal/facts"
-	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/secrets"
 	"github.com/memcompact/memcompact/internal/snapshot"
@@ -62,6 +60,15 @@ type Options struct {
 	// PlanOnly stops after the tiers are known: the report then carries
 	// the oldest tier's text and the facts that must survive (--plan).
 	PlanOnly bool
+
+	// Steps keeps the design's one step: the oldest tier as the design
+	// draws it, distilled once, and a shortfall if that is not enough.
+	// Without it the oldest tier grows and the block condenses until the
+	// file fits (see tiering.go).
+	Steps bool
+
+	noSuggest bool           // set while a suggestion is being verified
+	cache     *distill.Cache // entries read once, shared by the suggestions' plans
 }
 
 // Plan is a compaction worked out in memory. Nothing is written until
@@ -70,29 +77,35 @@ type Plan struct {
 	Report *Report
 	Code   outcome.Status // the status this outcome implies
 
-	o        Options
-	abs      string
-	orig     *textfile.File
-	doc      *entries.Doc
-	tiers    entries.Tiers
-	secret   map[int]string // entry index -> reason, for oldest and mid
-	distill  []int          // entry indexes distilled
-	bullets  []string       // new bullets
-	oldBody  []string       // an existing block's body lines
-	oldN     int            // entries an existing block was distilled from
-	eol      string
-	lighten  bool
-	snapDir  string
-	snapAbs  string
-	newText  string
-	required []facts.Fact // facts the block must hold, lines in the original file
+	o          Options
+	abs        string
+	orig       *textfile.File
+	doc        *entries.Doc
+	tiers      entries.Tiers
+	secret     map[int]string // entry index -> reason, for oldest and mid
+	distill    []int          // entry indexes distilled
+	bullets    []string       // new bullets
+	oldBody    []string       // an existing block's body lines, kept as they are (a block not ours)
+	kept       string         // an existing block's bullets, distilled again with the tier (ours)
+	prov       provenance     // what an existing block was distilled from
+	level      int            // the built-in summarizer's level of the chosen attempt
+	k          int            // entries [0, k) are the oldest tier
+	parents    []string       // entry index -> the section heading above it
+	tried      map[[2]int]*attempt
+	blockFacts []facts.Fact         // the facts of an existing block's body
+	entryFacts map[int][]facts.Fact // entry index -> its facts, lines in the file
+	entrySrc   []distill.Source     // entry index -> the entry as a summarizer's source
+	eol        string
+	lighten    bool
+	snapDir    string
+	snapAbs    string
+	newText    string
+	required   []facts.Fact // facts the block must hold, lines in the original file
 	// tierSecrets are the secret values found in the oldest and mid
 	// tiers: never a fact to keep, and looked for in the block in every
 	// cheap encoding. Held in memory only.
 	tierSecrets []string
 }
-
-var distilledRE = lazyre.New(`^\*Distilled from (\d+) entr(?:y|ies)\b`)
 
 // Prepare plans the compaction of one file; see the package doc.
 func Prepare(ctx context.Context, o Options) *Plan {
@@ -145,6 +158,7 @@ func Prepare(ctx context.Context, o Options) *Plan {
 	rep.Mid = pl.tierSize(t.MidStart, t.NewestStart)
 	rep.Newest = pl.tierSize(t.NewestStart, len(doc.Entries))
 
+	pl.parents = parentsOf(doc)
 	pl.secret = map[int]string{}
 	for i := 0; i < t.NewestStart; i++ {
 		e := doc.Entries[i]
@@ -159,38 +173,10 @@ func Prepare(ctx context.Context, o Options) *Plan {
 		if reason != "" {
 			pl.secret[i] = reason
 			rep.Secrets = append(rep.Secrets, Secret{Line: e.Start + 1, Title: secretTitle(doc, e, excerpt), Reason: reason})
-		} else if i < t.MidStart {
-			pl.distill = append(pl.distill, i)
 		}
 	}
 
-	// An existing block: its body is kept, its count carried on.
-	if h := doc.History; h != nil {
-		body := doc.Lines[h.Start+1 : h.End]
-		if len(body) > 0 {
-			if m := distilledRE().FindStringSubmatch(strings.TrimSpace(body[0])); m != nil {
-				pl.oldN, _ = strconv.Atoi(m[1])
-				body = body[1:]
-			}
-		}
-		for len(body) > 0 && isBlankOrBreak(body[0]) {
-			body = body[1:]
-		}
-		for len(body) > 0 && isBlankOrBreak(body[len(body)-1]) {
-			body = body[:len(body)-1]
-		}
-		pl.oldBody = body
-		if len(body) > 0 {
-			last := body[len(body)-1]
-			if !strings.HasSuffix(last, "\n") && !strings.HasSuffix(last, "\r") {
-				pl.oldBody = append(append([]string(nil), body[:len(body)-1]...), last+pl.eol)
-			}
-		}
-		for _, f := range pl.notSecret(facts.Extract(strings.Join(body, ""))) {
-			f.Line += h.Start + 1 + (len(doc.Lines[h.Start+1:h.End]) - len(body))
-			pl.required = append(pl.required, f)
-		}
-	}
+	pl.readBlock()
 
 	midEntries := 0
 	for i := t.MidStart; i < t.NewestStart; i++ {
@@ -198,6 +184,7 @@ func Prepare(ctx context.Context, o Options) *Plan {
 			midEntries++
 		}
 	}
+	pl.setTier(t.MidStart)
 	if len(pl.distill) == 0 && midEntries == 0 {
 		if rep.SizeBefore <= limit {
 			rep.Status = StatusNothing
@@ -207,32 +194,44 @@ func Prepare(ctx context.Context, o Options) *Plan {
 		return pl.shortfall(rep.SizeBefore, "nothing can be compacted: "+whyNothing(rep, len(pl.secret)))
 	}
 
-	// Distill.
-	oldFacts := len(pl.required)
-	var srcs []distill.Source
-	for _, i := range pl.distill {
-		s := distill.Source{Text: textfile.Normalize(doc.EntryText(i))}
-		if doc.Mode != entries.ModeList {
-			s.Title = doc.Entries[i].Title
-		}
-		srcs = append(srcs, s)
-		for _, f := range pl.notSecret(facts.Extract(doc.EntryText(i))) {
-			f.Line += doc.Entries[i].Start
-			pl.required = append(pl.required, f)
-		}
-	}
 	if o.PlanOnly {
-		rep.Status = StatusPlanned
-		rep.TierText = distill.TierText(srcs)
-		rep.Facts = append([]facts.Fact{}, pl.required[oldFacts:]...)
-		if next, err := snapshot.Next(pl.snapDir, o.Rel, o.Today, o.Now); err == nil {
-			pl.snapAbs = next
-			rep.Snapshot = pl.snapRel()
-		}
-		rep.Message = fmt.Sprintf("%s: %d %s to distill (%d lines); %d %s must survive.", o.Rel, len(srcs), textfile.Plural(len(srcs), "entry", "entries"), rep.Oldest.Lines, len(rep.Facts), textfile.Plural(len(rep.Facts), "fact", "facts"))
-		return pl
+		return pl.plan()
 	}
-	if len(srcs) > 0 {
+	if o.Summary != nil || o.Command != "" {
+		return pl.outside(ctx)
+	}
+	return pl.search()
+}
+
+// plan is --plan: the oldest tier's text, the facts that must survive,
+// and the facts the built-in summary would leave only in the snapshot.
+func (pl *Plan) plan() *Plan {
+	o, rep := pl.o, pl.Report
+	pl.setTier(pl.tiers.MidStart)
+	srcs := pl.sources(pl.tiers.MidStart)
+	rep.Status = StatusPlanned
+	rep.TierText = distill.TierText(srcs)
+	rep.Facts = pl.tierFacts()
+	rep.MustKeep = distill.MustKeep(srcs)
+	bullets := distill.Distill(srcs, distill.LevelSignal)
+	rep.SnapshotOnly = facts.Missing(rep.Facts, strings.Join(bullets, "\n"))
+	if next, err := snapshot.Next(pl.snapDir, o.Rel, o.Today, o.Now); err == nil {
+		pl.snapAbs = next
+		rep.Snapshot = pl.snapRel()
+	}
+	rep.Message = fmt.Sprintf("%s: %d %s to distill (%d lines); %d %s must stay live; %d of %d %s would live only in the snapshot.",
+		o.Rel, len(pl.distill), textfile.Plural(len(pl.distill), "entry", "entries"), rep.Oldest.Lines,
+		len(rep.MustKeep), textfile.Plural(len(rep.MustKeep), "statement", "statements"),
+		len(rep.SnapshotOnly), len(rep.Facts), textfile.Plural(len(rep.Facts), "fact", "facts"))
+	return pl
+}
+
+// outside distills the design's oldest tier once with an agent's summary
+// or an external command: their bullets are written for that tier.
+func (pl *Plan) outside(ctx context.Context) *Plan {
+	o := pl.o
+	pl.setTier(pl.tiers.MidStart)
+	if len(pl.distill) > 0 {
 		var bullets []string
 		switch {
 		case o.Summary != nil:
@@ -241,13 +240,14 @@ func Prepare(ctx context.Context, o Options) *Plan {
 				return pl.abort("the summary %s has no bullets; nothing was written", o.SummaryName)
 			}
 		case o.Model != nil:
-			b, err := pl.modelBullets(ctx, srcs, pl.required[oldFacts:])
+			srcs := pl.tierOnly()
+			b, err := pl.modelBullets(ctx, srcs, pl.tierFacts())
 			if err != nil {
 				return pl.abort("%v; nothing was written", err)
 			}
 			bullets = b
-		case o.Command != "":
-			tier := distill.TierText(srcs)
+		default:
+			tier := distill.TierText(pl.tierOnly())
 			if secrets.Contains(tier) {
 				return pl.abort("the text for the summarizer would hold a secret; nothing was sent or written")
 			}
@@ -256,32 +256,18 @@ func Prepare(ctx context.Context, o Options) *Plan {
 				return pl.abort("%v; nothing was written", err)
 			}
 			bullets = b
-		default:
-			if old, ok := bulletLines(pl.oldBody); ok {
-				// The earlier block's bullets go first, so that what the
-				// tier repeats is merged into them rather than added.
-				bullets = distill.Builtin(append([]distill.Source{{Text: old, Kept: true}}, srcs...))
-				pl.oldBody = nil
-			} else {
-				bullets = distill.Builtin(srcs)
-			}
+		}
+		if pl.kept != "" {
+			pl.oldBody = keptLines(pl.kept, pl.eol)
+			pl.kept = ""
 		}
 		pl.bullets = dedupe(bullets, pl.oldBody)
 	}
-
-	// Rewrite; lighten the mid tier only if still over.
-	snapAbs, err := snapshot.Next(pl.snapDir, o.Rel, o.Today, o.Now)
-	if err != nil {
+	if err := pl.nextSnapshot(); err != nil {
 		return pl.refuse(outcome.Refused, "%v", err)
 	}
-	pl.snapAbs = snapAbs
-	newText, block, _ := pl.assemble(pl.snapRel(), false)
-	if budget.Measure(newText, o.Row.Unit) > limit && midEntries > 0 {
-		pl.lighten = true
-		newText, block, rep.MidRemoved = pl.assemble(pl.snapRel(), true)
-		rep.MidLightened = true
-	}
-	return pl.finish(newText, block)
+	a := pl.assembleBest(pl.tiers.MidStart)
+	return pl.finish(a.text, a.block)
 }
 
 // finish verifies newText and fills the report.
@@ -296,11 +282,12 @@ func (pl *Plan) finish(newText, block string) *Plan {
 	rep.BlockSize = budget.Measure(block, o.Row.Unit)
 	rep.Block = block
 	rep.Snapshot = pl.snapRel()
-	// Losing a fact is the worse news, so it is checked (and reported)
-	// before the budget.
+	// Losing what must stay is the worse news, so it is checked (and
+	// reported) before the budget.
 	if msg := pl.verify(newText, block); msg != "" {
 		return pl.abort("%s", msg)
 	}
+	rep.SnapshotOnly = facts.Missing(pl.required, newText)
 	if limit := o.Row.Budget - o.Reserve; rep.SizeAfter > limit {
 		// What an empty summary would leave: above the budget, no
 		// summarizer can help, only more than one compaction can.
@@ -328,63 +315,6 @@ func (pl *Plan) summaryLine() string {
 	}
 	return fmt.Sprintf("Compacted %d %s (%d %s) into a %d-%s history block. %s is now %d/%d %s. Snapshot: %s",
 		rep.Compacted, textfile.Plural(rep.Compacted, "entry", "entries"), rep.CompactedSize, u, rep.BlockSize, one, rep.File, rep.SizeAfter, rep.Budget, u, rep.Snapshot)
-}
-
-// verify checks the rewrite; it returns "" or why the rewrite must not be
-// written.
-func (pl *Plan) verify(newText, block string) string {
-	d, t := pl.doc, pl.tiers
-	opt := entries.Options{EntryHeading: pl.o.EntryHeading}
-	if d.Mode == entries.ModeHeading {
-		// The repeated-heading rule counts headings; pin the level so the
-		// check compares like with like.
-		opt.EntryHeading = strings.Repeat("#", d.Level)
-	}
-	d2, err := entries.Split(newText, opt)
-	if err != nil {
-		return fmt.Sprintf("the rewritten file no longer splits into entries (%v); nothing was written", err)
-	}
-	k := len(d.Entries) - t.NewestStart
-	if len(d2.Entries) < k {
-		return "the newest tier would change; nothing was written"
-	}
-	for j := 0; j < k; j++ {
-		if d.EntryText(t.NewestStart+j) != d2.EntryText(len(d2.Entries)-k+j) {
-			return fmt.Sprintf("the newest tier would change at entry %q; nothing was written", d.Entries[t.NewestStart+j].Title)
-		}
-	}
-	if missing := facts.Missing(pl.required, block); len(missing) > 0 {
-		pl.Report.Missing = missing
-		return fmt.Sprintf("the history block would lose %d %s; nothing was written", len(missing), textfile.Plural(len(missing), "fact", "facts"))
-	}
-	if fs := secrets.Scan(block); len(fs) > 0 {
-		for _, f := range fs {
-			pl.Report.SecretInBlock = append(pl.Report.SecretInBlock, fmt.Sprintf("block line %d: %s (%s)", f.Line, f.Excerpt, f.Rule))
-		}
-		return "the history block would hold a secret; nothing was written"
-	}
-	if fs := secrets.Encoded(block, pl.tierSecrets); len(fs) > 0 {
-		for _, f := range fs {
-			pl.Report.SecretInBlock = append(pl.Report.SecretInBlock, fmt.Sprintf("block line %d: %s (%s)", f.Line, f.Excerpt, f.Rule))
-		}
-		return "the history block would hold a secret of the compacted entries, encoded; nothing was written"
-	}
-	for i := range pl.secret {
-		if !strings.Contains(newText, d.EntryText(i)) {
-			return fmt.Sprintf("the secret entry at line %d would not stay verbatim; nothing was written", d.Entries[i].Start+1)
-		}
-	}
-	if pl.lighten {
-		var mid strings.Builder
-		for i := t.MidStart; i < t.NewestStart; i++ {
-			mid.WriteString(d.EntryText(i))
-		}
-		if missing := facts.Missing(facts.Extract(mid.String()), newText); len(missing) > 0 {
-			pl.Report.Missing = missing
-			return "lightening the mid tier would lose facts; nothing was written"
-		}
-	}
-	return ""
 }
 
 // Write takes the snapshot and replaces the file. If another snapshot took
@@ -527,8 +457,8 @@ func summarizerName(o Options) string {
 }
 
 // bulletLines returns an existing block's body as text for the built-in
-// summarizer to merge into, when every line of it is a one-line "- "
-// bullet or blank; otherwise (a block an agent or a person wrote in its
+// summarizer to distill again, when every line of it is a "- " bullet, a
+// line indented under one, or blank; otherwise (a block an agent or a person wrote in its
 // own shape) the body is kept as it is and new bullets go after it.
 func bulletLines(body []string) (string, bool) {
 	var b strings.Builder
@@ -538,6 +468,7 @@ func bulletLines(body []string) (string, bool) {
 		switch {
 		case strings.TrimSpace(t) == "":
 			continue
+		case n > 0 && (strings.HasPrefix(t, "  ") || strings.HasPrefix(t, "\t")):
 		case !strings.HasPrefix(t, "- "):
 			return "", false
 		}
@@ -562,6 +493,29 @@ func (pl *Plan) notSecret(fs []facts.Fact) []facts.Fact {
 	for _, f := range fs {
 		if !secrets.Contains(f.Text) && !containsAny(f.Text, pl.tierSecrets) {
 			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// parentsOf names, for each entry, the nearest heading above it that is
+// not itself an entry: the section a list item or an entry sits under.
+func parentsOf(d *entries.Doc) []string {
+	out := make([]string, len(d.Entries))
+	inEntry := make([]bool, len(d.Lines))
+	for _, e := range d.Entries {
+		for j := e.Start; j < e.End; j++ {
+			inEntry[j] = true
+		}
+	}
+	cur, k := "", 0
+	for i := 0; i < len(d.Lines) && k < len(d.Entries); i++ {
+		if i == d.Entries[k].Start {
+			out[k] = cur
+			k++
+		}
+		if !inEntry[i] && headingRE().MatchString(d.Lines[i]) {
+			cur = strings.TrimSpace(strings.TrimRight(d.Lines[i], "\r\n"))
 		}
 	}
 	return out

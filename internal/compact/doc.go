@@ -17,24 +17,31 @@
 //     distill: built-in, an external command, or an agent's summary file);
 //  4. rewrite: the distilled entries give way to one "## Compacted History"
 //     block (merged into an existing one), whose second line reads
-//     "*Distilled from N entries on DATE. Full detail in SNAPSHOT.*";
+//     "*Distilled from N entries on DATE. Full detail in SNAPSHOT.*" (every
+//     round's date and snapshot, after a merge; provenance.go);
 //     secret entries and lines between entries stay verbatim where they
 //     were; mid and newest tiers stay byte for byte. A new block takes the
 //     first distilled entry's place, or, when the entries sit under a
 //     section heading of their own ("## Memories" above list items or
 //     "### 2026-…" entries), goes just before that heading, so that the
 //     section is not cut in two. With the built-in summarizer an earlier
-//     block made of one-line bullets is merged into (repeats add their
-//     dates to its bullets); any other block body is kept as it is and the
-//     new bullets follow it;
-//  5. only if that is still over budget, lighten the mid tier (duplicate
-//     and filler lines); if still over, stop: the shortfall is reported and
-//     nothing is written;
-//  6. verify the new text: within budget; the newest tier byte-identical
-//     (checked by splitting the new text again); every fact of the distilled
-//     entries and of an earlier block present in the new block; every fact
-//     of the mid tier still in the file; every secret entry still verbatim;
-//     no secret in the block. Any failure aborts with what would be lost.
+//     block made of "- " bullets is distilled again with the tier (kept as
+//     it is, or condensed when the budget demands); any other block body is
+//     kept as it is and the new bullets follow it;
+//  5. only if that is still over budget, lighten the mid tier (exact
+//     repeats under one parent within an entry, filler); if still over,
+//     grow the oldest tier and condense the summary until the file fits
+//     (tiering.go); if even the newest tier alone does not fit, stop: the
+//     shortfall is reported with a smaller newest tier and a larger budget
+//     that were checked to work, and nothing is written;
+//  6. verify the new text (verify.go, one function for every summarizer):
+//     the newest tier byte-identical (checked by splitting the new text
+//     again); every must-keep statement still live; the block naming every
+//     snapshot it was distilled from; code blocks and tables in the block
+//     whole and the file's own; every fact of the mid tier still in the
+//     file; every secret entry still verbatim; no secret in the block. Any
+//     failure aborts with what would be lost. Facts left out of the block
+//     are reported as living only in the snapshots.
 //
 // Plan.Write then acts, in this order: snapshot (created exclusively, read
 // back and compared), then an atomic replace of the file that refuses if

@@ -4,15 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-
-	"github.com/memcompact/memcompact/internal/facts"
 )
 
 // FuzzPrepare runs the protocol on arbitrary text: it must never panic, and
-// whenever it decides to compact, the rewrite must hold every fact of the
-// original file (the block holds the distilled ones, the rest is verbatim).
+// whenever it decides to compact, the rewrite must have the properties of
+// checkRewrite.
 func FuzzPrepare(f *testing.F) {
 	f.Add(diary(4, "\n"), 2)
 	f.Add("# M\n## Compacted History\n*Distilled from 1 entry on x.*\n- `a`\n---\n- b 5 s\n- c\n- d\n", 1)
@@ -32,8 +29,6 @@ func FuzzPrepare(f *testing.F) {
 		if pl.Report.Status != StatusCompacted {
 			return
 		}
-		if m := facts.Missing(facts.Extract(text), pl.NewText()); len(m) > 0 && !strings.Contains(text, "Compacted History") {
-			t.Fatalf("lost %v\n--- in ---\n%s\n--- out ---\n%s", m, text, pl.NewText())
-		}
+		checkRewrite(t, "fuzz", text, pl.NewText(), root, pl.snapRel(), mustKeepOf(pl))
 	})
 }

@@ -66,7 +66,25 @@ type Report struct {
 	// Floor (with a shortfall after distilling) is the size the file
 	// would have with an empty summary. Above the budget, no summarizer
 	// can reach it: the oldest tier is capped at 30% of the file.
-	Floor    int          `json:"size_without_summary,omitempty"`
+	Floor int `json:"size_without_summary,omitempty"`
+	// SuggestBudget and SuggestNewest (with a file that cannot fit) are
+	// a budget and a newest-tier size with which it does, each checked by
+	// planning the compaction again with it.
+	SuggestBudget int  `json:"suggest_budget,omitempty"`
+	SuggestNewest *int `json:"suggest_newest,omitempty"`
+	// Level is the built-in summarizer's level that was needed (0 the
+	// lightest); Grown how many entries the oldest tier grew by.
+	Level int `json:"level"`
+	Grown int `json:"tier_grown,omitempty"`
+	// SnapshotOnly are the facts of the distilled entries (and of an
+	// earlier block) that the live file no longer holds: they are in the
+	// snapshots the block names. MustKeep (--plan) are the statements
+	// that must stay live.
+	SnapshotOnly []facts.Fact `json:"snapshot_only_facts,omitempty"`
+	MustKeep     []string     `json:"must_keep,omitempty"`
+	// LostKeep (an aborted compaction) are the must-keep statements the
+	// rewrite would have lost.
+	LostKeep []string     `json:"lost_must_keep,omitempty"`
 	Message  string       `json:"message"`
 	Block    string       `json:"block,omitempty"`     // the new history block (dry run)
 	TierText string       `json:"tier_text,omitempty"` // --plan: the entries to distill (no secret entry)

@@ -46,6 +46,8 @@ type Request struct {
 	// oldest tier's text and the facts that must survive. Nothing is
 	// written.
 	Plan bool
+	// Steps keeps the design's one step (see Options.Steps).
+	Steps bool
 
 	// The summarizer: an agent's bullets (SummaryFile, a file read here,
 	// or Summary, the same as a value), else Command (an external command
@@ -130,7 +132,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		o := Options{
 			Root: root, Rel: t.rel, Row: *t.row, EntryHeading: req.EntryHeading,
 			Summary: summary, SummaryName: req.summaryName(), Command: req.Command, Timeout: req.Timeout,
-			Explicit: t.explicit, Today: req.Today, Now: req.Now, PlanOnly: req.Plan,
+			Explicit: t.explicit, Today: req.Today, Now: req.Now, PlanOnly: req.Plan, Steps: req.Steps,
 			Model: ch.model, Strict: ch.strict,
 		}
 		pl := Prepare(ctx, o)

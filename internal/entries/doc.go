@@ -34,7 +34,10 @@
 // and a file with none of these has no recognizable entries (ErrNoEntries).
 //
 // A heading entry runs up to the next entry start, the next heading of the
-// same or a shallower level, a history block, or the end of the file; so a
+// same or a shallower level, a history block, or the end of the file —
+// except that among dated entries a non-dated heading of the entries' own
+// level ("## Context" under "## 2026-04-08 — title") is a sub-heading of
+// the entry above, unless it names a secrets section; so a
 // "---" separator and blank lines before the next entry belong to the entry
 // above. A list entry runs over its indented continuation lines, blank
 // lines and a following separator, and stops at the first unindented line

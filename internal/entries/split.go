@@ -162,7 +162,7 @@ func Split(text string, opt Options) (*Doc, error) {
 			}
 			e.End = next
 			for j := s + 1; j < next; j++ {
-				if inHistory[j] || (d.Level > 0 && info[j].level > 0 && info[j].level <= d.Level && !info[j].fenced) {
+				if inHistory[j] || endsEntry(d, info[j]) {
 					e.End = j
 					break
 				}
@@ -343,4 +343,19 @@ func (d *Doc) secretSubheading(info []lineInfo, e Entry) bool {
 		}
 	}
 	return false
+}
+
+// endsEntry reports whether a heading line ends the heading entry above it:
+// a heading of the entries' level or shallower, except that among dated
+// entries a sub-heading written at the entries' own level ("## Context"
+// under "## 2026-04-08 — title") belongs to the entry above, unless it
+// names a secrets section.
+func endsEntry(d *Doc, li lineInfo) bool {
+	if d.Level == 0 || li.level == 0 || li.fenced || li.level > d.Level {
+		return false
+	}
+	if d.Mode == ModeDated && li.level == d.Level && !secretheading.Secret(li.heading) {
+		return false
+	}
+	return true
 }

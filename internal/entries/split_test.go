@@ -174,3 +174,16 @@ func TestTier(t *testing.T) {
 		t.Errorf("Tier(1) = %+v", got)
 	}
 }
+
+// TestSameLevelSubHeadings: a dated entry whose sub-headings use the
+// entry's own level is still one entry; a secrets heading still ends it.
+func TestSameLevelSubHeadings(t *testing.T) {
+	text := "# D\n\n## 2026-01-01 — A\n## Context\n- x\n## Discovery\n- y\n\n## 2026-01-02 — B\n- z\n## Secrets\n- k\n"
+	d, err := Split(text, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Entries) != 2 || d.EntryText(0) != "## 2026-01-01 — A\n## Context\n- x\n## Discovery\n- y\n\n" || d.EntryText(1) != "## 2026-01-02 — B\n- z\n" {
+		t.Errorf("entries: %d, %q, %q", len(d.Entries), d.EntryText(0), d.EntryText(1))
+	}
+}

@@ -1,0 +1,331 @@
+package compact
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/distill"
+	"github.com/memcompact/memcompact/internal/entries"
+	"github.com/memcompact/memcompact/internal/facts"
+	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/snapshot"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// The design draws the oldest tier at 30% of the file and distills it
+// once. That is the first attempt; the outcome the design exists for is a
+// file within its budget, so when the first attempt does not reach it the
+// search goes on, each step still writing nothing:
+//
+//  1. the oldest tier grows whole entry by whole entry toward the newest
+//     tier, never into it, with the built-in summarizer's lightest level
+//     (the smallest tier that fits is chosen: as little as possible is
+//     distilled);
+//  2. then the same at each higher level, which also condenses the bullets
+//     of an existing block (only what must stay live, then one line per
+//     month, then one line per year for entries with nothing to keep);
+//  3. only when even the whole of the file outside the newest tier,
+//     condensed as far as it goes, leaves the file over budget does it
+//     stop: the newest tier, the preamble and the secret entries alone do
+//     not fit. The report then names one change that works — a smaller
+//     newest tier or a larger budget — after checking, by planning again
+//     with it, that it does.
+//
+// At each step the mid tier that is left is lightened too if that is
+// what it takes.
+
+// attempt is one way of rewriting the file.
+type attempt struct {
+	k, level int // entries [0, k) distilled at level
+	lighten  bool
+	text     string
+	block    string
+	removed  int
+	size     int
+	distill  []int
+	bullets  []string
+}
+
+// search finds the lightest attempt that fits the budget.
+func (pl *Plan) search() *Plan {
+	if err := pl.nextSnapshot(); err != nil {
+		return pl.refuse(outcome.Refused, "%v", err)
+	}
+	limit := pl.o.Row.Budget - pl.o.Reserve
+	lo, hi := pl.tiers.MidStart, pl.tiers.NewestStart
+	levels := distill.Levels
+	if a := pl.try(lo, 0); a.size <= limit || pl.o.Steps {
+		return pl.take(a) // the design's own step is enough
+	}
+	var best *attempt
+	for lv := 0; lv < levels; lv++ {
+		a := pl.try(hi, lv)
+		if best == nil || a.size < best.size {
+			best = a
+		}
+		if a.size > limit {
+			continue
+		}
+		l, h := lo, hi // try(h) fits
+		for l < h {
+			m := (l + h) / 2
+			if pl.try(m, lv).size <= limit {
+				h = m
+			} else {
+				l = m + 1
+			}
+		}
+		return pl.take(pl.try(h, lv))
+	}
+	if pl.take(best); pl.Report.Status == StatusAborted {
+		return pl
+	}
+	return pl.cannotFit(best)
+}
+
+// try plans attempt (k, level), the mid tier lightened only if needed.
+func (pl *Plan) try(k, level int) *attempt {
+	if pl.tried == nil {
+		pl.tried = map[[2]int]*attempt{}
+	}
+	if a := pl.tried[[2]int{k, level}]; a != nil {
+		return a
+	}
+	pl.setTier(k)
+	pl.level = level
+	pl.bullets = nil
+	if len(pl.distill) > 0 || pl.kept != "" {
+		if pl.o.cache == nil {
+			pl.o.cache = distill.NewCache()
+		}
+		pl.bullets = dedupe(pl.o.cache.Distill(pl.sources(k), level), pl.oldBody)
+	}
+	a := pl.assembleBest(k)
+	a.level = level
+	pl.tried[[2]int{k, level}] = a
+	return a
+}
+
+// assembleBest assembles the file with entries [0, k) replaced by the
+// block, lightening the mid tier only if the file is over budget without.
+func (pl *Plan) assembleBest(k int) *attempt {
+	a := &attempt{k: k, distill: pl.distill, bullets: pl.bullets}
+	a.text, a.block, _ = pl.assemble(pl.snapRel(), false)
+	a.size = budget.Measure(a.text, pl.o.Row.Unit)
+	if a.size > pl.o.Row.Budget-pl.o.Reserve && k < pl.tiers.NewestStart {
+		text, block, removed := pl.assemble(pl.snapRel(), true)
+		if size := budget.Measure(text, pl.o.Row.Unit); size < a.size {
+			a.text, a.block, a.removed, a.size, a.lighten = text, block, removed, size, true
+		}
+	}
+	return a
+}
+
+// take makes a the plan, verified.
+func (pl *Plan) take(a *attempt) *Plan {
+	pl.setTier(a.k)
+	pl.distill, pl.bullets, pl.level, pl.lighten = a.distill, a.bullets, a.level, a.lighten
+	pl.Report.MidLightened, pl.Report.MidRemoved = a.lighten, a.removed
+	pl.Report.Level = a.level
+	if a.k > pl.tiers.MidStart {
+		pl.Report.Grown = a.k - pl.tiers.MidStart
+	}
+	return pl.finish(a.text, a.block)
+}
+
+// setTier makes entries [0, k) the oldest tier: pl.distill holds those
+// that are not secrets, pl.required their facts and an old block's.
+func (pl *Plan) setTier(k int) {
+	pl.k = k
+	pl.distill = nil
+	for i := 0; i < k; i++ {
+		if _, s := pl.secret[i]; !s {
+			pl.distill = append(pl.distill, i)
+		}
+	}
+	pl.required = append([]facts.Fact(nil), pl.blockFacts...)
+	if pl.entryFacts == nil {
+		pl.entryFacts = map[int][]facts.Fact{}
+	}
+	for _, i := range pl.distill {
+		fs, ok := pl.entryFacts[i]
+		if !ok {
+			fs = pl.notSecret(facts.Extract(pl.doc.EntryText(i)))
+			for j := range fs {
+				fs[j].Line += pl.doc.Entries[i].Start
+			}
+			pl.entryFacts[i] = fs
+		}
+		pl.required = append(pl.required, fs...)
+	}
+}
+
+// tierFacts are the facts of the distilled entries alone.
+func (pl *Plan) tierFacts() []facts.Fact {
+	return append([]facts.Fact{}, pl.required[len(pl.blockFacts):]...)
+}
+
+// sources are the summarizer's input for a tier of k entries: an old
+// block's bullets first, then the tier's entries, then the later entries
+// (read only for reversals). Secret entries are never among them.
+func (pl *Plan) sources(k int) []distill.Source {
+	d := pl.doc
+	if pl.entrySrc == nil {
+		pl.entrySrc = make([]distill.Source, len(d.Entries))
+		for i := range d.Entries {
+			src := distill.Source{Text: textfile.Normalize(d.EntryText(i)), Parent: pl.parents[i]}
+			if d.Mode != entries.ModeList {
+				src.Title = d.Entries[i].Title
+			}
+			pl.entrySrc[i] = src
+		}
+	}
+	srcs := make([]distill.Source, 0, len(d.Entries)+1)
+	if pl.kept != "" {
+		srcs = append(srcs, distill.Source{Text: pl.kept, Kept: true})
+	}
+	for i, src := range pl.entrySrc {
+		if _, s := pl.secret[i]; s {
+			continue
+		}
+		src.Later = i >= k
+		srcs = append(srcs, src)
+	}
+	return srcs
+}
+
+// tierOnly are the sources of the design's oldest tier alone: what an
+// external or model summarizer is given.
+func (pl *Plan) tierOnly() []distill.Source {
+	var out []distill.Source
+	for _, s := range pl.sources(pl.tiers.MidStart) {
+		if !s.Kept && !s.Later {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// nextSnapshot names the snapshot the block will point to.
+func (pl *Plan) nextSnapshot() error {
+	next, err := snapshot.Next(pl.snapDir, pl.o.Rel, pl.o.Today, pl.o.Now)
+	if err != nil {
+		return err
+	}
+	pl.snapAbs = next
+	return nil
+}
+
+// cannotFit reports that the newest tier, the preamble and the secret
+// entries alone do not fit, and the one change that works, verified.
+func (pl *Plan) cannotFit(best *attempt) *Plan {
+	o, rep := pl.o, pl.Report
+	rep.Floor = best.size
+	newest := rep.Newest.Entries
+	why := fmt.Sprintf("even with everything before the newest tier distilled as far as it goes, it would be %d/%d %s: the newest tier (last %d %s), the preamble and the secret entries do not fit",
+		best.size, o.Row.Budget-o.Reserve, o.Row.Unit, newest, textfile.Plural(newest, "entry", "entries"))
+	if pl.newestOnly() <= o.Row.Budget-o.Reserve {
+		why = fmt.Sprintf("even with everything before the newest tier distilled as far as it goes, it would be %d/%d %s: beside the newest tier (last %d %s), the statements that must stay in the file (%d) do not fit",
+			best.size, o.Row.Budget-o.Reserve, o.Row.Unit, newest, textfile.Plural(newest, "entry", "entries"), len(distill.MustKeep(pl.sources(pl.tiers.NewestStart))))
+	}
+	pl.shortfall(best.size, why)
+	if o.noSuggest {
+		return pl
+	}
+	if b := best.size + o.Reserve; pl.works(func(x *Options) { x.Row.Budget = b }) {
+		rep.SuggestBudget = b
+	}
+	// The largest newest tier that fits, checked by planning with it.
+	lo, hi, found := 0, newest-1, -1
+	for lo <= hi {
+		m := (lo + hi) / 2
+		if pl.works(func(x *Options) { x.Row.Newest = m }) {
+			found, lo = m, m+1
+		} else {
+			hi = m - 1
+		}
+	}
+	if found >= 0 {
+		rep.SuggestNewest = &found
+	}
+	return pl
+}
+
+// works reports whether a compaction with the options changed by change
+// would bring the file within budget.
+func (pl *Plan) works(change func(*Options)) bool {
+	o := pl.o
+	o.noSuggest, o.PlanOnly, o.Explicit = true, false, true
+	if o.File == nil {
+		o.File = pl.orig
+	}
+	change(&o)
+	return Prepare(context.Background(), o).Report.Status == StatusCompacted
+}
+
+// readBlock reads an existing Compacted History block: its provenance,
+// its facts, and its body — bullets this summarizer can distill again,
+// or a body in another shape, kept as it is.
+func (pl *Plan) readBlock() {
+	h := pl.doc.History
+	if h == nil {
+		return
+	}
+	body := pl.doc.Lines[h.Start+1 : h.End]
+	skipped := 0
+	for len(body) > 0 {
+		if p, ok := parseProvenance(body[0]); ok {
+			pl.prov.add(p)
+			body, skipped = body[1:], skipped+1
+			continue
+		}
+		if isBlankOrBreak(body[0]) && len(pl.prov.snapshots) > 0 {
+			body, skipped = body[1:], skipped+1
+			continue
+		}
+		break
+	}
+	for len(body) > 0 && isBlankOrBreak(body[0]) {
+		body, skipped = body[1:], skipped+1
+	}
+	for len(body) > 0 && isBlankOrBreak(body[len(body)-1]) {
+		body = body[:len(body)-1]
+	}
+	for _, f := range pl.notSecret(facts.Extract(strings.Join(body, ""))) {
+		f.Line += h.Start + 1 + skipped
+		pl.blockFacts = append(pl.blockFacts, f)
+	}
+	if old, ok := bulletLines(body); ok {
+		pl.kept = old
+		return
+	}
+	pl.oldBody = keptLines(strings.Join(body, ""), pl.eol)
+}
+
+// keptLines are text's lines, each with a terminator.
+func keptLines(text, eol string) []string {
+	lines := textfile.SplitKeep(text)
+	if n := len(lines); n > 0 && !strings.HasSuffix(lines[n-1], "\n") && !strings.HasSuffix(lines[n-1], "\r") {
+		lines[n-1] += eol
+	}
+	return lines
+}
+
+// newestOnly is the size of the file with nothing but its preamble, its
+// secret entries, its newest tier and an empty block: what no summary can
+// shrink.
+func (pl *Plan) newestOnly() int {
+	d := pl.doc
+	var b strings.Builder
+	b.WriteString(d.Text(0, d.Preamble))
+	b.WriteString("## Compacted History" + pl.eol + pl.prov.line(len(pl.distill), pl.o.Today.Format("2006-01-02"), pl.snapRel()) + pl.eol + pl.eol)
+	for i := range pl.secret {
+		b.WriteString(d.EntryText(i))
+	}
+	for i := pl.tiers.NewestStart; i < len(d.Entries); i++ {
+		b.WriteString(d.EntryText(i))
+	}
+	return budget.Measure(b.String(), pl.o.Row.Unit)
+}

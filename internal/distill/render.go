@@ -1,0 +1,316 @@
+package distill
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// groupLineRE matches a bullet that folds entries: "2026-01 — 3 entries:
+// Title A; Title B; Title C." (LevelMonth, entries with nothing to keep) or
+// "2025 — 14 entries. Kept: S1 S2" (LevelYear, every entry, the
+// statements that must stay written out).
+var groupLineRE = regexp.MustCompile(`^(\d{4}-\d{2}|\d{4}|Undated) — (\d+) entr(?:y|ies)(?:: (.*?))?\.(?: Kept: (.*))?$`)
+
+// group is one folded bullet being built.
+type group struct {
+	label  string
+	n      int
+	titles []string
+	kept   []string
+}
+
+// render writes the bullets at b.level.
+func (b *builtin) render() []string {
+	b.said = map[string]bool{}
+	var out []string
+	groups := map[string]*group{}
+	slot := map[string]int{} // label -> index in out
+	fold := func(label string, n int, kept []string, titles ...string) {
+		g := groups[label]
+		if g == nil {
+			g = &group{label: label}
+			groups[label] = g
+			slot[label] = len(out)
+			out = append(out, "")
+		}
+		g.n += n
+		g.kept = append(g.kept, kept...)
+		if b.level < LevelYear {
+			g.titles = append(g.titles, titles...)
+		}
+	}
+	for _, it := range b.items {
+		if it.raw != "" {
+			if m := groupLineRE.FindStringSubmatch(it.raw); m != nil && b.level >= LevelMonth {
+				n, _ := strconv.Atoi(m[2])
+				var titles []string
+				if m[3] != "" {
+					titles = strings.Split(m[3], "; ")
+				}
+				var kept []string
+				if m[4] != "" {
+					kept = []string{m[4]}
+				}
+				fold(b.label(m[1]), n, kept, titles...)
+				continue
+			}
+			out = append(out, it.raw)
+			continue
+		}
+		if (b.level >= LevelMonth && !it.hasKeep()) || b.level >= LevelYear {
+			title := strings.TrimSpace(it.head)
+			if title == "" && len(it.stamps) > 0 {
+				title = it.stamps[0]
+			}
+			fold(b.label(it.month), 1, b.keptOf(it), strings.ReplaceAll(title, "; ", ", "))
+			continue
+		}
+		if s := b.line(it); s != "" {
+			out = append(out, s)
+		}
+	}
+	for label, g := range groups {
+		s := label + " — " + count(g.n, "entry", "entries")
+		if len(g.titles) > 0 {
+			s += ": " + strings.Join(g.titles, "; ")
+		}
+		s += "."
+		if len(g.kept) > 0 {
+			s += " Kept: " + strings.Join(g.kept, " ")
+		}
+		out[slot[label]] = s
+	}
+	return out
+}
+
+// keptOf is what of item it must stay live, as statements for a group
+// line: a nested item named with its parent.
+func (b *builtin) keptOf(it *item) []string {
+	var out []string
+	sup := func(t, by string) string {
+		if by != "" {
+			return t + " (superseded " + by + ")"
+		}
+		return t
+	}
+	if it.stated && it.keep {
+		out = append(out, sup(it.head, it.sup))
+	}
+	for _, p := range it.parts {
+		if !p.keep {
+			continue
+		}
+		if p.text != "" {
+			k := it.parent + "\x00" + sameKey(p.text)
+			if b.said[k] && p.sup == "" {
+				continue
+			}
+			b.said[k] = p.sup == ""
+			out = append(out, sup(p.text, p.sup))
+			continue
+		}
+		for _, n := range p.nested {
+			if t := strip(n); t != "" {
+				out = append(out, strings.TrimSpace(it.head)+": "+t)
+			}
+		}
+	}
+	return out
+}
+
+// label is the group an entry of month m (YYYY-MM, or "") folds into.
+func (b *builtin) label(m string) string {
+	switch {
+	case m == "" || m == "Undated":
+		return "Undated"
+	case b.level >= LevelYear && len(m) >= 4:
+		return m[:4]
+	}
+	return m
+}
+
+// line renders one item at b.level, or "" when nothing of it is left.
+func (b *builtin) line(it *item) string {
+	var inline []string
+	var nested []string
+	for _, p := range it.parts {
+		if !b.wants(it, p) {
+			continue
+		}
+		if p.text != "" {
+			// A statement an earlier bullet under the same parent already
+			// made is not made again, unless either was reversed.
+			k := it.parent + "\x00" + sameKey(p.text)
+			if b.said[k] && p.sup == "" {
+				continue
+			}
+			t := p.text
+			if p.sup != "" {
+				t += " (superseded " + p.sup + ")"
+			} else {
+				b.said[k] = true
+			}
+			inline = append(inline, t)
+		}
+		nested = append(nested, p.nested...)
+	}
+	if it.head == "" && len(inline) == 0 && len(nested) == 0 {
+		return "" // a date alone says nothing
+	}
+	var s strings.Builder
+	if len(it.stamps) > 0 {
+		s.WriteString(strings.Join(it.stamps, ", "))
+		if it.head != "" || len(inline) > 0 {
+			s.WriteString(it.sep)
+		}
+	}
+	s.WriteString(it.head)
+	if it.sup != "" {
+		s.WriteString(" (superseded " + it.sup + ")")
+	}
+	if len(inline) > 0 {
+		switch {
+		case it.head == "" && len(it.stamps) == 0:
+		case it.head == "":
+		case strings.HasSuffix(it.head, ":") || strings.HasSuffix(it.head, "："):
+			s.WriteString(" ")
+		default:
+			s.WriteString(": ")
+		}
+		s.WriteString(strings.Join(inline, " "))
+	}
+	if b.level == LevelSignal && len(it.notes) > 0 {
+		s.WriteString(" (" + strings.Join(it.notes, ", ") + " in the snapshot)")
+	}
+	if strings.TrimSpace(s.String()) == "" && len(nested) == 0 {
+		return ""
+	}
+	for _, n := range nested {
+		s.WriteString("\n" + n)
+	}
+	return s.String()
+}
+
+// wants reports whether part p of item it is written at b.level.
+func (b *builtin) wants(it *item, p *part) bool {
+	if b.level >= LevelKeep {
+		return p.keep
+	}
+	return p.signal || it.stated
+}
+
+// kept reads the body of an existing block into items: a bullet written
+// by this summarizer is parsed back into its stamps, title and
+// statements, so that the higher levels can condense it; anything else is
+// kept as it is.
+func (b *builtin) kept(s Source) {
+	for _, bl := range splitBullets(s.Text) {
+		pb, ok := parseBullet(bl)
+		if !ok || b.level == LevelSignal {
+			b.items = append(b.items, &item{raw: bl, keep: keepText(bl)})
+			continue
+		}
+		it := &item{sep: pb.sep, head: pb.head, stated: pb.stated, keep: pb.stated && keepText(pb.head)}
+		for _, st := range pb.stamps {
+			it.addStamp(st)
+		}
+		for _, sn := range pb.parts {
+			it.parts = append(it.parts, &part{text: sn, keep: keepText(sn), signal: true})
+		}
+		for _, n := range pb.nested {
+			it.parts = append(it.parts, &part{nested: []string{n}, keep: keepText(n), signal: true})
+		}
+		it.index()
+		b.items = append(b.items, it)
+	}
+}
+
+// parsed is a bullet of an earlier block, read back.
+type parsed struct {
+	stamps []string
+	sep    string
+	head   string
+	stated bool     // head is a statement, not a title
+	parts  []string // the statements after the title
+	nested []string // the lines nested under the bullet
+}
+
+// parseBullet reads back a bullet this summarizer wrote; ok is false for
+// any other (no leading date, or a folded group line).
+func parseBullet(bl string) (p parsed, ok bool) {
+	first, rest, _ := strings.Cut(bl, "\n")
+	stamps, sep, body := splitStamps(first)
+	if len(stamps) == 0 || groupLineRE.MatchString(first) {
+		return p, false
+	}
+	p.stamps, p.sep = stamps, sep
+	if i := strings.Index(body, ": "); sep != ": " && i > 0 {
+		p.head = body[:i]
+		p.parts = sentences(body[i+2:])
+	} else {
+		p.head, p.stated = body, true
+	}
+	if rest != "" {
+		p.nested = strings.Split(rest, "\n")
+	}
+	return p, true
+}
+
+// keepText reports whether a statement must stay live.
+func keepText(s string) bool {
+	return keepMarkRE.MatchString(s) || has(withoutChatter(Key(s)), classKeep)
+}
+
+// splitBullets cuts a block body into bullets: a "- " line and the
+// indented lines after it, the marker and the indentation of the first
+// nesting level removed.
+func splitBullets(text string) []string {
+	var out []string
+	for _, l := range splitLines(text) {
+		l = strings.TrimRight(l, "\r\n")
+		switch {
+		case strings.TrimSpace(l) == "":
+		case strings.HasPrefix(l, "- "):
+			out = append(out, l[2:])
+		case len(out) > 0 && (strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "\t")):
+			out[len(out)-1] += "\n" + strings.TrimPrefix(strings.TrimPrefix(l, "  "), "\t")
+		default:
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// sentences splits a bullet's text after ". ", "! ", "? " and their
+// full-width forms; a "(superseded …)" mark stays with its sentence.
+func sentences(s string) []string {
+	var out []string
+	start := 0
+	rs := []rune(s)
+	for i, r := range rs {
+		end := false
+		switch r {
+		case '。', '！', '？':
+			end = true
+		case '.', '!', '?':
+			end = i+1 < len(rs) && rs[i+1] == ' '
+		}
+		if end {
+			out = append(out, strings.TrimSpace(string(rs[start:i+1])))
+			start = i + 1
+		}
+	}
+	if t := strings.TrimSpace(string(rs[start:])); t != "" {
+		out = append(out, t)
+	}
+	var merged []string
+	for _, sn := range out {
+		if strings.HasPrefix(sn, "(superseded") && len(merged) > 0 {
+			merged[len(merged)-1] += " " + sn
+			continue
+		}
+		merged = append(merged, sn)
+	}
+	return merged
+}
