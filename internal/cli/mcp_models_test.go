@@ -11,7 +11,8 @@ import (
 
 // TestMCPCompactPlanCarriesThePrompt: an agent that distills in session
 // gets the same instructions every summarizer gets, and compact_apply
-// returns what its bullets miss, so the agent can repair them.
+// returns the must-keep statements its bullets drop, so the agent can
+// repair them.
 func TestMCPCompactPlanCarriesThePrompt(t *testing.T) {
 	f := newFixture(t)
 	env, _, _ := f.env(nil)
@@ -29,8 +30,8 @@ func TestMCPCompactPlanCarriesThePrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	file = firstFile(t, res)
-	if file["status"] != "aborted" || file["missing_facts"] == nil {
-		t.Fatalf("compact_apply with a summary that loses facts: status %v, missing %v", file["status"], file["missing_facts"])
+	if file["status"] != "aborted" || file["lost_must_keep"] == nil {
+		t.Fatalf("compact_apply with a summary that drops must-keep statements: status %v, lost %v", file["status"], file["lost_must_keep"])
 	}
 }
 

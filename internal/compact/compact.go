@@ -197,7 +197,7 @@ func Prepare(ctx context.Context, o Options) *Plan {
 	if o.PlanOnly {
 		return pl.plan()
 	}
-	if o.Summary != nil || o.Command != "" {
+	if o.Summary != nil || o.Command != "" || o.Model != nil {
 		return pl.outside(ctx)
 	}
 	return pl.search()

@@ -30,7 +30,7 @@ func checkRewrite(t *testing.T, name, orig, newText, root, snapRel string, keep 
 	for _, l := range strings.Split(newText, "\n") {
 		have[l] = true
 	}
-	for _, rel := range snapsRE.FindAllString(newText, -1) {
+	for _, rel := range snapsRE().FindAllString(newText, -1) {
 		var text string
 		if rel == snapRel {
 			text = orig

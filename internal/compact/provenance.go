@@ -1,11 +1,10 @@
 package compact
 
 import (
-	"regexp"
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"strconv"
 	"strings"
 
-	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -20,9 +19,9 @@ import (
 // are read.
 
 var (
-	provRE  = regexp.MustCompile(`^\*Distilled from (\d+) (?:more )?entr(?:y|ies)\b(.*)\*\s*$`)
-	dateRE  = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
-	snapsRE = regexp.MustCompile(regexp.QuoteMeta(budget.SnapshotsRel) + `/[^\s,*]+?\.md`)
+	provRE  = lazyre.New(`^\*Distilled from (\d+) (?:more )?entr(?:y|ies)\b(.*)\*\s*$`)
+	dateRE  = lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`)
+	snapsRE = lazyre.New(`compaction/snapshots` + `/[^\s,*]+?\.md`)
 )
 
 // provenance is what a block was distilled from.
@@ -34,7 +33,7 @@ type provenance struct {
 
 // parseProvenance reads one provenance line.
 func parseProvenance(line string) (provenance, bool) {
-	m := provRE.FindStringSubmatch(strings.TrimSpace(line))
+	m := provRE().FindStringSubmatch(strings.TrimSpace(line))
 	if m == nil {
 		return provenance{}, false
 	}
@@ -42,8 +41,8 @@ func parseProvenance(line string) (provenance, bool) {
 	p := provenance{n: n}
 	detail := m[2]
 	on, _, _ := strings.Cut(detail, "Full detail")
-	p.dates = dateRE.FindAllString(on, -1)
-	p.snapshots = snapsRE.FindAllString(detail, -1)
+	p.dates = dateRE().FindAllString(on, -1)
+	p.snapshots = snapsRE().FindAllString(detail, -1)
 	return p, true
 }
 

@@ -32,7 +32,7 @@ func runRoot(t *testing.T) string {
 func TestRun(t *testing.T) {
 	yes := func(*Report) bool { return true }
 	no := func(*Report) bool { return false }
-	noBullets := &Summary{Name: "agent", Text: "nothing here\n"}
+	noBullets := &Summary{Name: "agent", Text: "## Summary\n\n---\n"}
 	tests := []struct {
 		name    string
 		req     Request // Root, Timeout and the clock are filled in

@@ -434,7 +434,7 @@ func listHead(lines []string) (head string, rest []string) {
 	i := 1
 	for ; i < len(lines); i++ {
 		l := strings.TrimRight(lines[i], "\r\n")
-		if strings.TrimSpace(l) == "" || itemRE.MatchString(l) || fenceRE.MatchString(l) || tableRE.MatchString(l) || breakRE.MatchString(l) {
+		if strings.TrimSpace(l) == "" || itemRE().MatchString(l) || fenceRE().MatchString(l) || tableRE().MatchString(l) || breakRE().MatchString(l) {
 			break
 		}
 		parts = append(parts, strings.TrimSpace(l))

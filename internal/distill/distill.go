@@ -48,18 +48,18 @@
 package distill
 
 import (
-	"regexp"
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"strings"
 	"unicode"
 )
 
 // stampsRE matches a list of stamps as a bullet written by the built-in
 // summarizer begins ("2026-01-03, 2026-02-07: Prefers tabs.").
-var stampsRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?(?:, \d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)*)(?:[:：] ?| (—|–|-) )`)
+var stampsRE = lazyre.New(`^(\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?(?:, \d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)*)(?:[:：] ?| (—|–|-) )`)
 
 // splitStamps is splitStamp for a bullet whose stamps may be a list.
 func splitStamps(s string) (stamps []string, sep, rest string) {
-	m := stampsRE.FindStringSubmatchIndex(s)
+	m := stampsRE().FindStringSubmatchIndex(s)
 	if m == nil {
 		return nil, "", s
 	}
@@ -72,14 +72,14 @@ func splitStamps(s string) (stamps []string, sep, rest string) {
 
 // stampRE matches a leading date stamp: a date, an optional time, in
 // optional bold or brackets, then a separator (":", "：", "—", "–" or "-").
-var stampRE = regexp.MustCompile(`^(?:\*\*|\[)?(\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)(?:\*\*|\])?(?:\s*(:|：|—|–|-)\s*|\s*$)`)
+var stampRE = lazyre.New(`^(?:\*\*|\[)?(\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)(?:\*\*|\])?(?:\s*(:|：|—|–|-)\s*|\s*$)`)
 
 // splitStamp splits "2026-04-08 14:30 — Port fix" into its stamp
 // ("2026-04-08 14:30"), the separator to write after a list of stamps
 // (" — " or ": ") and the rest ("Port fix"). Text without a leading date
 // has no stamp.
 func splitStamp(s string) (stamp, sep, rest string) {
-	m := stampRE.FindStringSubmatchIndex(s)
+	m := stampRE().FindStringSubmatchIndex(s)
 	if m == nil {
 		return "", "", s
 	}
@@ -132,7 +132,7 @@ func MustKeep(srcs []Source) []string {
 		case s.Later:
 		case s.Kept:
 			for _, bl := range splitBullets(s.Text) {
-				if m := groupLineRE.FindStringSubmatch(bl); m != nil {
+				if m := groupLineRE().FindStringSubmatch(bl); m != nil {
 					for _, sn := range sentences(m[4]) {
 						if keepText(sn) {
 							out = append(out, sn)
@@ -224,7 +224,7 @@ func relLines(lines []string) []string {
 		cut := min(base, len(l)-len(strings.TrimLeft(l, " \t")))
 		out = append(out, strings.TrimRight(l[cut:], " \t"))
 	}
-	if len(out) > 0 && !itemRE.MatchString(out[0]) {
+	if len(out) > 0 && !itemRE().MatchString(out[0]) {
 		out[0] = "- " + out[0]
 	}
 	return out
@@ -272,7 +272,7 @@ func ParseBullets(out string) []string {
 	var bullets []string
 	for _, l := range strings.Split(strings.ReplaceAll(strings.ReplaceAll(out, "\r\n", "\n"), "\r", "\n"), "\n") {
 		t := strings.TrimSpace(l)
-		if t == "" || headingRE.MatchString(t) || breakRE.MatchString(t) || strings.HasPrefix(t, "*Distilled from") {
+		if t == "" || headingRE().MatchString(t) || breakRE().MatchString(t) || strings.HasPrefix(t, "*Distilled from") {
 			continue
 		}
 		bullets = append(bullets, strip(t))

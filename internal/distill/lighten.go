@@ -34,14 +34,14 @@ func Lighten(lines []string) []string {
 	for i, l := range lines {
 		t := strings.TrimRight(l, "\r\n")
 		if fence != "" {
-			if m := fenceRE.FindStringSubmatch(t); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(t[len(m[0]):]) == "" {
+			if m := fenceRE().FindStringSubmatch(t); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(t[len(m[0]):]) == "" {
 				fence = ""
 			}
 			out = append(out, l)
 			prevBlank = false
 			continue
 		}
-		if m := fenceRE.FindStringSubmatch(t); m != nil && !(m[1][0] == '`' && strings.Contains(t[len(m[0]):], "`")) {
+		if m := fenceRE().FindStringSubmatch(t); m != nil && !(m[1][0] == '`' && strings.Contains(t[len(m[0]):], "`")) {
 			fence = m[1]
 			out = append(out, l)
 			prevBlank = false
@@ -49,8 +49,8 @@ func Lighten(lines []string) []string {
 		}
 		blank := strings.TrimSpace(t) == ""
 		switch {
-		case i == 0 || breakRE.MatchString(t) || tableRE.MatchString(t):
-		case headingRE.MatchString(t):
+		case i == 0 || breakRE().MatchString(t) || tableRE().MatchString(t):
+		case headingRE().MatchString(t):
 			heading, parents = i, nil
 		case blank:
 			if prevBlank {
@@ -58,7 +58,7 @@ func Lighten(lines []string) []string {
 			}
 		default:
 			ind := indentOf(t)
-			isItem := itemRE.MatchString(t)
+			isItem := itemRE().MatchString(t)
 			for isItem && len(parents) > 0 && indentOf(strings.TrimRight(lines[parents[len(parents)-1]], "\r\n")) >= ind {
 				parents = parents[:len(parents)-1]
 			}

@@ -1,7 +1,7 @@
 package distill
 
 import (
-	"regexp"
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"strconv"
 	"strings"
 )
@@ -10,7 +10,7 @@ import (
 // Title A; Title B; Title C." (LevelMonth, entries with nothing to keep) or
 // "2025 — 14 entries. Kept: S1 S2" (LevelYear, every entry, the
 // statements that must stay written out).
-var groupLineRE = regexp.MustCompile(`^(\d{4}-\d{2}|\d{4}|Undated) — (\d+) entr(?:y|ies)(?:: (.*?))?\.(?: Kept: (.*))?$`)
+var groupLineRE = lazyre.New(`^(\d{4}-\d{2}|\d{4}|Undated) — (\d+) entr(?:y|ies)(?:: (.*?))?\.(?: Kept: (.*))?$`)
 
 // group is one folded bullet being built.
 type group struct {
@@ -42,7 +42,7 @@ func (b *builtin) render() []string {
 	}
 	for _, it := range b.items {
 		if it.raw != "" {
-			if m := groupLineRE.FindStringSubmatch(it.raw); m != nil && b.level >= LevelMonth {
+			if m := groupLineRE().FindStringSubmatch(it.raw); m != nil && b.level >= LevelMonth {
 				n, _ := strconv.Atoi(m[2])
 				var titles []string
 				if m[3] != "" {
@@ -241,7 +241,7 @@ type parsed struct {
 func parseBullet(bl string) (p parsed, ok bool) {
 	first, rest, _ := strings.Cut(bl, "\n")
 	stamps, sep, body := splitStamps(first)
-	if len(stamps) == 0 || groupLineRE.MatchString(first) {
+	if len(stamps) == 0 || groupLineRE().MatchString(first) {
 		return p, false
 	}
 	p.stamps, p.sep = stamps, sep
@@ -259,7 +259,7 @@ func parseBullet(bl string) (p parsed, ok bool) {
 
 // keepText reports whether a statement must stay live.
 func keepText(s string) bool {
-	return keepMarkRE.MatchString(s) || has(withoutChatter(Key(s)), classKeep)
+	return keepMarkRE().MatchString(s) || has(withoutChatter(Key(s)), classKeep)
 }
 
 // splitBullets cuts a block body into bullets: a "- " line and the

@@ -1,7 +1,7 @@
 package distill
 
 import (
-	"regexp"
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"strings"
 )
 
@@ -28,16 +28,16 @@ type unit struct {
 }
 
 var (
-	itemRE     = regexp.MustCompile(`^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?`)
-	headingRE  = regexp.MustCompile(`^ {0,3}#{1,6}(?:\s|$)`)
-	breakRE    = regexp.MustCompile(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
-	fenceRE    = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
-	tableRE    = regexp.MustCompile(`^\s*\|.*\|\s*$`)
-	keepMarkRE = regexp.MustCompile(`<!--\s*keep\s*-->`)
+	itemRE     = lazyre.New(`^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?`)
+	headingRE  = lazyre.New(`^ {0,3}#{1,6}(?:\s|$)`)
+	breakRE    = lazyre.New(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+	fenceRE    = lazyre.New("^ {0,3}(`{3,}|~{3,})")
+	tableRE    = lazyre.New(`^\s*\|.*\|\s*$`)
+	keepMarkRE = lazyre.New(`<!--\s*keep\s*-->`)
 	// groupRE begins a line that belongs to the statement before it: the
 	// reason and the way to apply a rule (Claude Code's feedback memories
 	// write them so), in the languages of the word lists.
-	groupRE = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?(?:why|how to apply|reason|warum|wie anwenden|grund|pourquoi|comment appliquer|raison|por qué|cómo aplicar|razón|为什么|如何应用|理由|適用方法|なぜ|이유|적용 방법|왜)(?:\*\*|__)?\s*[:：]`)
+	groupRE = lazyre.New(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?(?:why|how to apply|reason|warum|wie anwenden|grund|pourquoi|comment appliquer|raison|por qué|cómo aplicar|razón|为什么|如何应用|理由|適用方法|なぜ|이유|적용 방법|왜)(?:\*\*|__)?\s*[:：]`)
 )
 
 // indentOf is the width of l's leading spaces (a tab counts 4).
@@ -71,12 +71,12 @@ func (u *unit) text() string {
 // nested reports whether the unit has lines indented below its first: a
 // list item with items of its own.
 func (u *unit) nested() bool {
-	if len(u.lines) < 2 || !itemRE.MatchString(u.lines[0]) {
+	if len(u.lines) < 2 || !itemRE().MatchString(u.lines[0]) {
 		return false
 	}
 	base := indentOf(u.lines[0])
 	for _, l := range u.lines[1:] {
-		if itemRE.MatchString(l) && indentOf(l) > base {
+		if itemRE().MatchString(l) && indentOf(l) > base {
 			return true
 		}
 	}
@@ -101,7 +101,7 @@ func (u *unit) computeKeep() bool {
 		return false
 	}
 	for _, l := range u.lines {
-		if strings.Contains(l, "<!--") && keepMarkRE.MatchString(l) {
+		if strings.Contains(l, "<!--") && keepMarkRE().MatchString(l) {
 			return true
 		}
 	}
@@ -154,7 +154,7 @@ func splitUnits(lines []string) []*unit {
 		l = strings.TrimRight(l, "\r\n")
 		if fence != "" {
 			cur.lines = append(cur.lines, l)
-			if m := fenceRE.FindStringSubmatch(l); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(l[len(m[0]):]) == "" {
+			if m := fenceRE().FindStringSubmatch(l); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(l[len(m[0]):]) == "" {
 				fence = ""
 				flush()
 			}
@@ -162,43 +162,43 @@ func splitUnits(lines []string) []*unit {
 		}
 		t := strings.TrimSpace(l)
 		switch {
-		case fenceRE.MatchString(l) && !(strings.HasPrefix(t, "```") && strings.Contains(strings.TrimLeft(t, "`"), "`")):
+		case fenceRE().MatchString(l) && !(strings.HasPrefix(t, "```") && strings.Contains(strings.TrimLeft(t, "`"), "`")):
 			start(unitCode, l)
-			fence = fenceRE.FindStringSubmatch(l)[1]
-		case headingRE.MatchString(l):
+			fence = fenceRE().FindStringSubmatch(l)[1]
+		case headingRE().MatchString(l):
 			flush()
 			section = strip(l)
 			k := Key(section)
 			weak, skip = has(k, classWeak), has(k, classSkip)
-		case t == "" || breakRE.MatchString(l):
+		case t == "" || breakRE().MatchString(l):
 			flush()
-		case tableRE.MatchString(l):
+		case tableRE().MatchString(l):
 			if cur == nil || cur.kind != unitTable {
 				start(unitTable, l)
 			} else {
 				cur.lines = append(cur.lines, l)
 			}
-		case itemRE.MatchString(l):
+		case itemRE().MatchString(l):
 			ind := indentOf(l)
-			if cur != nil && cur.kind == unitText && itemRE.MatchString(cur.lines[0]) && ind > indentOf(cur.lines[0]) {
+			if cur != nil && cur.kind == unitText && itemRE().MatchString(cur.lines[0]) && ind > indentOf(cur.lines[0]) {
 				cur.lines = append(cur.lines, l) // a nested item stays with its parent
 				continue
 			}
 			if cur == nil && ind > 0 && len(out) > 0 {
-				if last := out[len(out)-1]; last.kind == unitText && last.section == section && itemRE.MatchString(last.lines[0]) && ind > indentOf(last.lines[0]) {
+				if last := out[len(out)-1]; last.kind == unitText && last.section == section && itemRE().MatchString(last.lines[0]) && ind > indentOf(last.lines[0]) {
 					cur = last // a loose list: blank lines between parent and child
 					out = out[:len(out)-1]
 					cur.lines = append(cur.lines, l)
 					continue
 				}
 			}
-			if groupRE.MatchString(t) && cur == nil && len(out) > 0 && out[len(out)-1].kind == unitText && out[len(out)-1].section == section {
+			if groupRE().MatchString(t) && cur == nil && len(out) > 0 && out[len(out)-1].kind == unitText && out[len(out)-1].section == section {
 				cur = out[len(out)-1] // why / how to apply after a blank line
 				out = out[:len(out)-1]
 				cur.lines = append(cur.lines, l)
 				continue
 			}
-			if groupRE.MatchString(t) && cur != nil && cur.kind == unitText {
+			if groupRE().MatchString(t) && cur != nil && cur.kind == unitText {
 				cur.lines = append(cur.lines, l)
 				continue
 			}
@@ -208,7 +208,7 @@ func splitUnits(lines []string) []*unit {
 				cur.lines = append(cur.lines, l) // a paragraph line, or an item's continuation
 				continue
 			}
-			if cur == nil && len(out) > 0 && out[len(out)-1].kind == unitText && out[len(out)-1].section == section && (groupRE.MatchString(t) || startsWithReason(t)) {
+			if cur == nil && len(out) > 0 && out[len(out)-1].kind == unitText && out[len(out)-1].section == section && (groupRE().MatchString(t) || startsWithReason(t)) {
 				cur = out[len(out)-1]
 				out = out[:len(out)-1]
 				cur.lines = append(cur.lines, l)
@@ -240,10 +240,10 @@ func startsWithReason(t string) bool {
 // outer spaces.
 func strip(l string) string {
 	l = strings.TrimSpace(l)
-	if m := itemRE.FindString(l); m != "" {
+	if m := itemRE().FindString(l); m != "" {
 		l = l[len(m):]
 	}
-	if headingRE.MatchString(l) {
+	if headingRE().MatchString(l) {
 		l = strings.TrimLeft(l, "# ")
 	}
 	return strings.TrimSpace(l)

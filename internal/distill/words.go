@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -42,7 +43,9 @@ type lexicon struct {
 	cjk   map[class][]string        // CJK phrases, matched anywhere, longest first
 }
 
-var lex = mustLoad()
+// lex is loaded on first use, so that verbs that never distill do not
+// pay for it at start-up.
+var lex = func() func() *lexicon { return sync.OnceValue(mustLoad) }()
 
 func mustLoad() *lexicon {
 	l, err := loadLexicon()
@@ -105,7 +108,7 @@ func loadLexicon() (*lexicon, error) {
 // phrases anywhere. all false stops at the first.
 func match(k string, c class, all bool) [][2]int {
 	var out [][2]int
-	if ws := lex.words[c]; len(ws) > 0 {
+	if ws := lex().words[c]; len(ws) > 0 {
 		var starts, ends []int
 		in := false
 		for i := 0; i < len(k); i++ {
@@ -121,7 +124,7 @@ func match(k string, c class, all bool) [][2]int {
 			ends = append(ends, len(k))
 		}
 		for i := 0; i < len(starts); i++ {
-			for n := min(lex.maxN[c], len(starts)-i); n >= 1; n-- {
+			for n := min(lex().maxN[c], len(starts)-i); n >= 1; n-- {
 				if ws[k[starts[i]:ends[i+n-1]]] {
 					out = append(out, [2]int{starts[i], ends[i+n-1]})
 					if !all {
@@ -133,7 +136,7 @@ func match(k string, c class, all bool) [][2]int {
 			}
 		}
 	}
-	if cj := lex.cjk[c]; len(cj) > 0 && hasCJK(k) {
+	if cj := lex().cjk[c]; len(cj) > 0 && hasCJK(k) {
 		for _, p := range cj {
 			for from := 0; ; {
 				j := strings.Index(k[from:], p)
@@ -179,7 +182,7 @@ func knownClass(c class) bool {
 func has(k string, c class) bool { return len(match(k, c, false)) > 0 }
 
 // is reports whether the normalized text k is exactly a phrase of class c.
-func is(k string, c class) bool { return lex.whole[c][k] }
+func is(k string, c class) bool { return lex().whole[c][k] }
 
 // hasCJK reports whether s holds a Han, Hiragana, Katakana or Hangul letter.
 func hasCJK(s string) bool {

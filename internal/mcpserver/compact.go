@@ -42,8 +42,9 @@ func init() {
 		addTool(s, &mcp.Tool{
 			Name: "compact_apply",
 			Description: "Step 2: compact the file with your summary of its oldest tier. The file is snapshotted first, the newest tier is kept " +
-				"byte for byte, and the rewrite is verified (within budget, every fact kept, no secret) or aborted with what would be lost " +
-				"('missing_facts': add those to your bullets and call again). " +
+				"byte for byte, and the rewrite is verified (within budget, every preference, correction, decision and rule kept, no secret) " +
+				"or aborted with what would be lost ('lost_must_keep': add those to your bullets and call again); facts left out stay in the " +
+				"snapshot the block names ('snapshot_only_facts'). " +
 				"Writes only with confirm: true; without it, returns the dry run. Result: the JSON of 'memcompact compact --summary FILE --json'.",
 			Annotations: writes("Apply a compaction"),
 		}, compactOutputs, func(ctx context.Context, in CompactApplyInput) reply {
