@@ -6,7 +6,7 @@
 // The two hooks are:
 //
 //	SessionStart                        memcompact hook session-start
-//	PreToolUse  (Write|Edit|MultiEdit)  memcompact hook pre-write
+//	PreToolUse  (Write|Edit)  memcompact hook pre-write
 //
 // A settings file belongs to its user, so an edit keeps every other key and
 // its order, refuses a file that is not valid JSON instead of guessing, keeps
@@ -44,7 +44,10 @@ type Hook struct {
 // timeout lets the tool call through) rather than stall the session.
 var Ours = []Hook{
 	{Event: "SessionStart", Sub: "session-start", Timeout: 10},
-	{Event: "PreToolUse", Matcher: "Write|Edit|MultiEdit", Sub: "pre-write", Timeout: 10},
+	// No MultiEdit: Claude Code 2.1.x has no such tool any more (checked
+	// against 2.1.332's tool list); pre-write still judges a MultiEdit
+	// payload from an older client that a hand-written matcher sends.
+	{Event: "PreToolUse", Matcher: "Write|Edit", Sub: "pre-write", Timeout: 10},
 }
 
 // Command is the shell command for h when memcompact is invoked as bin.

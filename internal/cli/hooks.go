@@ -18,7 +18,7 @@ func init() {
 		short: "add memcompact's Claude Code hooks to settings.json, or take them out",
 		long: `install merges two hook entries into a Claude Code settings.json:
 SessionStart runs "memcompact hook session-start" and PreToolUse (matcher
-Write|Edit|MultiEdit) runs "memcompact hook pre-write". Every other key is
+Write|Edit) runs "memcompact hook pre-write". Every other key is
 kept in its order; a second install changes nothing; the previous bytes are
 kept in settings.json.memcompact-backup; a settings.json that is not valid
 JSON is refused (exit 2) and left alone.
