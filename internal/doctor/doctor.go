@@ -17,6 +17,7 @@ package doctor
 import (
 	"errors"
 	"fmt"
+	"github.com/memcompact/memcompact/internal/store"
 	"path/filepath"
 	"strings"
 	"time"
@@ -51,6 +52,11 @@ type Options struct {
 	// JournalDir is memcompact's data directory, whose store journal doctor
 	// reads for recent mass deletions; "" skips that area.
 	JournalDir string
+	// Location and Related, set when the store was found from the working
+	// directory, say which rule chose it and which other stores of the
+	// project hold entries Claude Code never loads.
+	Location *store.Location
+	Related  []store.Related
 	// NoCache scans every file for secrets afresh instead of trusting the
 	// per-file cache of earlier scans (see secrets.ScanOptions).
 	NoCache bool
@@ -67,6 +73,7 @@ const (
 	AreaCheck   = "check"
 	AreaPolicy  = "policy"
 	AreaHistory = "history"
+	AreaStore   = "store"
 )
 
 // Status of one area.
@@ -158,6 +165,7 @@ func Diagnose(opt Options) *Report {
 	}
 	d := &diagnosis{opt: opt, r: r, text: f.Text, lines: lines, ix: ix, dir: dir}
 	d.hookless, d.sharedNotes = recall.HooksAndNotes(ix)
+	d.stores()
 	d.load()
 	d.hooks()
 	d.notes()
@@ -202,6 +210,33 @@ func most(items []string, n int) []string {
 		return items
 	}
 	return append(items[:n:n], fmt.Sprintf("… and %d more", len(items)-n))
+}
+
+// stores reports which rule chose the store, and every other store of the
+// project that holds entries Claude Code never loads (a split store).
+func (d *diagnosis) stores() {
+	loc := d.opt.Location
+	if loc == nil {
+		return
+	}
+	var split []string
+	entries := 0
+	for _, r := range d.opt.Related {
+		if r.Loaded {
+			continue
+		}
+		entries += r.Entries
+		split = append(split, fmt.Sprintf("%s: %d entry file(s)%s, never loaded — %s", r.Dir, r.Entries, map[bool]string{true: " and a MEMORY.md", false: ""}[r.Index], r.Why))
+	}
+	details := append([]string{loc.Describe()}, loc.Rejected...)
+	if len(split) == 0 {
+		d.add(Finding{Area: AreaStore, Status: StatusOK, Summary: "one store: " + loc.Dir, Details: details})
+		return
+	}
+	d.add(Finding{Area: AreaStore, Status: StatusProblem,
+		Summary: fmt.Sprintf("split store: Claude Code loads %s, but %d other store(s) of this project hold %d entry file(s) it never loads", loc.Dir, len(split), entries),
+		Details: append(details, most(split, 5)...),
+		Command: "memcompact load   # shows the rule that chose the store; move the entries you want into it"})
 }
 
 func (d *diagnosis) load() {

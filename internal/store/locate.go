@@ -221,3 +221,89 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// Related is one store directory that belongs to the project: the one
+// Claude Code loads, or another it does not (a split store).
+type Related struct {
+	Dir     string `json:"dir"`
+	Why     string `json:"why"`    // how it belongs to the project
+	Loaded  bool   `json:"loaded"` // the store Claude Code loads
+	Entries int    `json:"entries"`
+	Index   bool   `json:"index"` // holds a MEMORY.md
+}
+
+// RelatedStores lists every existing store that belongs to the project of
+// cwd — the one Claude Code loads (first), the default store, every
+// autoMemoryDirectory any settings level names, and the default stores of
+// the repository's other worktrees and of cwd's own repository root —
+// with how many entry files each holds. A store other than the loaded one
+// that holds entries is a split store: Claude Code never loads them.
+func RelatedStores(getenv func(string) string, home, cwd string, o Options) (Location, []Related) {
+	loc := Locate(getenv, home, cwd, o)
+	var out []Related
+	seen := map[string]bool{}
+	add := func(dir, why string) {
+		if dir == "" || seen[canonical(dir)] {
+			return
+		}
+		seen[canonical(dir)] = true
+		r := Related{Dir: dir, Why: why, Loaded: len(out) == 0}
+		entries, err := os.ReadDir(dir)
+		if err != nil && !r.Loaded {
+			return
+		}
+		for _, e := range entries {
+			switch {
+			case e.Name() == IndexName:
+				r.Index = true
+			case !e.IsDir() && strings.EqualFold(filepath.Ext(e.Name()), ".md"):
+				r.Entries++
+			}
+		}
+		if r.Loaded || r.Entries > 0 || r.Index {
+			out = append(out, r)
+		}
+	}
+	add(loc.Dir, "the store Claude Code loads ("+loc.Describe()+")")
+	add(loc.Default, "the default store of "+loc.Project)
+	for _, lv := range settingsLevels(getenv, home, cwd, loc.Project, o) {
+		if v, set := autoMemoryDirectory(lv); set {
+			if d, why := memoryDirValue(v, true, home); why == "" {
+				add(d, "autoMemoryDirectory in "+lv.file)
+			}
+		}
+	}
+	for _, wt := range worktreesOf(loc.Project) {
+		add(defaultStore(getenv, home, wt), "the default store of worktree "+wt)
+	}
+	c := canonical(cwd)
+	for d := c; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			add(defaultStore(getenv, home, d), "the default store of "+d)
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	add(defaultStore(getenv, home, c), "the default store of "+c)
+	return loc, out
+}
+
+// worktreesOf lists the linked worktrees of the repository rooted at
+// root, as its .git/worktrees/*/gitdir files name them.
+func worktreesOf(root string) []string {
+	dirs, err := os.ReadDir(filepath.Join(root, ".git", "worktrees"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, d := range dirs {
+		b, err := readSmall(filepath.Join(root, ".git", "worktrees", d.Name(), "gitdir"))
+		if err != nil {
+			continue
+		}
+		out = append(out, filepath.Dir(resolve(filepath.Join(root, ".git", "worktrees", d.Name()), strings.TrimSpace(string(b)))))
+	}
+	return out
+}

@@ -72,3 +72,41 @@ func TestLocate(t *testing.T) {
 		t.Errorf("remote memory dir ignores the name override: %s, want %s", l.Dir, want)
 	}
 }
+
+// TestRelatedStores: a project whose memory is split — entries in the
+// store a worktree had on its own, and in the default store after the
+// user set autoMemoryDirectory — is reported store by store, the loaded
+// one first.
+func TestRelatedStores(t *testing.T) {
+	noManaged(t)
+	base := tmp(t)
+	home := filepath.Join(base, "home")
+	cfg := filepath.Join(home, ".claude")
+	main := filepath.Join(base, "repo")
+	wt := filepath.Join(base, "wt")
+	gd := filepath.Join(main, ".git", "worktrees", "wt")
+	mkdir(t, gd)
+	write(t, filepath.Join(gd, "commondir"), "../..\n")
+	write(t, filepath.Join(gd, "gitdir"), filepath.Join(wt, ".git")+"\n")
+	write(t, filepath.Join(wt, ".git"), "gitdir: "+gd+"\n")
+	write(t, filepath.Join(cfg, "settings.json"), `{"autoMemoryDirectory": "~/mem"}`)
+	write(t, filepath.Join(home, "mem", "MEMORY.md"), "- [a](a.md)\n")
+	write(t, filepath.Join(home, "mem", "a.md"), "a\n")
+	write(t, filepath.Join(cfg, "projects", ProjectDirName(main), "memory", "old.md"), "old\n")
+	write(t, filepath.Join(cfg, "projects", ProjectDirName(wt), "memory", "wt1.md"), "1\n")
+	write(t, filepath.Join(cfg, "projects", ProjectDirName(wt), "memory", "wt2.md"), "2\n")
+
+	loc, rel := RelatedStores(env(nil), home, wt, Options{})
+	if loc.Rule != RuleSetting || len(rel) != 3 {
+		t.Fatalf("rule %s, related %+v", loc.Rule, rel)
+	}
+	if !rel[0].Loaded || rel[0].Entries != 1 || !rel[0].Index {
+		t.Errorf("loaded store: %+v", rel[0])
+	}
+	if rel[1].Loaded || rel[1].Entries != 1 || !strings.Contains(rel[1].Why, "default store of "+main) {
+		t.Errorf("default store: %+v", rel[1])
+	}
+	if rel[2].Entries != 2 || !strings.Contains(rel[2].Why, "worktree") && !strings.Contains(rel[2].Why, wt) {
+		t.Errorf("worktree store: %+v", rel[2])
+	}
+}
