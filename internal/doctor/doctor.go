@@ -17,6 +17,7 @@ package doctor
 import (
 	"errors"
 	"fmt"
+	"github.com/memcompact/memcompact/internal/ccentry"
 	"github.com/memcompact/memcompact/internal/store"
 	"path/filepath"
 	"strings"
@@ -74,6 +75,7 @@ const (
 	AreaPolicy  = "policy"
 	AreaHistory = "history"
 	AreaStore   = "store"
+	AreaEntries = "entries"
 )
 
 // Status of one area.
@@ -167,6 +169,7 @@ func Diagnose(opt Options) *Report {
 	d.hookless, d.sharedNotes = recall.HooksAndNotes(ix)
 	d.stores()
 	d.load()
+	d.entries()
 	d.hooks()
 	d.notes()
 	d.drift()
@@ -238,6 +241,56 @@ func (d *diagnosis) stores() {
 		Details: append(details, most(split, 5)...),
 		Command: "memcompact load   # shows the rule that chose the store; move the entries you want into it"})
 }
+
+// entries judges the entry files as Claude Code writes and recalls them:
+// more than ccentry.MaxPinned pinned, a frontmatter with no description
+// (recall picks by name and description), pointer lines longer than the
+// ~200 characters Claude Code's own guidance allows, and [[links]] to no
+// entry (only noted: Claude Code treats those as entries still to write).
+func (d *diagnosis) entries() {
+	es := ccentry.Read(d.dir)
+	var pinned, undescribed, long []string
+	for _, e := range es {
+		if e.Pinned {
+			pinned = append(pinned, e.Path)
+		}
+		if e.Frontmatter && e.Description == "" {
+			undescribed = append(undescribed, e.Path+": no description")
+		}
+	}
+	for i := range d.ix.Lines {
+		l := &d.ix.Lines[i]
+		if n := textfile.Units(l.Text); l.IsPointerLine() && n > maxPointerUnits {
+			long = append(long, fmt.Sprintf("line %d: %d characters", l.Num, n))
+		}
+	}
+	var problems, details []string
+	if len(pinned) > ccentry.MaxPinned {
+		problems = append(problems, fmt.Sprintf("%d pinned entries (Claude Code keeps at most %d in view)", len(pinned), ccentry.MaxPinned))
+		details = append(details, most(pinned, 5)...)
+	}
+	if len(undescribed) > 0 {
+		problems = append(problems, fmt.Sprintf("%d entr(ies) with an empty description (recall picks entries by name and description)", len(undescribed)))
+		details = append(details, most(undescribed, 5)...)
+	}
+	if len(long) > 0 {
+		problems = append(problems, fmt.Sprintf("%d pointer line(s) over %d characters (Claude Code asks for one line under ~200)", len(long), maxPointerUnits))
+		details = append(details, most(long, 5)...)
+	}
+	if dangling := ccentry.Dangling(es); len(dangling) > 0 {
+		d.add(Finding{Area: AreaEntries, Status: StatusInfo, Summary: fmt.Sprintf("%d [[link(s)]] name no entry yet (Claude Code reads them as entries still to write)", len(dangling)), Details: most(dangling, 5)})
+	}
+	if len(problems) == 0 {
+		d.add(Finding{Area: AreaEntries, Status: StatusOK, Summary: fmt.Sprintf("%d entry file(s): pinned %d of at most %d, every frontmatter has a description, every pointer line within %d characters", len(es), len(pinned), ccentry.MaxPinned, maxPointerUnits)})
+		return
+	}
+	d.add(Finding{Area: AreaEntries, Status: StatusProblem, Summary: strings.Join(problems, "; "), Details: details,
+		Command: "memcompact load --text " + quote(d.r.Index) + "   # what Claude Code sees; shorten pointers, describe entries, unpin"})
+}
+
+// maxPointerUnits is the pointer-line length Claude Code's own guidance
+// asks for ("one line under ~200 chars").
+const maxPointerUnits = 200
 
 func (d *diagnosis) load() {
 	res := loadcut.Compute(d.text, loadcut.DefaultLines, loadcut.DefaultUnits)
