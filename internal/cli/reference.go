@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"strings"
+	"io"
 
-	"github.com/memcompact/memcompact/internal/policy"
 	"github.com/memcompact/memcompact/internal/reference"
-	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 const referenceUsage = "reference [--policy | --stanza]"
@@ -34,10 +32,10 @@ Exit codes: 0 printed, 3 usage error (any argument, or --policy and
 }
 
 func runReference(env *Env, args []string) error {
-	var policyOnly, stanzaOnly bool
+	var req reference.Request
 	fs := newFlagSet("reference")
-	fs.BoolVar(&policyOnly, "policy", false, "print only the policy region, with its markers")
-	fs.BoolVar(&stanzaOnly, "stanza", false, "print only the stanza, wrapped in the index-side markers")
+	fs.BoolVar(&req.Policy, "policy", false, "print only the policy region, with its markers")
+	fs.BoolVar(&req.Stanza, "stanza", false, "print only the stanza, wrapped in the index-side markers")
 	pos, err := parseFlags(env, fs, referenceUsage, args)
 	if err != nil {
 		return err
@@ -45,35 +43,10 @@ func runReference(env *Env, args []string) error {
 	if len(pos) > 0 {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("reference takes no arguments; found %q", pos[0]), Hints: []string{"usage: memcompact " + referenceUsage}}
 	}
-	if policyOnly && stanzaOnly {
-		return &ExitError{Code: ExitUsage, Err: errors.New("--policy and --stanza are exclusive"), Hints: []string{"run it twice, once with each"}}
+	res, err := reference.Run(context.Background(), req)
+	if err != nil {
+		return engineError(err)
 	}
-	data := reference.Embedded()
-	switch {
-	case policyOnly:
-		block, err := region(data, policy.PolicyBegin, policy.PolicyEnd)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "%s\n%s\n%s\n", policy.PolicyBegin, block, policy.PolicyEnd)
-	case stanzaOnly:
-		block, err := region(data, policy.StanzaBegin, policy.StanzaEnd)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "<!-- memory-policy-stanza-begin: POLICY.md -->\n%s\n<!-- memory-policy-stanza-end -->\n", block)
-	default:
-		env.Stdout.Write(data)
-	}
+	io.WriteString(env.Stdout, res.Text)
 	return nil
-}
-
-// region returns a marked region of the embedded reference as text.
-func region(data []byte, begin, end string) (string, error) {
-	r := policy.ReadRegion(textfile.Lines(string(data)), begin, end)
-	if !r.HasContent() {
-		// The embedded copy is tested to carry both regions; this is a bug.
-		return "", Refusef("the built-in reference has no %s region", begin)
-	}
-	return strings.Join(r.Block, "\n"), nil
 }
