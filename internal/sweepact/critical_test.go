@@ -15,7 +15,7 @@ import (
 // letter the pattern's words can fold to lowers to the same ASCII letter,
 // so the literal shortcut can never hide a match.
 func TestCriticalMarkShortcut(t *testing.T) {
-	for _, r := range "critical" + "read" + "important" { // the literals criticalMark looks for
+	for _, r := range "critical" + "read f" + "read b" + "important" { // the literals criticalMark looks for
 		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 			if unicode.ToLower(f) != r {
 				t.Errorf("%q folds to %q, which lowers to %q: the shortcut would miss it", r, f, unicode.ToLower(f))
@@ -24,7 +24,7 @@ func TestCriticalMarkShortcut(t *testing.T) {
 	}
 	lines := []string{
 		"", "- [A](a.md) — nothing here", "- [A](a.md) — CRITICAL: deploy", "Read First", "READ BEFORE editing",
-		"an Important note", "🚨 stop", "⚠️ careful", "⛔ never", "중요 메모", "필독", "必読", "重要", "reading list",
+		"an Important note", "🚨 stop", "⚠️ careful", "⛔ never", "중요 메모", "필독", "必読", "重要", "reading list", "already read", "read firſt", "READ B", "read\tfirst",
 		"criticality", "uncritical", "read-only", "Ⅰmportant",
 	}
 	for _, l := range lines {

@@ -33,7 +33,7 @@ var criticalRE = lazyre.New(`(?i)🚨|⚠️|⛔|\bcritical\b|read (first|before
 func criticalMark(line string) string {
 	if !strings.ContainsAny(line, "🚨⚠⛔중필必重") {
 		l := strings.ToLower(line)
-		if !strings.Contains(l, "critical") && !strings.Contains(l, "read") && !strings.Contains(l, "important") {
+		if !strings.Contains(l, "critical") && !strings.Contains(l, "read f") && !strings.Contains(l, "read b") && !strings.Contains(l, "important") {
 			return ""
 		}
 	}
