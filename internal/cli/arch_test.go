@@ -26,7 +26,7 @@ var layers = map[string]int{
 	"summarize": engines, "journal": engines,
 
 	"index": formats, "policy": formats, "records": formats, "entries": formats, "facts": formats,
-	"reference": formats, "store": formats, "secretheading": formats,
+	"reference": formats, "store": formats, "secretheading": formats, "ccentry": formats,
 
 	"textfile": foundations, "atomicfile": foundations, "lockfile": foundations, "outcome": foundations,
 	"jsonout": foundations, "extcmd": foundations, "crashpoint": foundations, "testshared": foundations,
