@@ -12,12 +12,12 @@ package ccentry
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -45,15 +45,15 @@ type frontmatter struct {
 }
 
 var (
-	fmRE   = regexp.MustCompile(`(?s)\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\z)`)
-	linkRE = regexp.MustCompile(`\[\[([^\[\]\n|#]+)(?:[|#][^\[\]\n]*)?\]\]`)
+	fmRE   = lazyre.New(`(?s)\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\z)`)
+	linkRE = lazyre.New(`\[\[([^\[\]\n|#]+)(?:[|#][^\[\]\n]*)?\]\]`)
 )
 
 // Parse reads one entry's text.
 func Parse(rel, text string) Entry {
 	e := Entry{Path: rel}
 	body := text
-	if m := fmRE.FindStringSubmatchIndex(text); m != nil {
+	if m := fmRE().FindStringSubmatchIndex(text); m != nil {
 		var fm frontmatter
 		if yaml.Unmarshal([]byte(text[m[2]:m[3]]), &fm) == nil {
 			e.Frontmatter = true
@@ -62,7 +62,7 @@ func Parse(rel, text string) Entry {
 		}
 		body = text[m[1]:]
 	}
-	for _, l := range linkRE.FindAllStringSubmatch(body, -1) {
+	for _, l := range linkRE().FindAllStringSubmatch(body, -1) {
 		e.Links = append(e.Links, strings.TrimSpace(l[1]))
 	}
 	return e

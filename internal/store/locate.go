@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/memcompact/memcompact/internal/lazyre"
 )
 
 // The rules that can choose a store (Location.Rule).
@@ -126,7 +127,7 @@ func defaultStore(getenv func(string) string, home, project string) string {
 	}
 	name := ProjectDirName(project)
 	if base == config && getenv("CLAUDE_CONFIG_DIR") != "" {
-		if n := getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); plainName.MatchString(n) && !reservedName.MatchString(n) {
+		if n := getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); plainName().MatchString(n) && !reservedName().MatchString(n) {
 			name = n
 		}
 	}
@@ -134,9 +135,9 @@ func defaultStore(getenv func(string) string, home, project string) string {
 }
 
 var (
-	plainName    = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-	reservedName = regexp.MustCompile(`(?i)^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$`)
-	bareDrive    = regexp.MustCompile(`^[A-Za-z]:$`)
+	plainName    = lazyre.New(`^[A-Za-z0-9_-]{1,64}$`)
+	reservedName = lazyre.New(`(?i)^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$`)
+	bareDrive    = lazyre.New(`^[A-Za-z]:$`)
 )
 
 // memoryDirValue checks a store path as Claude Code does, returning the
@@ -158,7 +159,7 @@ func memoryDirValue(v string, expand bool, home string) (dir, why string) {
 	switch {
 	case !filepath.IsAbs(g):
 		return "", "not an absolute path (Claude Code rejects relative paths and uses the default store)"
-	case len(g) < 3 || bareDrive.MatchString(g):
+	case len(g) < 3 || bareDrive().MatchString(g):
 		return "", "too short to be a store"
 	case strings.HasPrefix(v, "//") || strings.HasPrefix(v, `\\`):
 		return "", "a network (UNC-like) path"
