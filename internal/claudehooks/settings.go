@@ -1,12 +1,16 @@
 // Package claudehooks connects memcompact to Claude Code's hooks: it merges
-// memcompact's two hook entries into a settings.json (and takes exactly them
+// memcompact's hook entries into a settings.json (and takes exactly them
 // out again), and it holds the JSON a hook reads on stdin and writes on
 // stdout.
 //
-// The two hooks are:
+// The hooks are:
 //
 //	SessionStart                        memcompact hook session-start
-//	PreToolUse  (Write|Edit)  memcompact hook pre-write
+//	PreToolUse  (Write|Edit)              memcompact hook pre-write
+//	PostToolUse (Read)                  memcompact hook post-read
+//
+// post-read counts reads of memory entries, locally, as the recall
+// evidence a sweep plan weighs (an entry read often is not unused).
 //
 // A settings file belongs to its user, so an edit keeps every other key and
 // its order, refuses a file that is not valid JSON instead of guessing, keeps
@@ -33,13 +37,13 @@ import (
 
 // Hook is one hook entry memcompact installs.
 type Hook struct {
-	Event   string // "SessionStart" or "PreToolUse"
+	Event   string // "SessionStart", "PreToolUse" or "PostToolUse"
 	Matcher string // tool-name pattern; empty matches everything
 	Sub     string // the "memcompact hook" sub-verb it runs
 	Timeout int    // seconds before Claude Code gives up on it
 }
 
-// Ours lists memcompact's hooks. The timeouts are short because both hooks
+// Ours lists memcompact's hooks. The timeouts are short because the hooks
 // run on the agent's critical path, and a slow guard should fail open (a
 // timeout lets the tool call through) rather than stall the session.
 var Ours = []Hook{
@@ -48,6 +52,7 @@ var Ours = []Hook{
 	// against 2.1.332's tool list); pre-write still judges a MultiEdit
 	// payload from an older client that a hand-written matcher sends.
 	{Event: "PreToolUse", Matcher: "Write|Edit", Sub: "pre-write", Timeout: 10},
+	{Event: "PostToolUse", Matcher: "Read", Sub: "post-read", Timeout: 5},
 }
 
 // Command is the shell command for h when memcompact is invoked as bin.

@@ -14,6 +14,7 @@ import (
 	"github.com/memcompact/memcompact/internal/doctor"
 	"github.com/memcompact/memcompact/internal/journal"
 	"github.com/memcompact/memcompact/internal/store"
+	"github.com/memcompact/memcompact/internal/sweepact"
 	"github.com/memcompact/memcompact/internal/textfile"
 	"github.com/memcompact/memcompact/internal/writeguard"
 )
@@ -58,8 +59,8 @@ func runHook(env *Env, args []string) (err error) {
 	if perr != nil {
 		return perr
 	}
-	if len(pos) != 1 || (pos[0] != "session-start" && pos[0] != "pre-write") {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("hook needs one event: session-start or pre-write"), Hints: []string{"usage: memcompact " + usage}}
+	if len(pos) != 1 || (pos[0] != "session-start" && pos[0] != "pre-write" && pos[0] != "post-read") {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("hook needs one event: session-start, pre-write or post-read"), Hints: []string{"usage: memcompact " + usage}}
 	}
 	// A hook must fail open. Run's own recovery would exit 2, which Claude
 	// Code reads as "block the call", so a bug here is caught and allowed.
@@ -74,8 +75,11 @@ func runHook(env *Env, args []string) (err error) {
 		hookNote(env, pos[0], "%v; allowing", rerr)
 		return nil
 	}
-	if pos[0] == "pre-write" {
+	switch pos[0] {
+	case "pre-write":
 		return hookPreWrite(env, in)
+	case "post-read":
+		return hookPostRead(env, in)
 	}
 	return hookSessionStart(env, in)
 }
@@ -229,4 +233,25 @@ func hookBudget(env *Env) time.Duration {
 		return d
 	}
 	return writeguard.HookBudget
+}
+
+// hookPostRead counts a Read of a memory entry as recall evidence for the
+// sweep. It never blocks and never prints on stdout: a read already
+// happened, and counting it must not cost the session anything.
+func hookPostRead(env *Env, in *claudehooks.Input) error {
+	if in.ToolName != "Read" {
+		return nil
+	}
+	t, err := in.Tool()
+	if err != nil || t.FilePath == "" {
+		return nil
+	}
+	path := t.FilePath
+	if !filepath.IsAbs(path) && in.Cwd != "" {
+		path = filepath.Join(in.Cwd, path)
+	}
+	if _, err := sweepact.RunRecordRead(sweepact.RecordReadRequest{File: path, Today: env.Today()}); err != nil {
+		hookNote(env, "post-read", "%v; not counted", err)
+	}
+	return nil
 }

@@ -77,3 +77,39 @@ func readRecalls(dir string) map[string]int {
 	}
 	return out
 }
+
+// RecordReadRequest is one read of a file, as the PostToolUse hook saw it.
+type RecordReadRequest struct {
+	File  string
+	Today time.Time
+}
+
+// RunRecordRead appends one line to the recall log of the store holding
+// File, when File is an entry of a store (a .md file beside a MEMORY.md,
+// not one of the store's own files). It reports whether it counted. The
+// line is one short O_APPEND write, whole even when sessions read at once.
+func RunRecordRead(req RecordReadRequest) (bool, error) {
+	dir, base := filepath.Dir(req.File), filepath.Base(req.File)
+	if !strings.HasSuffix(strings.ToLower(base), ".md") || !fileExists(filepath.Join(dir, "MEMORY.md")) {
+		return false, nil
+	}
+	name := records.EntryName(base)
+	for _, own := range []string{"MEMORY", "LEDGER", "SLATE", "ARCHIVE", "POLICY"} {
+		if strings.EqualFold(name, own) {
+			return false, nil
+		}
+	}
+	log := filepath.Join(dir, RecallRel)
+	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
+		return false, err
+	}
+	f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return false, err
+	}
+	_, werr := f.Write([]byte(req.Today.Format("2006-01-02") + "\t" + name + "\n"))
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr == nil, werr
+}
