@@ -65,8 +65,12 @@ func runSave(env *Env, args []string) (err error) {
 		renderCompact(env, res.Compaction, false)
 	}
 	switch {
+	case res.Status == compact.SaveNotSaved && res.Unsaved != "":
+		fmt.Fprintf(env.Stdout, "The entry was not saved into %s, which changed while it was being compacted; its text is in %s.\n", res.File, res.Unsaved)
 	case res.Status == compact.SaveNotSaved:
-		fmt.Fprintf(env.Stdout, "The entry was not saved: %s is over budget and could not be compacted.\n", res.File)
+		fmt.Fprintf(env.Stdout, "The entry was not saved: %s changed while it was being compacted.\n", res.File)
+	case res.Status == compact.SaveOverBudget:
+		fmt.Fprintf(env.Stdout, "Saved the entry to %s: now %d/%d %s, over budget.\n", res.File, res.Size, res.Budget, res.Unit)
 	case !res.Budgeted:
 		fmt.Fprintf(env.Stdout, "Saved the entry to %s (not in the compaction policy, so no budget applies).\n", res.File)
 	case res.Status == compact.SaveSaved && res.Size > res.Budget:

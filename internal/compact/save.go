@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -48,12 +49,15 @@ type SaveRequest struct {
 type SaveResult struct {
 	SchemaVersion int     `json:"schema_version"`
 	File          string  `json:"file"`
-	Status        string  `json:"status"` // "saved", "compacted_and_saved" or "not_saved"
+	Status        string  `json:"status"` // "saved", "compacted_and_saved", "saved_over_budget" or "not_saved"
 	Size          int     `json:"size"`
 	Budget        int     `json:"budget,omitempty"`
 	Unit          string  `json:"unit,omitempty"`
 	Budgeted      bool    `json:"budgeted"`
 	Compaction    *Report `json:"compaction,omitempty"`
+	// Unsaved (status not_saved) is where the entry's text was put,
+	// root-relative, when a refusal that protects the file kept it out.
+	Unsaved string `json:"unsaved,omitempty"`
 	// Outcome is Clean when the entry was saved, else the compaction's
 	// (Defects: still over budget or aborted; Refused).
 	Outcome outcome.Status `json:"-"`
@@ -64,14 +68,23 @@ const (
 	SaveSaved     = "saved"
 	SaveCompacted = "compacted_and_saved"
 	SaveNotSaved  = "not_saved"
+	// SaveOverBudget: the entry was saved, but the file is over its
+	// budget: compaction could not make room (or was not allowed to).
+	SaveOverBudget = "saved_over_budget"
 )
 
 // Save appends an entry to a file after a blank line. A budgeted file over
 // its budget is compacted first, leaving room for the entry, and the
-// compacted file and the entry are written in one atomic replace; if the
-// compaction cannot reach the budget or is aborted, nothing is written and
-// the entry is not saved (the result says so). A file within budget gets a
-// plain append; a file not in the policy is saved without a budget check.
+// compacted file and the entry are written in one atomic replace. Save
+// never drops the entry: when the compaction cannot make room for it, the
+// file is compacted as far toward its budget as it goes and the entry is
+// saved after it; when the compaction is aborted or not confirmed, the
+// entry is appended to the file as it is. Either way the result says the
+// file is over budget (saved_over_budget, Defects). Only a refusal that
+// protects the file (it changed while being compacted) leaves the entry
+// out of it, and then the entry is written to compaction/unsaved/ and the
+// result names the file. A file within budget gets a plain append; a file
+// not in the policy is saved without a budget check.
 func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 	entry, err := req.entry()
 	if err != nil {
@@ -118,35 +131,77 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 		return res, res.appendTo(abs, cur, add, row)
 	}
 	need := budget.Measure(text+add, row.Unit) - budget.Measure(text, row.Unit)
-	if need > row.Budget {
-		// No compaction can make room: say so, rather than plan against
-		// a budget less than nothing.
-		return nil, &outcome.Error{Status: outcome.Defects, Reason: ReasonEntryTooLarge,
-			Msg:   fmt.Sprintf("the entry alone takes %d %s, and %s's budget is %d %s; nothing was saved", need, row.Unit, rel, row.Budget, row.Unit),
-			Hints: []string{"shorten the entry, or raise the budget with 'memcompact set-budget " + rel + " N " + string(row.Unit) + "'"}}
-	}
 	ch, err := req.choose(root, req.Command, req.Timeout, false, false)
 	if err != nil {
 		return nil, err
 	}
-	pl := Prepare(ctx, Options{
+	opts := Options{
 		Root: root, Rel: rel, Row: *row, File: cur, EntryHeading: req.EntryHeading,
 		Command: req.Command, Timeout: req.Timeout, Explicit: true, Model: ch.model, Strict: ch.strict,
 		Reserve: need, Append: add, Today: req.Today, Now: req.Now,
-	})
-	res.Compaction = pl.Report
-	st := pl.Code
-	switch {
-	case st == outcome.Clean && pl.Report.Status == StatusCompacted:
-		st = pl.write(req.Confirmed, req.Confirm)
-	case st == outcome.Clean:
-		st = outcome.Defects // planned but not compacted: the entry would not fit
 	}
-	if st != outcome.Clean {
-		res.Status, res.Size, res.Outcome = SaveNotSaved, pl.Report.SizeBefore, st
+	if need >= row.Budget {
+		opts.Reserve = 0 // no compaction can make room for an entry this large
+	}
+	pl := Prepare(ctx, opts)
+	if pl.Report.Status == StatusShortfall && opts.Reserve > 0 {
+		// No room for the entry: make what room there is.
+		opts.Reserve = 0
+		if pl2 := Prepare(ctx, opts); pl2.Report.Status == StatusCompacted {
+			pl2.Report.Message += fmt.Sprintf(" The entry (%d %s) does not fit beside it.", need, row.Unit)
+			pl = pl2
+		}
+	}
+	res.Compaction = pl.Report
+	if pl.Code == outcome.Clean && pl.Report.Status == StatusCompacted {
+		switch st := pl.write(req.Confirmed, req.Confirm); {
+		case st == outcome.Clean:
+			res.Status, res.Size = SaveCompacted, budget.Measure(pl.NewText()+add, row.Unit)
+			if res.Size > row.Budget {
+				res.Status, res.Outcome = SaveOverBudget, outcome.Defects
+			}
+			return res, nil
+		case pl.Report.Status != StatusNotConfirmed:
+			return res.keepUnsaved(root, rel, entry, st, req.Now)
+		}
+	}
+	// Aborted, refused (no entries, not confirmed) or short of the budget:
+	// the entry is saved as it is, and the file is over budget.
+	if err := res.appendTo(abs, cur, add, row); err != nil {
+		return nil, err
+	}
+	res.Status, res.Outcome = SaveOverBudget, outcome.Defects
+	return res, nil
+}
+
+// keepUnsaved writes the entry to compaction/unsaved/ when a refusal that
+// protects the file kept it out, so that nothing the user asked to
+// remember is lost; the result names the file.
+func (res *SaveResult) keepUnsaved(root, rel, entry string, st outcome.Status, now time.Time) (*SaveResult, error) {
+	res.Status, res.Outcome = SaveNotSaved, st
+	dir := filepath.Join(root, "compaction", "unsaved")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return res, nil
 	}
-	res.Status, res.Size = SaveCompacted, budget.Measure(pl.NewText()+add, row.Unit)
+	base := strings.TrimSuffix(filepath.Base(rel), filepath.Ext(rel)) + "-" + now.Format("20060102-150405")
+	for i := 1; i < 100; i++ {
+		name := base + ".md"
+		if i > 1 {
+			name = fmt.Sprintf("%s-v%d.md", base, i)
+		}
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return res, nil
+		}
+		_, werr := f.WriteString(entry)
+		if cerr := f.Close(); werr == nil && cerr == nil {
+			res.Unsaved = "compaction/unsaved/" + name
+		}
+		return res, nil
+	}
 	return res, nil
 }
 

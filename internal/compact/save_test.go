@@ -28,9 +28,12 @@ func TestSave(t *testing.T) {
 		{name: "not budgeted", file: "elsewhere.md", entry: entry, status: SaveSaved, grows: true},
 		{name: "new file", file: "topics/new.md", entry: entry, status: SaveSaved, grows: true},
 		{name: "over budget, confirmed", file: "topics/tools.md", entry: entry, confirmed: true, status: SaveCompacted, grows: true},
-		{name: "over budget, not confirmed", file: "topics/tools.md", entry: entry, status: SaveNotSaved, outcome: outcome.Refused},
-		{name: "over budget, no entries", file: "topics/prose.md", entry: "x\n", confirmed: true, status: SaveNotSaved, outcome: outcome.Refused},
-		{name: "entry beyond any budget", file: "topics/prose.md", entry: strings.Repeat("line\n", 6), outcome: outcome.Defects, reason: ReasonEntryTooLarge},
+		// Save never drops the entry: without consent to compact, with no
+		// entries to compact or with an entry larger than the budget, it is
+		// saved and the file reported over budget.
+		{name: "over budget, not confirmed", file: "topics/tools.md", entry: entry, status: SaveOverBudget, outcome: outcome.Defects, grows: true},
+		{name: "over budget, no entries", file: "topics/prose.md", entry: "x\n", confirmed: true, status: SaveOverBudget, outcome: outcome.Defects, grows: true},
+		{name: "entry beyond any budget", file: "topics/prose.md", entry: strings.Repeat("line\n", 6), status: SaveOverBudget, outcome: outcome.Defects, grows: true},
 		{name: "empty entry", file: "topics/small.md", entry: " \n\n", outcome: outcome.Usage, reason: ReasonBadRequest},
 		{name: "NUL byte", file: "topics/small.md", entry: "a\x00b", outcome: outcome.Usage, reason: ReasonBadRequest},
 		{name: "not UTF-8", file: "topics/small.md", entry: "a\xffb", outcome: outcome.Usage, reason: ReasonBadRequest},
