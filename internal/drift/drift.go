@@ -39,6 +39,7 @@ package drift
 import (
 	"errors"
 	"fmt"
+	"github.com/memcompact/memcompact/internal/ccentry"
 	"io/fs"
 	"net/url"
 	"os"
@@ -87,6 +88,9 @@ type Result struct {
 	// LedgerProblems counts LEDGER.md records that could not be read (and
 	// so could not excuse an orphan), plus one for a duplicated marker.
 	LedgerProblems int `json:"ledger_problems"`
+	// DanglingLinks lists [[name]] links in entry files that name no entry
+	// ("file: [[name]]"); noted, not drift.
+	DanglingLinks []string `json:"dangling_links"`
 }
 
 // Drifted reports whether anything drifted: an orphan or a dangling pointer.
@@ -204,6 +208,10 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 		}
 		res.Orphans = append(res.Orphans, o)
 	}
+	// [[name]] links between entries (Claude Code's own cross-references)
+	// that name no entry. Not drift: Claude Code reads them as entries
+	// still to write, so they are reported beside it, never as a defect.
+	res.DanglingLinks = ccentry.Dangling(ccentry.Read(dir))
 	return res, nil
 }
 

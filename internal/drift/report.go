@@ -23,7 +23,8 @@ const JSONVersion = 1
 //	  "orphans":  [{"file": "x.md", "identity": "x@2026-05-01"}],
 //	  "exited":   [{"file": "y.md", "identity": "y@2026-01-05", "exit": "promote", "exit_line": 7}],
 //	  "dangling": [{"line": 9, "target": "z.md", "reason": "no such file", "hint": "..."}],
-//	  "ledger_problems": 0
+//	  "ledger_problems": 0,
+//	  "dangling_links": ["a.md: [[deploy-steps]]"]
 //	}
 //
 // A refusal (exit 2) or usage error (exit 3) is JSONError instead.
@@ -39,6 +40,7 @@ type JSONReport struct {
 	Exited         []Orphan   `json:"exited"`
 	Dangling       []Dangling `json:"dangling"`
 	LedgerProblems int        `json:"ledger_problems"`
+	DanglingLinks  []string   `json:"dangling_links"` // [[name]] links to no entry: noted, not drift
 }
 
 // JSONError is the JSON of a drift run that gave no verdict: result is
@@ -63,6 +65,7 @@ func (r *Result) JSON() JSONReport {
 		Exited:         jsonout.NonNil(r.Exited),
 		Dangling:       jsonout.NonNil(r.Dangling),
 		LedgerProblems: r.LedgerProblems,
+		DanglingLinks:  jsonout.NonNil(r.DanglingLinks),
 	}
 }
 
@@ -94,6 +97,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	for _, o := range r.Exited {
 		p("exited: %s (%s): its %s is in force (LEDGER.md:%d), so it is not drift\n", o.File, o.Identity, o.Exit, o.ExitLine)
+	}
+	for _, l := range r.DanglingLinks {
+		p("link: %s names no entry yet (Claude Code reads it as an entry still to write; not drift)\n", l)
 	}
 	if r.LedgerProblems > 0 {
 		p("note: LEDGER.md has %s that could not be read; an exit recorded there excuses nothing ('memcompact inventory' lists them)\n", textfile.Count(r.LedgerProblems, "problem"))
