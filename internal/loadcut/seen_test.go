@@ -1,8 +1,12 @@
 package loadcut
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/memcompact/memcompact/internal/outcome"
 )
 
 // TestSeen pins what Claude Code makes of an index before it counts:
@@ -119,6 +123,19 @@ func TestRemovedASCIIShortcut(t *testing.T) {
 	for r, want := range map[rune]bool{'a': false, ' ': false, '~': false, '\t': false, '\n': false, 0x00: true, 0x1B: true, 0x7F: true} {
 		if got := removed(r); got != want {
 			t.Errorf("removed(%U) = %v, want %v", r, got, want)
+		}
+	}
+}
+
+// TestRunRefusesNonPositiveLimits: the CLI and the MCP tool both pass the
+// limits they were given to Run (the MCP tool keeps an explicit 0 apart
+// from "not given"), and Run refuses any below 1 as a usage error.
+func TestRunRefusesNonPositiveLimits(t *testing.T) {
+	for _, c := range []struct{ lines, units int }{{0, 25000}, {200, 0}, {-1, 25000}, {200, -5}} {
+		_, err := Run(context.Background(), Request{Index: "unused.md", Lines: c.lines, Units: c.units})
+		var e *outcome.Error
+		if !errors.As(err, &e) || e.Status != outcome.Usage || e.Reason != ReasonBadLimits {
+			t.Errorf("lines %d units %d: %v", c.lines, c.units, err)
 		}
 	}
 }
