@@ -184,6 +184,24 @@ func claudeVariants() []claudeVariant {
 			sc.cwd = wt
 			sc.candidates(t, sc.storeOf(t, main), sc.storeOf(t, wt))
 		}},
+		claudeVariant{name: "store-settings-from-subdirectory", setup: func(t *testing.T, sc *scratch) {
+			// Settings at the repository root, Claude Code started below it.
+			mkdirAll(t, filepath.Join(sc.cwd, ".git"))
+			sc.settings(t, filepath.Join(sc.cwd, ".claude", "settings.json"), "~/root-shared-mem")
+			sc.settings(t, filepath.Join(sc.cwd, ".claude", "settings.local.json"), "~/root-local-mem")
+			sub := filepath.Join(sc.cwd, "pkg")
+			mkdirAll(t, sub)
+			sc.candidates(t, filepath.Join(sc.home, "root-shared-mem"), filepath.Join(sc.home, "root-local-mem"))
+			sc.cwd = sub
+		}},
+		claudeVariant{name: "store-shared-settings-from-subdirectory", setup: func(t *testing.T, sc *scratch) {
+			mkdirAll(t, filepath.Join(sc.cwd, ".git"))
+			sc.settings(t, filepath.Join(sc.cwd, ".claude", "settings.json"), "~/root-shared-mem")
+			sub := filepath.Join(sc.cwd, "pkg")
+			sc.settings(t, filepath.Join(sub, ".claude", "settings.json"), "~/sub-shared-mem")
+			sc.candidates(t, filepath.Join(sc.home, "root-shared-mem"), filepath.Join(sc.home, "sub-shared-mem"))
+			sc.cwd = sub
+		}},
 		claudeVariant{name: "store-subdirectory", setup: func(t *testing.T, sc *scratch) {
 			mkdirAll(t, filepath.Join(sc.cwd, ".git"))
 			sub := filepath.Join(sc.cwd, "pkg", "deep")
