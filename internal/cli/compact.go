@@ -210,9 +210,9 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool) {
 	}
 	if m := r.Model; m != nil && m.Repaired && r.Status != compact.StatusAborted {
 		if len(m.Appended) == 0 {
-			fmt.Fprintf(w, "The summarizer missed facts; one repair round brought them back.\n")
+			fmt.Fprintf(w, "The summary missed what must stay; one repair round brought it back.\n")
 		} else {
-			fmt.Fprintf(w, "The summarizer missed facts even after one repair round; %d %s appended verbatim:\n", len(m.Appended), textfile.Plural(len(m.Appended), "line was", "lines were"))
+			fmt.Fprintf(w, "The summary missed what must stay even after one repair round; %d %s appended verbatim:\n", len(m.Appended), textfile.Plural(len(m.Appended), "line was", "lines were"))
 			for _, l := range m.Appended {
 				fmt.Fprintf(w, "  + %s\n", l)
 			}

@@ -241,7 +241,7 @@ func (pl *Plan) outside(ctx context.Context) *Plan {
 			}
 		case o.Model != nil:
 			srcs := pl.tierOnly()
-			b, err := pl.modelBullets(ctx, srcs, pl.tierFacts())
+			b, err := pl.modelBullets(ctx, srcs)
 			if err != nil {
 				return pl.abort("%v; nothing was written", err)
 			}

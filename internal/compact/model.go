@@ -10,7 +10,6 @@ import (
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/distill"
-	"github.com/memcompact/memcompact/internal/facts"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -120,23 +119,22 @@ func (s *Summarizing) choose(root, command string, timeout time.Duration, summar
 	return c, nil
 }
 
-// modelBullets distills srcs with o.Model, checked against the facts of the
-// tier (lines of the original file): what the model leaves out is sent
-// back once, then appended verbatim from the line that holds it (or the
-// compaction aborts, with Strict).
-func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source, required []facts.Fact) ([]string, error) {
-	in := summarize.Input{File: pl.o.Rel, Tier: distill.TierText(srcs)}
-	var last []facts.Fact // what the last bullets checked missed
+// modelBullets distills srcs (the tier's entries) with o.Model. The
+// request names the tier's must-keep statements (distill.MustKeep); the
+// check is the one verify makes: each must-keep statement present, and
+// the block within the budget. What is missing is sent back once, then
+// appended verbatim (or the compaction aborts, with Strict). Facts the
+// bullets leave out live on in the snapshot, as with any summarizer.
+func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source) ([]string, error) {
+	keep := distill.MustKeep(srcs)
+	in := summarize.Input{File: pl.o.Rel, Tier: distill.TierText(srcs), MustKeep: keep}
+	var lost []string // what the last bullets checked missed
 	over := pl.overBy(srcs)
 	check := func(bullets []string) summarize.Verdict {
 		v := summarize.Verdict{Over: over(bullets)}
-		last = facts.Missing(required, strings.Join(bullets, "\n"))
-		for _, f := range last {
-			line := ""
-			if f.Line-1 < len(pl.doc.Lines) && f.Line > 0 {
-				line = strings.TrimRight(pl.doc.Lines[f.Line-1], "\r\n")
-			}
-			v.Missing = append(v.Missing, summarize.Missing{What: fmt.Sprintf("the %s %s", f.Kind, f.Text), Line: line})
+		lost = missingKeep(keep, bullets)
+		for _, s := range lost {
+			v.Missing = append(v.Missing, summarize.Missing{What: s, Line: s})
 		}
 		return v
 	}
@@ -145,14 +143,27 @@ func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source, require
 	pl.Report.Model = run
 	if errors.Is(err, summarize.ErrStrict) {
 		run.Rounds, run.Repaired = 2, true
-		pl.Report.Missing = last
-		return nil, fmt.Errorf("%s's summary would lose %d %s even after one repair round (--strict)", pl.o.Model.Name(), len(last), textfile.Plural(len(last), "fact", "facts"))
+		pl.Report.LostKeep = lost
+		return nil, fmt.Errorf("%s's summary would drop %d %s that must stay in the file, even after one repair round (--strict)", pl.o.Model.Name(), len(lost), textfile.Plural(len(lost), "statement", "statements"))
 	}
 	if err != nil {
 		return nil, err
 	}
 	run.Rounds, run.Repaired, run.Appended = res.Rounds, res.Repaired, res.Appended
 	return res.Bullets, nil
+}
+
+// missingKeep are the statements of keep that bullets do not hold,
+// compared as verify compares them (distill.Flat).
+func missingKeep(keep, bullets []string) []string {
+	flat := distill.Flat(strings.Join(bullets, "\n"))
+	var out []string
+	for _, s := range keep {
+		if !strings.Contains(flat, distill.Flat(s)) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // overBy returns a check of whether bullets would leave the file over its
@@ -179,9 +190,16 @@ func (pl *Plan) overBy(srcs []distill.Source) func([]string) string {
 }
 
 // preview fills a planned report with the instructions and the request a
-// summarizer is given, and, for a model summarizer, where it would go.
-func preview(rep *Report, cfg summarize.Config) {
-	in := summarize.Input{File: rep.File, Tier: rep.TierText}
+// summarizer is given (exactly what modelBullets would send: the tier's
+// entries and their must-keep statements), and, for a model summarizer,
+// where it would go.
+func (pl *Plan) preview(cfg summarize.Config) {
+	rep := pl.Report
+	in := summarize.Input{File: rep.File, Tier: rep.TierText, MustKeep: rep.MustKeep}
+	if pl.doc != nil {
+		srcs := pl.tierOnly()
+		in.Tier, in.MustKeep = distill.TierText(srcs), distill.MustKeep(srcs)
+	}
 	rep.Prompt, rep.Request = summarize.Instructions, summarize.Request(in)
 	if cfg.Kind != "" && cfg.Kind != summarize.Builtin {
 		rep.SendsTo = cfg.Where()

@@ -19,7 +19,8 @@ import (
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
-const secretEntry = "## 2025-12-31 10:00 — Staging access\n- AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n\n---\n\n"
+const secretEntry = "## 2025-12-31 10:00 — Staging access\n- AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n\n---\n\n" +
+	"## 2025-12-31 11:00 — Editor\n- Sam prefers tabs in Go files, because gofmt does.\n\n---\n\n"
 
 // modelRoot is runRoot's diary with a secret entry in its oldest tier.
 func modelRoot(t *testing.T, extra map[string]string) string {
@@ -114,10 +115,10 @@ func TestModelNeverSeesSecretsOrPlan(t *testing.T) {
 			t.Fatalf("a request holds the secret entry: %.300s", b)
 		}
 	}
-	if !strings.Contains(got[1], "not complete yet") || !strings.Contains(got[1], "tool run --job 1") {
+	if !strings.Contains(got[0], "Must keep") || !strings.Contains(got[1], "not complete yet") || !strings.Contains(got[1], "Sam prefers tabs in Go files, because gofmt does.") {
 		t.Errorf("the repair request does not name what is missing: %.500s", got[1])
 	}
-	if rep.Model == nil || !rep.Model.Repaired || len(rep.Model.Appended) == 0 {
+	if rep.Model == nil || !rep.Model.Repaired || len(rep.Model.Appended) != 1 || rep.Model.Appended[0] != "Sam prefers tabs in Go files, because gofmt does." {
 		t.Fatalf("model run %+v (%s)", rep.Model, rep.Message)
 	}
 	if rep.Status != StatusCompacted && rep.Status != StatusShortfall {

@@ -137,7 +137,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		}
 		pl := Prepare(ctx, o)
 		if pl.Report.Status == StatusPlanned {
-			preview(pl.Report, ch.cfg)
+			pl.preview(ch.cfg)
 		}
 		st := pl.Code
 		if st == outcome.Clean && pl.Report.Status == StatusCompacted && !req.DryRun {
