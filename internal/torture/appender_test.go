@@ -56,7 +56,7 @@ func TestAppenderRacingCompact(t *testing.T) {
 			compacted++
 		}
 	}
-	final := read(t, file)
+	final := reachable(t, root, file)
 	lost := 0
 	for i := 0; i < appends; i++ {
 		if !strings.Contains(final, fmt.Sprintf("`app-%d`", i)) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -144,3 +145,26 @@ func scratch(t testing.TB, root string) []string {
 
 // since formats an elapsed time for a figure.
 func since(t0 time.Time) string { return time.Since(t0).Round(10 * time.Millisecond).String() }
+
+// reachable is a memory file's text followed by every snapshot its
+// Compacted History block names: compaction moves the detail of old
+// entries out of the live file into those snapshots, so "not lost" means
+// present in one of them.
+func reachable(t testing.TB, root, path string) string {
+	t.Helper()
+	text := read(t, path)
+	var b strings.Builder
+	b.WriteString(text)
+	for _, rel := range snapshotsRE.FindAllString(text, -1) {
+		raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Errorf("the block names %s, which cannot be read: %v", rel, err)
+			continue
+		}
+		b.WriteString("\n")
+		b.Write(raw)
+	}
+	return b.String()
+}
+
+var snapshotsRE = regexp.MustCompile(`compaction/snapshots/[^\s,*]+?\.md`)
