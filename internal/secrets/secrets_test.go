@@ -149,7 +149,10 @@ func TestRulesLoad(t *testing.T) {
 }
 
 func FuzzScan(f *testing.F) {
-	for _, s := range []string{"", ghPAT, "API_KEY=abcd1234", randTok, privKey, "a\r\nb\rc\n", "\xff\xfe", "## Secrets\n- x"} {
+	for _, s := range []string{"", ghPAT, "API_KEY=abcd1234", randTok, privKey, "a\r\nb\rc\n", "\xff\xfe", "## Secrets\n- x",
+		"api_key = 'abcdefghijklmnop1234'", "db password: Tr0ub4dor&3", "postgres://u:p4ss@h/db", "Authorization: Basic dXNlcjpwYXNz",
+		"### Credentials\n- staging: Xk9!mQ2#\n```\n## x\n```", "- **Secrets for prod**: a / b9!x", "Bearer abcDEF123456ghi",
+		strings.Repeat("a", 17<<10) + " api_key=abcdefghij0123456789 " + strings.Repeat("Zq8Lw3nR", 3000)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
