@@ -31,10 +31,10 @@
 // Known public formats (public.go) are then let through.
 //
 // The work is linear in the text (scan.go): one keyword pass finds where
-// every rule's keywords are, and each pattern runs only around them. Rules
-// are parsed on the first scan and each pattern is compiled the first
-// time its keyword appears, so a hook pays only for the rules its text
-// can trigger.
+// every rule's keywords are, and each pattern runs only around them. The
+// rules are built from a generated table (gitleaks_rules.go) on the first
+// scan, and each pattern is compiled the first time its keyword appears,
+// so a hook pays only for the rules its text can trigger.
 //
 // A line holding "gitleaks:allow" is never flagged by any rule, as gitleaks
 // does for its own: it is how a user marks a value reviewed and not secret.
