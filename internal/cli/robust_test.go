@@ -887,7 +887,7 @@ func TestRobustRegressions(t *testing.T) {
 		name: "save-refuses-file-changed-underneath",
 		args: func(f *fixture) []string {
 			script := filepath.Join(f.dir, "edit-meanwhile.sh")
-			must(t, os.WriteFile(script, []byte("awk '/^- /{if(l)print l; l=$0; next} /^  /{sub(/^ +/,\"\"); l=l\" \"$0} END{if(l)print l}'\necho '- edited by another session' >> "+f.p(pMemFile)+"\n"+
+			must(t, os.WriteFile(script, []byte("awk '/^- /{if(l)print l; l=$0; next} /^  /{sub(/^ +/,\"\"); l=l\" \"$0} END{if(l)print l}'\n[ -e \"$0.done\" ] || { echo '- edited by another session' >> "+f.p(pMemFile)+"; touch \"$0.done\"; }\n"+
 				"printf -- '- 2026-01-01 to 2026-01-05: retries 1 attempts 2 attempts 3 attempts 4 attempts 5 attempts, job-1 job-2 job-3 job-4 job-5 config/job-1.yaml config/job-2.yaml config/job-3.yaml config/job-4.yaml config/job-5.yaml 2026-01-01 2026-01-02 2026-01-03 2026-01-04 2026-01-05\\n'\n"), 0o755))
 			return []string{"save", f.p(pMemFile), "--entry", f.p(pNewEntry), "--yes", "--root", f.root, "--summarizer", "sh " + script}
 		},
