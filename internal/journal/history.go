@@ -117,7 +117,34 @@ func History(ctx context.Context, req HistoryRequest) (*HistoryResult, error) {
 		res.Steps = append(res.Steps, st)
 		res.Warnings = append(res.Warnings, st.Warnings...)
 	}
+	if len(ms) > 0 {
+		if err := j.liveStep(ctx, res, ms[len(ms)-1], req.File, now()); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
+}
+
+// liveStep adds the step from the newest snapshot to the store as it is
+// now, when something changed since: a deletion the hooks have not yet
+// journaled is what a user running history after a surprise most needs to
+// see. Nothing is recorded; the step's To is "now".
+func (j *Journal) liveStep(ctx context.Context, res *HistoryResult, newest *Manifest, only string, now time.Time) error {
+	live, err := j.liveManifest(ctx, newest)
+	if err != nil {
+		return err
+	}
+	live.Time, live.Cause = now, "the store now (not yet journaled)"
+	st := j.step(newest, live, only)
+	if len(st.Changes) == 0 && len(st.Dropped) == 0 && len(st.Added) == 0 {
+		return nil
+	}
+	for i := range st.Warnings {
+		st.Warnings[i].Snapshot = "now"
+	}
+	res.Steps = append(res.Steps, st)
+	res.Warnings = append(res.Warnings, st.Warnings...)
+	return nil
 }
 
 // sinceTime reads --since.

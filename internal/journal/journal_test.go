@@ -389,3 +389,49 @@ func TestSnapshotOverBudget(t *testing.T) {
 		t.Errorf("the next snapshot: unchanged=%v files=%d, want all 6", r.Unchanged, len(r.Manifest.Files))
 	}
 }
+
+// TestHistoryShowsTheLiveStore: a deletion no hook has journaled yet is
+// the last step of history ("now"), with its warning and an undo that
+// works; nothing is recorded by looking.
+func TestHistoryShowsTheLiveStore(t *testing.T) {
+	f := newFixture(t, store())
+	first := f.snap("session-start", "s1")
+	h, err := History(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data})
+	if err != nil || len(h.Steps) != 0 {
+		t.Fatalf("unchanged store: steps %+v, err %v; want none", h, err)
+	}
+	os.Remove(filepath.Join(f.store, "reference_ci.md"))
+	f.write("MEMORY.md", strings.Replace(index, "- [CI cache](reference_ci.md) — cache key includes go.sum\n", "", 1))
+	h, err = History(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data, Now: f.clk.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Snapshots != 1 || len(h.Steps) != 1 || h.Steps[0].To != "now" || h.Steps[0].From != first.Manifest.ID {
+		t.Fatalf("history = %+v, want one step from %s to now", h, first.Manifest.ID)
+	}
+	if len(h.Steps[0].Dropped) != 1 || h.Steps[0].Dropped[0].Target != "reference_ci.md" {
+		t.Errorf("dropped = %+v, want the CI cache pointer", h.Steps[0].Dropped)
+	}
+	if len(h.Warnings) != 1 || h.Warnings[0].Kind != "unrecorded-index-drop" || h.Warnings[0].Snapshot != "now" {
+		t.Fatalf("warnings = %+v, want one unrecorded-index-drop at now", h.Warnings)
+	}
+	if ms, _, _ := mustJournal(t, f).Manifests(); len(ms) != 1 {
+		t.Errorf("history recorded %d snapshots, want it to record nothing", len(ms))
+	}
+	if _, err := Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, RemovedSince: first.Manifest.ID,
+		Confirm: func(*UndoPlan) bool { return true }, Now: f.clk.now}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.read("MEMORY.md"); got != index {
+		t.Errorf("index after undo:\n%s\nwant:\n%s", got, index)
+	}
+	h, err = History(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data, File: "project_auth.md", Now: f.clk.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range h.Steps {
+		if st.To == "now" {
+			t.Errorf("--file project_auth.md shows a live step %+v, though that file did not change", st)
+		}
+	}
+}
