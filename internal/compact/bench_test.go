@@ -2,6 +2,7 @@ package compact
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,4 +54,36 @@ func benchDiary(n int) string {
 		lines += 21
 	}
 	return b.String()
+}
+
+// BenchmarkLongLineOldest is compact --dry-run on a diary whose oldest
+// tier holds one 20 MB base64 line (issue: a 20 MB line handled in
+// seconds): the built-in summarizer distills it.
+func BenchmarkLongLineOldest(b *testing.B) {
+	raw := make([]byte, 15<<20)
+	for i := range raw {
+		raw[i] = byte(i*7919 + i>>8)
+	}
+	var t strings.Builder
+	t.WriteString("# Diary\n\n## 2026-04-01 10:00 — Blob\n- ")
+	t.WriteString(base64.StdEncoding.EncodeToString(raw))
+	t.WriteString("\n\n")
+	for i := 0; i < 9; i++ {
+		fmt.Fprintf(&t, "## 2026-05-%02d 10:%02d — Entry seed-%d\n- stored `seed-%d`\n- We talked about it for a while.\n- Nothing else came of it.\n\n", i+1, i, i, i)
+	}
+	root := b.TempDir()
+	p := filepath.Join(root, "topics", "t.md")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(t.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	o := opts(root, "topics/t.md", 40, 3)
+	b.SetBytes(int64(t.Len()))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		pl := Prepare(context.Background(), o)
+		if pl.Report.Status != StatusCompacted {
+			b.Fatalf("%s: %s", pl.Report.Status, pl.Report.Message)
+		}
+	}
 }

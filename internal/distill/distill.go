@@ -48,9 +48,11 @@
 package distill
 
 import (
-	"github.com/memcompact/memcompact/internal/lazyre"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/memcompact/memcompact/internal/lazyre"
 )
 
 // stampsRE matches a list of stamps as a bullet written by the built-in
@@ -105,16 +107,17 @@ func sameKey(s string) string {
 
 // Narrow maps full-width ASCII forms (U+FF01–U+FF5E) and the ideographic
 // space to their narrow forms.
-func Narrow(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 0xFF01 && r <= 0xFF5E:
-			return r - 0xFEE0
-		case r == 0x3000:
-			return ' '
-		}
-		return r
-	}, s)
+func Narrow(s string) string { return strings.Map(narrowRune, s) }
+
+// narrowRune is Narrow for one rune.
+func narrowRune(r rune) rune {
+	switch {
+	case r >= 0xFF01 && r <= 0xFF5E:
+		return r - 0xFEE0
+	case r == 0x3000:
+		return ' '
+	}
+	return r
 }
 
 // Flat is the form in which a must-keep line is looked for in the new
@@ -231,20 +234,43 @@ func relLines(lines []string) []string {
 }
 
 // Key is the normalized form used to compare texts: lower case, letters
-// and digits, single spaces.
+// and digits, single spaces. Full-width forms count as their narrow ones
+// (see Narrow). ASCII is handled byte by byte: keys are taken of every
+// unit, and a unit can be a 20 MB line.
 func Key(s string) string {
 	var b strings.Builder
+	b.Grow(len(s))
 	space := false
-	for _, r := range strings.ToLower(Narrow(s)) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if space && b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteRune(r)
-			space = false
+	for i := 0; i < len(s); {
+		var r rune
+		if c := s[i]; c < utf8.RuneSelf {
+			r = rune(c)
+			i++
 		} else {
-			space = true
+			var n int
+			r, n = utf8.DecodeRuneInString(s[i:])
+			i += n
+			r = narrowRune(r)
 		}
+		switch {
+		case 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
+		case 'A' <= r && r <= 'Z':
+			r += 'a' - 'A'
+		case r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			r = unicode.ToLower(r)
+		default:
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if r < utf8.RuneSelf {
+			b.WriteByte(byte(r))
+		} else {
+			b.WriteRune(r)
+		}
+		space = false
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 )
 
 func bullets(srcs []Source, level int) string {
@@ -198,5 +199,56 @@ func TestExternal(t *testing.T) {
 	}
 	if _, err := External(context.Background(), "exit 3", "x", 10*time.Second); err == nil {
 		t.Error("a failing command was accepted")
+	}
+}
+
+// TestHasCJKEveryRune checks hasCJK's byte shortcut against the plain rule
+// on every code point, alone and after ASCII and two-byte letters.
+func TestHasCJKEveryRune(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		want := unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+		for _, s := range []string{string(r), "ab é " + string(r), string(r) + " x"} {
+			if got := hasCJK(s); got != want {
+				t.Fatalf("hasCJK(%q) = %v, want %v", s, got, want)
+			}
+		}
+	}
+}
+
+// keyPlain is Key's rule written plainly: the reference for its byte
+// shortcuts.
+func keyPlain(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToLower(Narrow(s)) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteRune(r)
+			space = false
+		} else {
+			space = true
+		}
+	}
+	return b.String()
+}
+
+// TestKeyEveryRune checks Key against keyPlain on every code point between
+// other text, and on invalid UTF-8.
+func TestKeyEveryRune(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		s := "Ab " + string(r) + "Z9" + string(r)
+		if got, want := Key(s), keyPlain(s); got != want {
+			t.Fatalf("Key(%q) = %q, want %q", s, got, want)
+		}
+	}
+	for _, s := range []string{"a\xffb", "\xe6\x97", "ＡＢＣ　ｄｅｆ：１２", "  Hello,   World!  ", ""} {
+		if got, want := Key(s), keyPlain(s); got != want {
+			t.Errorf("Key(%q) = %q, want %q", s, got, want)
+		}
 	}
 }

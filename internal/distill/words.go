@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The word lists live in words/*.txt, one file per language, so that a
@@ -40,6 +41,7 @@ type lexicon struct {
 	whole map[class]map[string]bool // every normalized phrase, for equality
 	words map[class]map[string]bool // alphabetic phrases, matched on word boundaries
 	maxN  map[class]int             // the most words in an alphabetic phrase
+	maxB  map[class]int             // the most bytes in an alphabetic phrase
 	cjk   map[class][]string        // CJK phrases, matched anywhere, longest first
 }
 
@@ -60,7 +62,7 @@ func loadLexicon() (*lexicon, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &lexicon{whole: map[class]map[string]bool{}, words: map[class]map[string]bool{}, maxN: map[class]int{}, cjk: map[class][]string{}}
+	l := &lexicon{whole: map[class]map[string]bool{}, words: map[class]map[string]bool{}, maxN: map[class]int{}, maxB: map[class]int{}, cjk: map[class][]string{}}
 	for _, f := range files {
 		raw, err := wordFiles.ReadFile("words/" + f.Name())
 		if err != nil {
@@ -95,6 +97,7 @@ func loadLexicon() (*lexicon, error) {
 			}
 			l.words[cur][k] = true
 			l.maxN[cur] = max(l.maxN[cur], strings.Count(k, " ")+1)
+			l.maxB[cur] = max(l.maxB[cur], len(k))
 		}
 	}
 	for c := range l.cjk {
@@ -123,9 +126,12 @@ func match(k string, c class, all bool) [][2]int {
 		if in {
 			ends = append(ends, len(k))
 		}
+		maxB := lex().maxB[c]
 		for i := 0; i < len(starts); i++ {
 			for n := min(lex().maxN[c], len(starts)-i); n >= 1; n-- {
-				if ws[k[starts[i]:ends[i+n-1]]] {
+				// A span longer than every phrase is not looked up: hashing
+				// a long word (a 20 MB blob) for nothing is what it saves.
+				if ends[i+n-1]-starts[i] <= maxB && ws[k[starts[i]:ends[i+n-1]]] {
 					out = append(out, [2]int{starts[i], ends[i+n-1]})
 					if !all {
 						return out
@@ -185,11 +191,21 @@ func has(k string, c class) bool { return len(match(k, c, false)) > 0 }
 func is(k string, c class) bool { return lex().whole[c][k] }
 
 // hasCJK reports whether s holds a Han, Hiragana, Katakana or Hangul letter.
+// Every such letter is at U+1100 or above, so its UTF-8 form starts with a
+// byte of 0xE1 or more: the bytes before one (ASCII, two-byte letters,
+// continuation bytes) are skipped without decoding, which keeps a long
+// ASCII line cheap.
 func hasCJK(s string) bool {
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if s[i] < 0xE1 {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
 		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
 			return true
 		}
+		i += n
 	}
 	return false
 }

@@ -37,3 +37,30 @@ func TestTwentyMegabyteLine(t *testing.T) {
 	}
 	t.Logf("FIGURE 20 MB base64 line in the newest entry: %s", strings.Join(figures, ", "))
 }
+
+// TestTwentyMegabyteLineOldest puts the 20 MB line in the oldest entry,
+// so the built-in summarizer distills it: compact must finish and the
+// line must stay reachable (in the file or the snapshot its block names).
+func TestTwentyMegabyteLineOldest(t *testing.T) {
+	root, file := newRoot(t, 40, 9)
+	raw := make([]byte, 15<<20)
+	rand.Read(raw)
+	line := base64.StdEncoding.EncodeToString(raw)
+	write(t, file, "# Diary\n\n## 2026-04-01 10:00 — Blob\n- "+line+"\n\n"+strings.TrimPrefix(read(t, file), "# Diary\n\n"))
+	var figures []string
+	for _, args := range [][]string{
+		{"compact", "topics/t.md", "--dry-run"},
+		{"compact", "topics/t.md", "--yes"},
+	} {
+		t0 := time.Now()
+		r := mc(t, root, "", nil, args...)
+		if r.code != 0 {
+			t.Errorf("%v: exit %d: %s%s", args, r.code, r.stdout, r.stderr)
+		}
+		figures = append(figures, strings.Join(args, " ")+" "+since(t0))
+	}
+	if !strings.Contains(reachable(t, root, file), line) {
+		t.Error("the 20 MB line is neither in the file nor in a snapshot it names")
+	}
+	t.Logf("FIGURE 20 MB base64 line in the oldest entry: %s", strings.Join(figures, ", "))
+}
