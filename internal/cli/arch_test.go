@@ -23,7 +23,7 @@ var layers = map[string]int{
 	"check": engines, "loadcut": engines, "drift": engines, "secrets": engines, "doctor": engines,
 	"measure": engines, "sweep": engines, "sweepact": engines, "budget": engines, "compact": engines,
 	"snapshot": engines, "writeguard": engines, "claudehooks": engines, "recall": engines, "distill": engines,
-	"summarize": engines, "journal": engines,
+	"summarize": engines, "journal": engines, "hookrun": engines,
 
 	"index": formats, "policy": formats, "records": formats, "entries": formats, "facts": formats,
 	"reference": formats, "store": formats, "secretheading": formats, "ccentry": formats,
@@ -127,7 +127,6 @@ var verbEntryPoints = map[string][]string{
 // shrinks.
 var notYetThin = map[string]bool{
 	"compact.go": true, "save.go": true, "setbudget.go": true, // the compaction verbs
-	"hook.go": true, "hooks.go": true, // Claude Code's hooks
 	"journal.go": true, // asks secrets.Contains itself
 }
 

@@ -1,20 +1,17 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/memcompact/memcompact/internal/claudehooks"
-	"github.com/memcompact/memcompact/internal/store"
+	"github.com/memcompact/memcompact/internal/outcome"
 )
 
 func init() {
 	register(&command{
 		name:  "hooks",
-		usage: "hooks install|uninstall [--user | --project | --settings FILE] [--bin CMD] [--json]",
+		usage: hooksUsage,
 		short: "add memcompact's Claude Code hooks to settings.json, or take them out",
 		long: `install merges two hook entries into a Claude Code settings.json:
 SessionStart runs "memcompact hook session-start" and PreToolUse (matcher
@@ -39,78 +36,50 @@ valid JSON, or cannot be written safely), 3 usage error.`,
 	})
 }
 
-type hooksFlags struct {
-	user, project bool
-	settings, bin string
-	json          bool
+const hooksUsage = "hooks install|uninstall [--user | --project | --settings FILE] [--bin CMD] [--json]"
+
+// hooksHints are the hints of the hooks verb's refusals, by reason.
+var hooksHints = map[outcome.Reason]string{
+	claudehooks.ReasonNoAction:        "usage: memcompact " + hooksUsage,
+	claudehooks.ReasonForeignBin:      `name the memcompact executable, e.g. --bin "$(command -v memcompact)"`,
+	claudehooks.ReasonNoConfigDir:     "pass --settings FILE",
+	claudehooks.ReasonInvalidSettings: "fix the file by hand (or move it aside) and run the command again; nothing was changed",
 }
 
 func runHooks(env *Env, args []string) error {
-	const usage = "hooks install|uninstall [--user | --project | --settings FILE] [--bin CMD] [--json]"
-	var f hooksFlags
+	req := claudehooks.Request{Getenv: env.Getenv, Home: env.Home()}
+	var asJSON bool
 	fs := newFlagSet("hooks")
-	fs.BoolVar(&f.user, "user", false, "edit the user's settings.json in the Claude config dir (default)")
-	fs.BoolVar(&f.project, "project", false, "edit .claude/settings.json at the project root")
-	fs.StringVar(&f.settings, "settings", "", "edit this settings file")
-	fs.StringVar(&f.bin, "bin", "memcompact", "the command the hooks run memcompact as (e.g. an absolute path)")
-	fs.BoolVar(&f.json, "json", false, "print the result as JSON")
+	fs.BoolVar(&req.User, "user", false, "edit the user's settings.json in the Claude config dir (default)")
+	fs.BoolVar(&req.Project, "project", false, "edit .claude/settings.json at the project root")
+	fs.StringVar(&req.Settings, "settings", "", "edit this settings file")
+	fs.StringVar(&req.Bin, "bin", "memcompact", "the command the hooks run memcompact as (e.g. an absolute path)")
+	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	alias(fs, "json", "Json")
-	pos, err := parseFlags(env, fs, usage, args)
+	pos, err := parseFlags(env, fs, hooksUsage, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 || (pos[0] != "install" && pos[0] != "uninstall") {
-		return &ExitError{Code: ExitUsage, Err: errors.New("hooks needs one action: install or uninstall"), Hints: []string{"usage: memcompact " + usage}}
+	if len(pos) == 1 {
+		req.Action = pos[0]
 	}
-	n := 0
-	for _, b := range []bool{f.user, f.project, f.settings != ""} {
-		if b {
-			n++
-		}
-	}
-	if n > 1 {
-		return Usagef("--user, --project and --settings choose the same thing; give one")
-	}
-	if strings.TrimSpace(f.bin) == "" {
-		return Usagef("--bin is empty")
-	}
-	if pos[0] == "install" && !claudehooks.IsOurs(claudehooks.Ours[0].Command(f.bin), claudehooks.Ours[0].Sub) {
-		// A hook memcompact cannot recognize as its own would be added again
-		// by every install and never found by uninstall.
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--bin %q does not name memcompact, so a later install or uninstall could not recognize the hooks it adds", f.bin),
-			Hints: []string{`name the memcompact executable, e.g. --bin "$(command -v memcompact)"`}}
-	}
-	path, err := settingsPath(env, f)
+	res, err := claudehooks.Run(context.Background(), req)
 	if err != nil {
-		return err
+		return fail(err, hooksHints)
 	}
-
-	var c *claudehooks.Change
-	if pos[0] == "install" {
-		c, err = claudehooks.Install(path, f.bin)
-	} else {
-		c, err = claudehooks.Uninstall(path)
+	if asJSON {
+		return printJSON(env, res)
 	}
-	if err != nil {
-		var inv *claudehooks.InvalidError
-		if errors.As(err, &inv) {
-			return &ExitError{Code: ExitRefused, Err: err, Hints: []string{"fix the file by hand (or move it aside) and run the command again; nothing was changed"}}
-		}
-		return &ExitError{Code: ExitRefused, Err: err}
-	}
-	if f.json {
-		return printJSON(env, c)
-	}
-	renderHooksChange(env, pos[0], c)
+	renderHooksChange(env, res)
 	return nil
 }
 
-func renderHooksChange(env *Env, action string, c *claudehooks.Change) {
-	w := env.Stdout
+func renderHooksChange(env *Env, c *claudehooks.Result) {
+	w, action := env.Stdout, c.Action
 	switch {
-	case action == "install" && !c.Changed:
+	case action == claudehooks.ActionInstall && !c.Changed:
 		fmt.Fprintf(w, "memcompact hooks already installed in %s\n", c.Settings)
-	case action == "install":
+	case action == claudehooks.ActionInstall:
 		verb := "updated"
 		if c.Created {
 			verb = "created"
@@ -133,23 +102,4 @@ func renderHooksChange(env *Env, action string, c *claudehooks.Change) {
 	if c.Backup != "" {
 		fmt.Fprintf(w, "previous contents kept in %s\n", c.Backup)
 	}
-}
-
-// settingsPath is the settings file hooks edits.
-func settingsPath(env *Env, f hooksFlags) (string, error) {
-	switch {
-	case f.settings != "":
-		return f.settings, nil
-	case f.project:
-		cwd, err := os.Getwd()
-		if err != nil {
-			return "", Refusef("cannot find the current directory: %v", err)
-		}
-		return filepath.Join(store.ProjectRoot(cwd), ".claude", "settings.json"), nil
-	}
-	home := env.Home()
-	if home == "" && env.Getenv("CLAUDE_CONFIG_DIR") == "" {
-		return "", &ExitError{Code: ExitUsage, Err: errors.New("cannot find the Claude config dir: neither CLAUDE_CONFIG_DIR nor HOME is set"), Hints: []string{"pass --settings FILE"}}
-	}
-	return filepath.Join(store.ConfigDir(env.Getenv, home), "settings.json"), nil
 }

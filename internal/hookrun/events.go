@@ -1,0 +1,177 @@
+package hookrun
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/doctor"
+	"github.com/memcompact/memcompact/internal/journal"
+	"github.com/memcompact/memcompact/internal/secrets"
+	"github.com/memcompact/memcompact/internal/store"
+	"github.com/memcompact/memcompact/internal/sweepact"
+	"github.com/memcompact/memcompact/internal/textfile"
+	"github.com/memcompact/memcompact/internal/writeguard"
+)
+
+// preWrite judges a Write, Edit or MultiEdit call with the write guard,
+// then journals the store's before-state (which may deny an index write
+// based on a stale copy).
+func preWrite(ctx context.Context, req Request, in *claudehooks.Input, res *Result) {
+	switch in.ToolName {
+	case "Write", "Edit", "MultiEdit":
+	default:
+		res.note("tool %q is not Write, Edit or MultiEdit; allowing", in.ToolName)
+		return
+	}
+	t, err := in.Tool()
+	if err != nil {
+		res.note("%v; allowing", err)
+		return
+	}
+	cwd := in.Cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	v := writeguard.JudgeWithin(&writeguard.Call{
+		Tool: in.ToolName, Input: t, Cwd: cwd,
+		Getenv: req.Getenv, Home: req.Home, Today: req.Today,
+	}, budget(req.Getenv))
+	for _, s := range v.Skipped {
+		res.note("%s", s)
+	}
+	reason := ""
+	if v.Deny() {
+		reason = v.Reason()
+	}
+	if v.Store != "" {
+		reason = journalBeforeWrite(ctx, req, in, t, v.Store, v.Path, reason, res)
+	}
+	res.Deny = reason
+}
+
+// journalBeforeWrite records the store's before-state in the journal and,
+// for the index, denies a write based on a stale copy; it returns the
+// reason to deny ("" to allow). The journal never blocks a write by
+// failing: its errors become notes.
+func journalBeforeWrite(ctx context.Context, req Request, in *claudehooks.Input, t *claudehooks.ToolInput, storeDir, path, reason string, res *Result) string {
+	jreq, ok := hookJournal(req, storeDir, in.SessionID)
+	if !ok {
+		return reason
+	}
+	var current, proposed []byte
+	if filepath.Base(path) == journal.IndexName {
+		var raw []byte
+		f, err := textfile.Read(path)
+		exists := err == nil
+		if exists {
+			raw = f.Raw
+		}
+		if exists || errors.Is(err, fs.ErrNotExist) {
+			if after, aerr := writeguard.Apply(in.ToolName, string(raw), exists, t); aerr == nil {
+				current, proposed = raw, []byte(after)
+			}
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, journalBudget)
+	defer cancel()
+	clobbered, err := journal.BeforeWrite(ctx, jreq, path, current, proposed)
+	if err != nil {
+		res.note("journal: %v (the write is judged without it)", err)
+	}
+	if len(clobbered) > 0 {
+		return strings.TrimSpace(reason + "\n" + journal.ClobberReason(clobbered))
+	}
+	if reason == "" {
+		if err := journal.AfterAllow(jreq, path, proposed); err != nil {
+			res.note("journal: %v", err)
+		}
+	}
+	return reason
+}
+
+// journalBudget bounds the journal's share of a hook: well inside the 10 s
+// Claude Code gives the hook, so a huge store is journaled over a few
+// sessions instead of stalling one.
+const journalBudget = 3 * time.Second
+
+// hookJournal is the journal request of a hook, or false when the journal
+// is off (MEMCOMPACT_JOURNAL=off) or has no data directory.
+func hookJournal(req Request, storeDir, session string) (journal.HookRequest, bool) {
+	if req.Getenv("MEMCOMPACT_JOURNAL") == "off" {
+		return journal.HookRequest{}, false
+	}
+	data, err := journal.DataDir(req.Getenv, req.Home)
+	if err != nil {
+		return journal.HookRequest{}, false
+	}
+	return journal.HookRequest{Store: storeDir, DataDir: data, Session: session, Secret: secretBytes, Now: req.Now}, true
+}
+
+// secretBytes is the journal's secret test: gitleaks' rules and ours.
+func secretBytes(b []byte) bool { return secrets.Contains(string(b)) }
+
+// sessionStart journals the store of the session's working directory and,
+// when something is wrong with it, gives the agent a short note. A healthy
+// store gets none.
+func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *Result) {
+	cwd := in.Cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	indexPath, _, err := store.FindIndex(req.Getenv, req.Home, cwd)
+	if err != nil {
+		res.note("%v; nothing to report", err)
+		return
+	}
+	deleted := ""
+	if jreq, ok := hookJournal(req, filepath.Dir(indexPath), in.SessionID); ok {
+		var err error
+		ctx, cancel := context.WithTimeout(ctx, journalBudget)
+		defer cancel()
+		if deleted, err = journal.SessionStart(ctx, jreq); err != nil {
+			res.note("journal: %v", err)
+		}
+	}
+	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: req.Today, Quick: true, NoCache: req.Getenv("MEMCOMPACT_NO_CACHE") != ""})
+	if r.Result == "unreadable" {
+		res.note("cannot read %s: %s; nothing to report", indexPath, r.Reason)
+		r = nil
+	}
+	note := ""
+	if r != nil {
+		note = doctor.SessionNote(r)
+	}
+	switch {
+	case deleted != "" && note != "":
+		note += "\n- " + deleted
+	case deleted != "":
+		note = "memcompact: this project's memory store (" + filepath.Dir(indexPath) + "): " + deleted
+	}
+	res.Context = note
+}
+
+// postRead counts a Read of a memory entry as recall evidence for the
+// sweep. It never blocks and never gives the agent anything: a read
+// already happened, and counting it must not cost the session anything.
+func postRead(req Request, in *claudehooks.Input, res *Result) {
+	if in.ToolName != "Read" {
+		return
+	}
+	t, err := in.Tool()
+	if err != nil || t.FilePath == "" {
+		return
+	}
+	path := t.FilePath
+	if !filepath.IsAbs(path) && in.Cwd != "" {
+		path = filepath.Join(in.Cwd, path)
+	}
+	if _, err := sweepact.RunRecordRead(sweepact.RecordReadRequest{File: path, Today: req.Today}); err != nil {
+		res.note("%v; not counted", err)
+	}
+}

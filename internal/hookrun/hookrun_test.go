@@ -1,0 +1,272 @@
+package hookrun
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/store"
+)
+
+const index = `# Memory
+
+## Feedback
+- [Run tests with race](feedback_race.md) — always pass -race; CI flakes otherwise
+- [Deploy order](project_deploy.md) — staging first, then prod after the smoke test
+`
+
+// fixture is a project directory whose Claude Code store holds index and
+// two entries, and a journal data directory, all under one temp dir.
+type fixture struct {
+	proj, store, data string
+	env               map[string]string
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	root := t.TempDir()
+	f := &fixture{proj: filepath.Join(root, "proj"), data: filepath.Join(root, "data"),
+		env: map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(root, "cfg")}}
+	f.env["MEMCOMPACT_DATA_DIR"] = f.data
+	if err := os.MkdirAll(f.proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f.store, _ = store.MemoryDir(f.getenv, "", f.proj)
+	for name, body := range map[string]string{
+		"MEMORY.md":         index,
+		"feedback_race.md":  "---\nname: race\n---\nAlways run go test -race.\n",
+		"project_deploy.md": "---\nname: deploy\n---\nStaging first.\n",
+	} {
+		if err := os.MkdirAll(f.store, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(f.store, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return f
+}
+
+func (f *fixture) getenv(k string) string { return f.env[k] }
+
+// call is the hook JSON of a tool call.
+func (f *fixture) call(session, tool string, input map[string]any) string {
+	b, err := json.Marshal(map[string]any{"session_id": session, "cwd": f.proj, "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input})
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func (f *fixture) run(t *testing.T, event, input string) *Result {
+	t.Helper()
+	res, err := Run(context.Background(), Request{Event: event, Input: strings.NewReader(input), Getenv: f.getenv,
+		Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.Local), Now: time.Now})
+	if err != nil {
+		t.Fatalf("%s: %v", event, err)
+	}
+	return res
+}
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name      string
+		event     string
+		env       map[string]string
+		input     func(f *fixture) string
+		deny      string // a substring of Result.Deny; "" for an allow
+		context   string // a substring of Result.Context; "" for none
+		note      string // a substring of a note; "" for no notes
+		noJournal bool   // the journal's data directory is never made
+	}{
+		{name: "not JSON", event: EventPreWrite, input: func(*fixture) string { return "this is not json" },
+			note: "not Claude Code's hook JSON", noJournal: true},
+		{name: "no input", event: EventPreWrite, input: func(*fixture) string { return "" },
+			note: "the hook input is empty", noJournal: true},
+		{name: "a tool it does not handle", event: EventPreWrite,
+			input: func(f *fixture) string { return f.call("s1", "Bash", map[string]any{"command": "rm MEMORY.md"}) },
+			note:  `tool "Bash" is not Write, Edit or MultiEdit; allowing`, noJournal: true},
+		{name: "no file_path", event: EventPreWrite,
+			input: func(f *fixture) string { return f.call("s1", "Write", map[string]any{"content": "x"}) },
+			note:  "no file_path; allowing", noJournal: true},
+		{name: "outside every store", event: EventPreWrite,
+			input: func(f *fixture) string {
+				return f.call("s1", "Write", map[string]any{"file_path": "main.go", "content": "package main\n"})
+			},
+			note: "not inside a memory store", noJournal: true},
+		{name: "a hooked pointer: allowed and journaled", event: EventPreWrite,
+			input: func(f *fixture) string {
+				return f.addPointer("s1", "- [Prefer table tests](feedback_tables.md) — one loop per function")
+			}},
+		{name: "a bare pointer: denied", event: EventPreWrite,
+			input: func(f *fixture) string { return f.addPointer("s1", "- [Tables](feedback_tables.md)") },
+			deny:  "without a recall hook (R1)"},
+		{name: "a secret in an entry: denied", event: EventPreWrite,
+			input: func(f *fixture) string {
+				return f.call("s1", "Write", map[string]any{"file_path": filepath.Join(f.store, "reference_github.md"),
+					"content": "---\nname: github\n---\nThe bot token is ghp_Zx9Qw3Er7Ty1Ui5Op2As8Df4Gh6Jk0Lz3Xc7V for releases.\n"})
+			},
+			deny: "it would write a secret into memory"},
+		{name: "cannot judge in time: a memory file is denied", event: EventPreWrite, env: map[string]string{"MEMCOMPACT_HOOK_BUDGET": "1ns"},
+			input: func(f *fixture) string {
+				return f.addPointer("s1", "- [Prefer table tests](feedback_tables.md) — one loop per function")
+			},
+			deny: "could not finish judging this Edit of"},
+		{name: "cannot judge in time: outside a store is allowed", event: EventPreWrite, env: map[string]string{"MEMCOMPACT_HOOK_BUDGET": "1ns"},
+			input: func(f *fixture) string {
+				return f.call("s1", "Write", map[string]any{"file_path": "main.go", "content": "package main\n"})
+			},
+			note: "not inside a memory store; allowing", noJournal: true},
+		{name: "a budget that is not a duration is the default", event: EventPreWrite, env: map[string]string{"MEMCOMPACT_HOOK_BUDGET": "soon"},
+			input: func(f *fixture) string { return f.addPointer("s1", "- [Tables](feedback_tables.md)") },
+			deny:  "without a recall hook (R1)"},
+		{name: "journal off", event: EventPreWrite, env: map[string]string{"MEMCOMPACT_JOURNAL": "off"},
+			input: func(f *fixture) string {
+				return f.addPointer("s1", "- [Prefer table tests](feedback_tables.md) — one loop per function")
+			},
+			noJournal: true},
+		{name: "a journal that cannot be written never blocks", event: EventPreWrite, env: map[string]string{"MEMCOMPACT_DATA_DIR": "/dev/null/x"},
+			input: func(f *fixture) string {
+				return f.addPointer("s1", "- [Prefer table tests](feedback_tables.md) — one loop per function")
+			},
+			note: "journal: ", noJournal: true},
+		{name: "session start, healthy store: nothing to say", event: EventSessionStart,
+			input: func(f *fixture) string { return f.start("s1") }},
+		{name: "session start, no store", event: EventSessionStart,
+			input: func(f *fixture) string {
+				return `{"session_id":"s1","cwd":"` + filepath.Join(f.proj, "..") + `","hook_event_name":"SessionStart"}`
+			},
+			note: "nothing to report", noJournal: true},
+		{name: "post-read of an entry: counted silently", event: EventPostRead,
+			input: func(f *fixture) string {
+				return f.call("s1", "Read", map[string]any{"file_path": filepath.Join(f.store, "feedback_race.md")})
+			},
+			noJournal: true},
+		{name: "post-read of another tool: nothing", event: EventPostRead,
+			input:     func(f *fixture) string { return f.call("s1", "Write", map[string]any{"file_path": "x.md"}) },
+			noJournal: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			for k, v := range tt.env {
+				f.env[k] = v
+			}
+			res := f.run(t, tt.event, tt.input(f))
+			checkResult(t, res, tt.event, tt.deny, tt.context, tt.note)
+			if _, err := os.Stat(f.data); (err == nil) == tt.noJournal {
+				t.Errorf("journal data dir exists: %v; want %v", err == nil, !tt.noJournal)
+			}
+		})
+	}
+}
+
+func checkResult(t *testing.T, res *Result, event, deny, context, note string) {
+	t.Helper()
+	if res.Event != event {
+		t.Errorf("Event %q, want %q", res.Event, event)
+	}
+	if deny == "" && res.Deny != "" || !strings.Contains(res.Deny, deny) {
+		t.Errorf("Deny %q, want %q", res.Deny, deny)
+	}
+	if context == "" && res.Context != "" || !strings.Contains(res.Context, context) {
+		t.Errorf("Context %q, want %q", res.Context, context)
+	}
+	notes := strings.Join(res.Notes, "\n")
+	if note == "" && notes != "" || !strings.Contains(notes, note) {
+		t.Errorf("Notes %q, want %q", notes, note)
+	}
+}
+
+// addPointer is an Edit of the index adding line under the heading.
+func (f *fixture) addPointer(session, line string) string {
+	return f.call(session, "Edit", map[string]any{"file_path": filepath.Join(f.store, "MEMORY.md"),
+		"old_string": "## Feedback\n", "new_string": "## Feedback\n" + line + "\n"})
+}
+
+func (f *fixture) start(session string) string {
+	return `{"session_id":"` + session + `","cwd":"` + f.proj + `","hook_event_name":"SessionStart","source":"startup"}`
+}
+
+// TestRunSessionNoteAndStaleIndex: a store with a subject the agent cannot
+// recall gets a session note; a Write of the index from a copy older than
+// another writer's change is denied, naming the line it would remove.
+func TestRunSessionNoteAndStaleIndex(t *testing.T) {
+	f := newFixture(t)
+	res := f.run(t, EventSessionStart, f.start("a"))
+	checkResult(t, res, EventSessionStart, "", "", "")
+	other := index + "- [Deploy keys](reference_deploy.md) — rotate them every quarter\n"
+	if err := os.WriteFile(filepath.Join(f.store, "MEMORY.md"), []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stale := f.call("a", "Write", map[string]any{"file_path": filepath.Join(f.store, "MEMORY.md"), "content": index + "- [Tables](feedback_tables.md) — one loop per function\n"})
+	res = f.run(t, EventPreWrite, stale)
+	checkResult(t, res, EventPreWrite, "MEMORY.md changed since this session last read it", "", "")
+	if !strings.Contains(res.Deny, "reference_deploy.md") {
+		t.Errorf("the denial does not name the clobbered line: %q", res.Deny)
+	}
+
+	bare := "# Memory\n\n## Feedback\n- [Race](feedback_race.md)\n"
+	if err := os.WriteFile(filepath.Join(f.store, "MEMORY.md"), []byte(bare), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = f.run(t, EventSessionStart, f.start("b"))
+	if !strings.Contains(res.Context, "memcompact") || res.Deny != "" {
+		t.Errorf("a store with a hookless subject: Context %q, Deny %q", res.Context, res.Deny)
+	}
+}
+
+func TestRunUnknownEvent(t *testing.T) {
+	for _, event := range []string{"", "post-write", "PreToolUse"} {
+		res, err := Run(context.Background(), Request{Event: event, Input: strings.NewReader("{}")})
+		if res != nil || outcome.StatusOf(err) != outcome.Usage || outcome.ReasonOf(err) != ReasonUnknownEvent {
+			t.Errorf("%q: %v, %v; want a usage error %s", event, res, err, ReasonUnknownEvent)
+		}
+	}
+}
+
+type panicReader struct{}
+
+func (panicReader) Read([]byte) (int, error) { panic("boom") }
+
+type failReader struct{}
+
+func (failReader) Read([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// TestRunFailsOpen: a bug or an unreadable stdin is an allow with a note,
+// never an error (which would exit non-zero and block the call).
+func TestRunFailsOpen(t *testing.T) {
+	for _, in := range []struct {
+		r    interface{ Read([]byte) (int, error) }
+		note string
+	}{{panicReader{}, "internal error (boom); allowing — this is a bug"}, {failReader{}, "reading the hook input: broken pipe; allowing"}} {
+		res, err := Run(context.Background(), Request{Event: EventPreWrite, Input: in.r, Getenv: func(string) string { return "" }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkResult(t, res, EventPreWrite, "", "", in.note)
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	for _, tt := range []struct {
+		res  Result
+		want string
+	}{
+		{Result{}, ""},
+		{Result{Deny: "no"}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}` + "\n"},
+		{Result{Context: "look"}, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"look"}}` + "\n"},
+	} {
+		var b bytes.Buffer
+		if err := tt.res.WriteJSON(&b); err != nil || b.String() != tt.want {
+			t.Errorf("%+v: %q, %v; want %q", tt.res, b.String(), err, tt.want)
+		}
+	}
+}
