@@ -22,8 +22,9 @@ linked on the index's pointer lines, and every entry file no pointer names
 and orders them: incomplete dispositions, critical entries, unassessed
 entries, expired deferrals, the rest. The artifact (JSON, on stdout and, with
 --out, in a file) records the index's character count and digest, so the
-partition check knows which bytes were enumerated. Nothing in the store is
-written.
+partition check knows which bytes were enumerated. The artifact is written
+under the store's lock, atomically, and never through a symlink leading out
+of the store. Nothing else is written.
 
 Exit codes: 0 enumerated, 2 a file exists but could not be read, 3 usage
 error ("RESULT: usage-error" and a reason on standard output).`,
