@@ -185,6 +185,9 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool) {
 		if r.Reason == compact.ReasonNoEntries {
 			fmt.Fprintf(env.Stderr, "memcompact: hint: name what starts an entry with --entry-heading '##' or a regular expression\n")
 		}
+		if h := compactHints[r.Reason]; h != "" {
+			fmt.Fprintf(env.Stderr, "memcompact: hint: %s\n", h)
+		}
 		return
 	}
 	fmt.Fprintln(w, r.Message)

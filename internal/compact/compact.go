@@ -69,6 +69,7 @@ type Options struct {
 
 	noSuggest bool           // set while a suggestion is being verified
 	cache     *distill.Cache // entries read once, shared by the suggestions' plans
+	consent   *consent       // asked before Model is first given a tier; nil: not needed
 }
 
 // Plan is a compaction worked out in memory. Nothing is written until
@@ -240,6 +241,10 @@ func (pl *Plan) outside(ctx context.Context) *Plan {
 				return pl.abort("the summary %s has no bullets; nothing was written", o.SummaryName)
 			}
 		case o.Model != nil:
+			if err := o.consent.allow(); err != nil {
+				pl.Report.Reason = outcome.ReasonOf(err)
+				return pl.refuse(outcome.Refused, "%s: %v", o.Rel, err)
+			}
 			srcs := pl.tierOnly()
 			b, err := pl.modelBullets(ctx, srcs)
 			if err != nil {

@@ -58,15 +58,45 @@ type Summarizing struct {
 
 // chosen is the summarizer a run resolved to.
 type chosen struct {
-	model  summarize.Model  // nil: the built-in summarizer, a summary, or a plan
-	cfg    summarize.Config // what was chosen (Builtin for none)
-	strict bool
+	model   summarize.Model  // nil: the built-in summarizer, a summary, or a plan
+	cfg     summarize.Config // what was chosen (Builtin for none)
+	strict  bool
+	consent *consent // nil when no consent is needed
+}
+
+// consent is the question whether the oldest tier may leave the machine.
+// It is asked when a file's tier is about to be sent, not before: a run
+// in which no file needs distilling (nothing over budget) asks nothing.
+// The first answer holds for the rest of the run.
+type consent struct {
+	cfg   summarize.Config
+	ask   func(where string) bool // nil: no way to ask
+	asked bool
+	ok    bool
+}
+
+// allow asks (once) and returns the refusal when the answer is no or
+// there was no way to ask. A nil consent allows.
+func (c *consent) allow() error {
+	if c == nil {
+		return nil
+	}
+	if !c.asked {
+		c.asked = true
+		c.ok = c.ask != nil && c.ask(c.cfg.Where())
+	}
+	if c.ok {
+		return nil
+	}
+	return &outcome.Error{Status: outcome.Refused, Reason: ReasonRemoteNotAllowed,
+		Msg: fmt.Sprintf("--summarizer %s would send the oldest tier (never a secret entry) to %s, and that was not allowed; nothing was sent or written", c.cfg.Kind, c.cfg.Where())}
 }
 
 // choose resolves the summarizer of a run: the flags' choice (a model, or
 // command as a shell command), else the root's settings file, else the
-// built-in one. It asks for consent before anything could leave the
-// machine, unless plan (which sends nothing).
+// built-in one. Consent to send text off the machine is not asked here:
+// c.consent asks when a file's tier is about to be sent (plan sends
+// nothing and needs none).
 func (s *Summarizing) choose(root, command string, timeout time.Duration, summary, plan bool) (chosen, error) {
 	c := chosen{cfg: s.Summarizer, strict: s.Strict}
 	if command != "" {
@@ -109,9 +139,8 @@ func (s *Summarizing) choose(root, command string, timeout time.Duration, summar
 	if plan {
 		return c, nil
 	}
-	if cfg.Remote() && !allow && (s.ConfirmRemote == nil || !s.ConfirmRemote(cfg.Where())) {
-		return c, &outcome.Error{Status: outcome.Refused, Reason: ReasonRemoteNotAllowed,
-			Msg: fmt.Sprintf("--summarizer %s would send the oldest tier of each file (never a secret entry) to %s, and that was not allowed; nothing was sent or written", cfg.Kind, cfg.Where())}
+	if cfg.Remote() && !allow {
+		c.consent = &consent{cfg: cfg, ask: s.ConfirmRemote}
 	}
 	if c.model, err = summarize.New(cfg, env); err != nil {
 		return c, &outcome.Error{Status: outcome.Refused, Reason: ReasonSummarizerUnavailable, Msg: err.Error(), Err: err}

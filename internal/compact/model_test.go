@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +70,21 @@ func (f *fakeMessages) got() []string {
 	return append([]string(nil), f.bodies...)
 }
 
+// redirectTo is an HTTP client that sends every request to the loopback
+// server at base, whatever its URL names: a "remote" API that is a fake.
+func redirectTo(base string) *http.Client {
+	to, _ := url.Parse(base)
+	return &http.Client{Transport: roundTrip(func(q *http.Request) (*http.Response, error) {
+		q = q.Clone(q.Context())
+		q.URL.Scheme, q.URL.Host, q.Host = to.Scheme, to.Host, ""
+		return http.DefaultTransport.RoundTrip(q)
+	})}
+}
+
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(q *http.Request) (*http.Response, error) { return f(q) }
+
 func keyEnv(base string) *summarize.Env {
 	env := map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": base}
 	return &summarize.Env{Getenv: func(k string) string { return env[k] }}
@@ -126,33 +142,67 @@ func TestModelNeverSeesSecretsOrPlan(t *testing.T) {
 	}
 }
 
-// TestModelRemoteNeedsConsent: a remote API is refused before anything is
-// built or sent, unless allowed by flag, answer or settings file.
+// TestModelRemoteNeedsConsent: a remote API gets no text unless allowed by
+// flag, answer or settings file; the question comes when a file's tier is
+// about to be sent, and a refusal refuses that file (nothing sent or
+// written).
 func TestModelRemoteNeedsConsent(t *testing.T) {
 	root := modelRoot(t, nil)
 	before, _ := os.ReadFile(filepath.Join(root, "topics", "tools.md"))
 	asked := ""
 	s := Summarizing{Summarizer: summarize.Config{Kind: summarize.Anthropic, BaseURL: "https://api.anthropic.com"},
 		Env: keyEnv(""), ConfirmRemote: func(where string) bool { asked = where; return false }}
-	_, err := Run(context.Background(), modelRequest(root, s))
-	if outcome.ReasonOf(err) != ReasonRemoteNotAllowed || outcome.StatusOf(err) != outcome.Refused {
-		t.Fatalf("err %v", err)
+	refused := func(what string, s Summarizing) {
+		t.Helper()
+		res, err := Run(context.Background(), modelRequest(root, s))
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		rep := res.Files[0]
+		if rep.Status != StatusRefused || rep.Reason != ReasonRemoteNotAllowed || res.Outcome != outcome.Refused || !strings.Contains(rep.Message, "nothing was sent or written") {
+			t.Fatalf("%s: %s %s (%v): %s", what, rep.Status, rep.Reason, res.Outcome, rep.Message)
+		}
 	}
+	refused("answered no", s)
 	if !strings.Contains(asked, "https://api.anthropic.com/v1/messages") {
 		t.Errorf("asked %q", asked)
 	}
 	s.ConfirmRemote = nil
-	if _, err := Run(context.Background(), modelRequest(root, s)); outcome.ReasonOf(err) != ReasonRemoteNotAllowed {
-		t.Fatalf("without a question: %v", err)
-	}
+	refused("no way to ask", s)
 	after, _ := os.ReadFile(filepath.Join(root, "topics", "tools.md"))
 	if string(after) != string(before) || snapshotExists(root) {
 		t.Error("a refused run wrote")
 	}
 	// Claude Code sends to Anthropic: remote too.
-	s = Summarizing{Summarizer: summarize.Config{Kind: summarize.Claude}, Env: keyEnv("")}
-	if _, err := Run(context.Background(), modelRequest(root, s)); outcome.ReasonOf(err) != ReasonRemoteNotAllowed {
-		t.Fatalf("claude without consent: %v", err)
+	env := keyEnv("")
+	env.LookPath = func(string) (string, error) { return "/usr/local/bin/claude", nil }
+	refused("claude", Summarizing{Summarizer: summarize.Config{Kind: summarize.Claude}, Env: env})
+}
+
+// TestModelConsentAskedWhenSending: nothing over budget asks nothing; two
+// files to distill ask once, when the first is about to be sent, and the
+// answer holds for both.
+func TestModelConsentAskedWhenSending(t *testing.T) {
+	f := newFakeMessages(t, 200, "- Tuned jobs.")
+	d := diary(10, "\n")
+	small := d[:strings.Index(d, "## 2026-")] + "## 2026-01-01 10:00 — One\n- Kept short.\n"
+	root := testshared.Tree(t, map[string]string{budget.PolicyRel: runPolicy, "topics/tools.md": d, "topics/small.md": small})
+	// A non-loopback base URL is remote; the fake answers through HTTP.
+	env := keyEnv("https://api.anthropic.com")
+	env.HTTP = redirectTo(f.URL)
+	asks := 0
+	s := Summarizing{Summarizer: summarize.Config{Kind: summarize.Anthropic}, Env: env,
+		ConfirmRemote: func(string) bool { asks++; return true }}
+	req := modelRequest(root, s)
+	req.Files = []string{filepath.Join(root, "topics", "small.md")}
+	if _, err := Run(context.Background(), req); err != nil || asks != 0 {
+		t.Fatalf("within budget: asked %d times, err %v", asks, err)
+	}
+	req.Files = nil // every over-budget file: tools.md only
+	if res, err := Run(context.Background(), req); err != nil || asks != 1 || len(f.got()) == 0 {
+		t.Fatalf("over budget: asked %d times, %d requests, err %v", asks, len(f.got()), err)
+	} else if rep := res.Files[0]; rep.File != "topics/tools.md" || rep.Status == StatusRefused {
+		t.Fatalf("%s: %s: %s", rep.File, rep.Status, rep.Message)
 	}
 }
 

@@ -133,7 +133,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 			Root: root, Rel: t.rel, Row: *t.row, EntryHeading: req.EntryHeading,
 			Summary: summary, SummaryName: req.summaryName(), Command: req.Command, Timeout: req.Timeout,
 			Explicit: t.explicit, Today: req.Today, Now: req.Now, PlanOnly: req.Plan, Steps: req.Steps,
-			Model: ch.model, Strict: ch.strict,
+			Model: ch.model, Strict: ch.strict, consent: ch.consent,
 		}
 		pl := Prepare(ctx, o)
 		if pl.Report.Status == StatusPlanned {

@@ -137,7 +137,7 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 	}
 	opts := Options{
 		Root: root, Rel: rel, Row: *row, File: cur, EntryHeading: req.EntryHeading,
-		Command: req.Command, Timeout: req.Timeout, Explicit: true, Model: ch.model, Strict: ch.strict,
+		Command: req.Command, Timeout: req.Timeout, Explicit: true, Model: ch.model, Strict: ch.strict, consent: ch.consent,
 		Reserve: need, Append: add, Today: req.Today, Now: req.Now,
 	}
 	if need >= row.Budget {
