@@ -38,6 +38,28 @@ func IsScratch(name string) bool {
 	return strings.HasPrefix(name, ".memcompact-") || name == lockfile.Name
 }
 
+// IsTemp reports whether a file name (without directory) is a temporary
+// file of a write in progress or of one a crash cut short: a copy of bytes
+// that live (or lived) under another name, never content of its own.
+func IsTemp(name string) bool { return strings.HasPrefix(name, TempPrefix) }
+
+// OwnDir is the folder memcompact keeps inside a store or root for its
+// own files (plans, sweep artifacts, snapshots, the recall log).
+const OwnDir = ".memcompact"
+
+// IsInternal reports whether a slash- or OS-separated path relative to a
+// store or root names memcompact's own bookkeeping: a scratch file (see
+// IsScratch) or anything inside OwnDir. Such a path is never a memory
+// file, whatever a policy glob or a walk matches.
+func IsInternal(rel string) bool {
+	for _, part := range strings.FieldsFunc(rel, func(r rune) bool { return r == '/' || r == filepath.Separator }) {
+		if part == OwnDir || IsScratch(part) {
+			return true
+		}
+	}
+	return false
+}
+
 // writeTemp writes data to a new temporary file in dir, fsyncs it and
 // returns its path.
 func writeTemp(dir, base string, data []byte, perm fs.FileMode) (string, error) {

@@ -123,9 +123,10 @@ func (p *Policy) Files(root string) (files []File, unmatched []*Row) {
 				continue
 			}
 			rel = filepath.ToSlash(rel)
-			// memcompact's own temporary and lock files are never memory
-			// files, whatever a glob like dir/* says.
-			if atomicfile.IsScratch(filepath.Base(m)) {
+			// memcompact's own temporary and lock files, and its
+			// .memcompact folder, are never memory files, whatever a glob
+			// like dir/* or */* says.
+			if atomicfile.IsInternal(rel) {
 				continue
 			}
 			if fi, err := os.Stat(m); err != nil || fi.IsDir() || claimed[rel] || Excluded(rel) {

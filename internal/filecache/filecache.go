@@ -19,10 +19,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/memcompact/memcompact/internal/atomicfile"
 )
 
 // racyWindow is how close to its recording a file's modification time may
@@ -139,7 +142,11 @@ func (c *Cache) Save() {
 	// A temporary file renamed over the cache: a reader never sees half a
 	// cache, and of two runs saving at once the last wins (a cache may
 	// forget; it must not lie).
-	tmp, err := os.CreateTemp(filepath.Dir(c.path), ".tmp-*")
+	// The temporary file carries memcompact's one temporary prefix and
+	// this process's id, so a save killed half-way leaves debris the next
+	// save removes.
+	atomicfile.RemoveStale(filepath.Dir(c.path))
+	tmp, err := os.CreateTemp(filepath.Dir(c.path), fmt.Sprintf("%s%d-cache-*", atomicfile.TempPrefix, os.Getpid()))
 	if err != nil {
 		return
 	}

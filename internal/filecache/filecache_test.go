@@ -1,6 +1,7 @@
 package filecache
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -118,5 +119,40 @@ func TestCorruptAndUnwritable(t *testing.T) {
 	nilCache.Save()
 	if _, ok := nilCache.Stat(p, fi); ok {
 		t.Error("nil cache hit")
+	}
+}
+
+// TestSaveRemovesCrashDebris: a save killed between its temporary file and
+// the rename leaves a file with memcompact's temporary prefix, which the
+// next save removes; a live process's is left alone.
+func TestSaveRemovesCrashDebris(t *testing.T) {
+	setCacheDir(t)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.md")
+	fi := write(t, p, "hello", time.Now().Add(-time.Hour))
+	c := Open("ns", "v1")
+	c.Put(p, fi, Sum([]byte("hello")), []byte(`[1]`))
+	c.Save()
+	cacheDir := filepath.Dir(c.path)
+	dead := filepath.Join(cacheDir, ".memcompact-tmp-999999999-cache-1")
+	live := filepath.Join(cacheDir, fmt.Sprintf(".memcompact-tmp-%d-cache-2", os.Getppid()))
+	for _, d := range []string{dead, live} {
+		if err := os.WriteFile(d, []byte("{"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Put(p, fi, Sum([]byte("hello")), []byte(`[2]`))
+	c.Save()
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("a dead process's temporary file was kept: %v", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("a live process's temporary file was removed: %v", err)
+	}
+	ents, _ := os.ReadDir(cacheDir)
+	for _, e := range ents {
+		if e.Name() != filepath.Base(c.path) && e.Name() != filepath.Base(live) {
+			t.Errorf("left in the cache folder: %s", e.Name())
+		}
 	}
 }

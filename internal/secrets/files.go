@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/filecache"
+	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -43,8 +45,9 @@ type Report struct {
 
 // ScanFiles scans each path: a file is read and scanned; a directory is
 // walked (hidden directories such as .git are not entered, and symbolic
-// links to directories are not followed, so a walk always ends), and each
-// text file in it is scanned. A file that looks binary (a NUL byte in its
+// links to directories are not followed, so a walk always ends, and
+// memcompact's temporary and lock files are passed over, see ownFile), and
+// each text file in it is scanned. A file that looks binary (a NUL byte in its
 // first 8 KB) is skipped with a note. A path that does not exist or cannot
 // be read is recorded in Errors. The caller decides what a missing path
 // means; ScanFiles never stops early.
@@ -90,6 +93,9 @@ func ScanFilesWith(paths []string, opt ScanOptions) *Report {
 				}
 				return nil
 			}
+			if ownFile(d.Name()) {
+				return nil
+			}
 			if d.Type()&fs.ModeSymlink != 0 {
 				if st, err := os.Stat(path); err == nil && st.IsDir() {
 					return nil
@@ -107,6 +113,16 @@ func ScanFilesWith(paths []string, opt ScanOptions) *Report {
 		}
 	}
 	return rep
+}
+
+// ownFile reports a file a walk passes over because memcompact wrote it
+// for itself: a temporary file (a copy of a memory file, or crash debris
+// of one, whose findings would be the real file's twice, or a half) or the
+// lock. A recovered foreign write (atomicfile.RecoveredPrefix) is another
+// program's text and is scanned; the .memcompact folder is skipped with
+// every hidden folder.
+func ownFile(name string) bool {
+	return atomicfile.IsTemp(name) || name == lockfile.Name
 }
 
 // binarySniff is how much of a file is looked at to decide it is binary.
