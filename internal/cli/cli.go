@@ -259,10 +259,4 @@ func distance(a, b string) int {
 }
 
 // where is what an engine consults to find the current project's store.
-func (e *Env) where() store.Where {
-	cwd, err := os.Getwd()
-	if err != nil {
-		cwd = ""
-	}
-	return store.Where{Getenv: e.Getenv, Home: e.Home(), Cwd: cwd}
-}
+func (e *Env) where() store.Where { return store.Here(e.Getenv, e.Home()) }

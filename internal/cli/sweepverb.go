@@ -107,48 +107,33 @@ func runSweepPlan(env *Env, args []string) error {
 	fs := newFlagSet("sweep plan")
 	var f sweepFlags
 	f.define(fs)
-	var target int
-	var record bool
-	var out string
-	fs.IntVar(&target, "target", 0, "aim the index at this many UTF-16 units (default: the load cut, or the budget when smaller)")
-	fs.BoolVar(&record, "record", false, "append a 'proposed' ledger record per proposed move")
-	fs.StringVar(&out, "out", "", "write the plan file here (default: .memcompact/sweep-plan.json in the store)")
+	var req sweepact.PlanFileRequest
+	fs.IntVar(&req.TargetUnits, "target", 0, "aim the index at this many UTF-16 units (default: the load cut, or the budget when smaller)")
+	fs.BoolVar(&req.Record, "record", false, "append a 'proposed' ledger record per proposed move")
+	fs.StringVar(&req.Out, "out", "", "write the plan file here (default: .memcompact/sweep-plan.json in the store)")
 	pos, err := parseFlags(env, fs, "sweep plan [flags] INDEX", args)
 	if err != nil {
 		return err
 	}
-	ix, err := oneIndex(pos, f.index, "sweep plan")
-	if err != nil {
+	if req.Index, err = oneIndex(pos, f.index, "sweep plan"); err != nil {
 		return err
 	}
-	if target < 0 {
+	if req.TargetUnits < 0 {
 		return Usagef("--target must be a positive number of units")
 	}
-	asOf, err := f.asOfDate(env)
-	if err != nil {
+	if req.AsOf, err = f.asOfDate(env); err != nil {
 		return err
 	}
-	pl, err := sweepact.RunPlan(sweepact.PlanRequest{Index: ix, AsOf: asOf, TargetUnits: target})
+	req.LockWait = 30 * time.Second
+	res, err := sweepact.RunPlanFile(context.Background(), req)
 	if err != nil {
 		return engineErr(err)
 	}
-	if out == "" {
-		out = filepath.Join(filepath.Dir(pl.Index), sweepact.DefaultPlanRel)
-	}
-	if err := sweepact.WritePlan(out, pl); err != nil {
-		return Refusef("%s: the plan could not be written: %v", out, err)
-	}
-	recorded := 0
-	if record {
-		if recorded, err = sweepact.RunRecordProposals(pl, asOf, 30*time.Second); err != nil {
-			return engineErr(err)
-		}
-	}
 	if f.json {
-		writeJSON(env, pl)
+		writeJSON(env, res.Plan)
 		return nil
 	}
-	sweepact.WritePlanText(env.Stdout, pl, out, recorded)
+	sweepact.WritePlanText(env.Stdout, res.Plan, res.Path, res.Recorded)
 	return nil
 }
 

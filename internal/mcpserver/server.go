@@ -28,7 +28,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"strings"
 	"time"
@@ -50,13 +49,7 @@ type Host struct {
 	Now    func() time.Time // the clock that names snapshots; nil for time.Now
 }
 
-func (h *Host) where() store.Where {
-	cwd, err := os.Getwd()
-	if err != nil {
-		cwd = ""
-	}
-	return store.Where{Getenv: h.Getenv, Home: h.Home, Cwd: cwd}
-}
+func (h *Host) where() store.Where { return store.Here(h.Getenv, h.Home) }
 
 // New returns a server with every tool registered.
 func New(h *Host, version string) *mcp.Server {

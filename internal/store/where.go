@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"os"
 
 	"github.com/memcompact/memcompact/internal/outcome"
 )
@@ -17,6 +18,17 @@ type Where struct {
 	// Settings is the value of claude's --settings flag the session is
 	// started with, which may set autoMemoryDirectory; usually "".
 	Settings string
+}
+
+// Here is the Where of this process: getenv and home as given, and the
+// working directory, or "" when it cannot be found (a missing INDEX is then
+// looked for as if from nowhere and reported missing, never guessed).
+func Here(getenv func(string) string, home string) Where {
+	cwd, err := os.Getwd()
+	if err != nil {
+		cwd = ""
+	}
+	return Where{Getenv: getenv, Home: home, Cwd: cwd}
 }
 
 // ReasonNoIndex is the outcome reason of a verb given no index when the
