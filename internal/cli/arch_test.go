@@ -117,6 +117,7 @@ var entryPoint = regexp.MustCompile(`^(Run\w*|\w*Request|\w*Result|\w*Report|Out
 
 var verbEntryPoints = map[string][]string{
 	"budget":   {"Init", "SetBudget"},
+	"compact":  {"Save"},
 	"snapshot": {"Restore", "Catalog"},
 	"sweep":    {"Records"}, // the store part of every sweep Request
 }
@@ -126,8 +127,8 @@ var verbEntryPoints = map[string][]string{
 // test fails when one of them no longer needs to be here, so the list only
 // shrinks.
 var notYetThin = map[string]bool{
-	"compact.go": true, "save.go": true, "setbudget.go": true, // the compaction verbs
-	"journal.go": true, // asks secrets.Contains itself
+	"setbudget.go": true, // the compaction verbs
+	"journal.go":   true, // asks secrets.Contains itself
 }
 
 // TestFacesUseOnlyEntryPoints: no file in internal/cli uses an engine

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -11,7 +12,6 @@ import (
 	"github.com/memcompact/memcompact/internal/compact"
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/outcome"
-	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -69,21 +69,18 @@ type compactFlags struct {
 	yes, json, strict              bool
 }
 
-// summarizing maps the summarizer flags to the engine's choice: a named
-// model summarizer, or the rest of --summarizer as a shell command.
-func (f *compactFlags) summarizing(env *Env) (command string, s compact.Summarizing) {
-	cfg := summarize.Parse(f.summarizer)
-	if cfg.Kind == summarize.Command {
-		command, cfg = cfg.Command, summarize.Config{}
-	}
-	cfg.Model, cfg.BaseURL = f.model, f.baseURL
-	s = compact.Summarizing{Summarizer: cfg, Strict: f.strict, AllowRemote: f.yes}
+// request maps the flags compact and save share to a compact Request;
+// save takes its summarizer and consent from it.
+func (f *compactFlags) request(env *Env) compact.Request {
+	req := compact.Request{Root: f.root, EntryHeading: f.entryHeading, Timeout: f.timeout, Confirmed: f.yes,
+		Confirm: askFirstCompaction(env), Today: env.Today(), Now: env.Now()}
+	req.Summarizer, req.Model, req.BaseURL, req.Strict, req.AllowRemote = f.summarizer, f.model, f.baseURL, f.strict, f.yes
 	if isTerminal(env.Stdin) {
-		s.ConfirmRemote = func(where string) bool {
+		req.ConfirmRemote = func(where string) bool {
 			return ask(env, fmt.Sprintf("Send the oldest tier of each file to compact (never a secret entry) to %s?", where))
 		}
 	}
-	return command, s
+	return req
 }
 
 func compactFlagSet(f *compactFlags, name string) *flag.FlagSet {
@@ -116,22 +113,21 @@ func askFirstCompaction(env *Env) func(*compact.Report) bool {
 
 func runCompact(env *Env, args []string) (err error) {
 	var f compactFlags
-	var all bool
+	var all, dryRun, steps, plan bool
+	var summaryFile string
 	fset := compactFlagSet(&f, "compact")
-	req := compact.Request{Today: env.Today(), Now: env.Now(), Confirm: askFirstCompaction(env)}
 	fset.BoolVar(&all, "all", false, "compact every over-budget file of the policy (the default without FILE)")
-	fset.BoolVar(&req.DryRun, "dry-run", false, "show everything, write nothing")
-	fset.BoolVar(&req.Steps, "steps", false, "only the design's one step: distill the oldest tier as drawn, and report a shortfall if that is not enough")
-	fset.BoolVar(&req.Plan, "plan", false, "print the oldest tier and the facts that must survive, for an agent to summarize; write nothing")
-	fset.StringVar(&req.SummaryFile, "summary", "", "use the bullets in this file (written from --plan) as the summary")
+	fset.BoolVar(&dryRun, "dry-run", false, "show everything, write nothing")
+	fset.BoolVar(&steps, "steps", false, "only the design's one step: distill the oldest tier as drawn, and report a shortfall if that is not enough")
+	fset.BoolVar(&plan, "plan", false, "print the oldest tier and the facts that must survive, for an agent to summarize; write nothing")
+	fset.StringVar(&summaryFile, "summary", "", "use the bullets in this file (written from --plan) as the summary")
 	pos, err := parseFlags(env, fset, compactUsage, args)
 	if err != nil {
 		return err
 	}
 	defer func() { err = withJSONError(env, f.json, err) }()
-	req.Root, req.Files, req.All, req.EntryHeading = f.root, pos, all, f.entryHeading
-	req.Command, req.Summarizing = f.summarizing(env)
-	req.Timeout, req.Confirmed = f.timeout, f.yes
+	req := f.request(env)
+	req.Files, req.All, req.DryRun, req.Steps, req.Plan, req.SummaryFile = pos, all, dryRun, steps, plan, summaryFile
 	if !f.json {
 		req.OnFile = func(r *compact.Report) { renderCompact(env, r, req.DryRun) }
 	}
@@ -200,6 +196,25 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool) {
 	for _, s := range r.SecretInBlock {
 		fmt.Fprintf(w, "  secret in the summary: %s\n", s)
 	}
+	renderKept(w, r)
+	if r.Status == compact.StatusShortfall {
+		fmt.Fprint(w, shortfallHint(r))
+	}
+	if dryRun && len(r.SnapshotOnly) > 0 {
+		fmt.Fprintf(w, "Facts that would live only in the snapshot (%d):\n", len(r.SnapshotOnly))
+		for _, f := range r.SnapshotOnly {
+			fmt.Fprintf(w, "  - %s (line %d): %s\n", f.Kind, f.Line, f.Text)
+		}
+	}
+	if dryRun && r.Status == compact.StatusCompacted {
+		fmt.Fprintf(w, "Dry run: nothing was written. The history block would be:\n%s", r.Block)
+	}
+}
+
+// renderKept says what a compaction kept that a summary would have lost:
+// the secret entries left in place, the lines a model summary missed, the
+// mid tier's light summary.
+func renderKept(w io.Writer, r *compact.Report) {
 	if len(r.Secrets) > 0 {
 		fmt.Fprintf(w, "Kept %d secret %s verbatim in place (never summarized):", len(r.Secrets), textfile.Plural(len(r.Secrets), "entry", "entries"))
 		for i, s := range r.Secrets {
@@ -224,27 +239,16 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool) {
 	if r.MidLightened && r.Status == compact.StatusCompacted {
 		fmt.Fprintf(w, "The mid tier was lightly summarized: %d duplicate or filler lines removed.\n", r.MidRemoved)
 	}
-	if r.Status == compact.StatusShortfall {
-		fmt.Fprint(w, shortfallHint(r))
-	}
-	if dryRun && len(r.SnapshotOnly) > 0 {
-		fmt.Fprintf(w, "Facts that would live only in the snapshot (%d):\n", len(r.SnapshotOnly))
-		for _, f := range r.SnapshotOnly {
-			fmt.Fprintf(w, "  - %s (line %d): %s\n", f.Kind, f.Line, f.Text)
-		}
-	}
-	if dryRun && r.Status == compact.StatusCompacted {
-		fmt.Fprintf(w, "Dry run: nothing was written. The history block would be:\n%s", r.Block)
-	}
 }
 
 func renderPlan(env *Env, r *compact.Report) {
 	w := env.Stdout
 	fmt.Fprintf(w, "Plan for %s (%d/%d %s; entries found by %s)\n", r.File, r.SizeBefore, r.Budget, r.Unit, r.Mode)
-	tier := func(t compact.Tier) string {
-		return fmt.Sprintf("%d %s (%d lines)", t.Entries, textfile.Plural(t.Entries, "entry", "entries"), t.Lines)
+	tier := func(entries, lines int) string {
+		return fmt.Sprintf("%d %s (%d lines)", entries, textfile.Plural(entries, "entry", "entries"), lines)
 	}
-	fmt.Fprintf(w, "Oldest tier: %s; mid tier: %s; newest tier: %s, kept verbatim.\n", tier(r.Oldest), tier(r.Mid), tier(r.Newest))
+	fmt.Fprintf(w, "Oldest tier: %s; mid tier: %s; newest tier: %s, kept verbatim.\n",
+		tier(r.Oldest.Entries, r.Oldest.Lines), tier(r.Mid.Entries, r.Mid.Lines), tier(r.Newest.Entries, r.Newest.Lines))
 	for _, s := range r.Secrets {
 		fmt.Fprintf(w, "Not shown, never summarized: the secret entry at line %d %q (%s).\n", s.Line, s.Title, s.Reason)
 	}

@@ -45,9 +45,9 @@ func runSave(env *Env, args []string) (err error) {
 	if len(pos) != 1 {
 		return Usagef("save needs exactly one FILE")
 	}
-	command, summarizing := f.summarizing(env)
-	req := compact.SaveRequest{Root: f.root, File: pos[0], Command: command, Summarizing: summarizing, Timeout: f.timeout, EntryHeading: f.entryHeading,
-		Confirmed: f.yes, Confirm: askFirstCompaction(env), Today: env.Today(), Now: env.Now()}
+	c := f.request(env)
+	req := compact.SaveRequest{Root: c.Root, File: pos[0], Summarizing: c.Summarizing, Timeout: c.Timeout, EntryHeading: c.EntryHeading,
+		Confirmed: c.Confirmed, Confirm: c.Confirm, Today: c.Today, Now: c.Now}
 	if req.Entry, req.EntryName, err = readEntry(env, entryFile); err != nil {
 		return err
 	}
@@ -65,15 +65,15 @@ func runSave(env *Env, args []string) (err error) {
 		renderCompact(env, res.Compaction, false)
 	}
 	switch {
-	case res.Status == compact.SaveNotSaved && res.Unsaved != "":
+	case res.Status == compact.StatusNotSaved && res.Unsaved != "":
 		fmt.Fprintf(env.Stdout, "The entry was not saved into %s, which changed while it was being compacted; its text is in %s.\n", res.File, res.Unsaved)
-	case res.Status == compact.SaveNotSaved:
+	case res.Status == compact.StatusNotSaved:
 		fmt.Fprintf(env.Stdout, "The entry was not saved: %s changed while it was being compacted.\n", res.File)
-	case res.Status == compact.SaveOverBudget:
+	case res.Status == compact.StatusSavedOverBudget:
 		fmt.Fprintf(env.Stdout, "Saved the entry to %s: now %d/%d %s, over budget.\n", res.File, res.Size, res.Budget, res.Unit)
 	case !res.Budgeted:
 		fmt.Fprintf(env.Stdout, "Saved the entry to %s (not in the compaction policy, so no budget applies).\n", res.File)
-	case res.Status == compact.SaveSaved && res.Size > res.Budget:
+	case res.Status == compact.StatusSaved && res.Size > res.Budget:
 		fmt.Fprintf(env.Stdout, "Saved the entry to %s: now %d/%d %s. It is now over budget; the next save compacts it first.\n", res.File, res.Size, res.Budget, res.Unit)
 	default:
 		fmt.Fprintf(env.Stdout, "Saved the entry to %s: now %d/%d %s.\n", res.File, res.Size, res.Budget, res.Unit)

@@ -38,11 +38,14 @@ type ModelRun struct {
 // Summarizing is the part of a Request (and a SaveRequest) that chooses a
 // model summarizer, and the consent to send text to it.
 type Summarizing struct {
-	// Summarizer names a model summarizer (summarize.Claude, Anthropic,
-	// OpenAI) with its Model and BaseURL; the zero value means none, and
-	// then Command, else the root's compaction/summarizer.toml, else the
-	// built-in summarizer decides.
-	Summarizer summarize.Config
+	// Summarizer is the summarizer asked for, as --summarizer names it:
+	// claude, anthropic, openai or builtin, else a shell command (run as
+	// Command is). "" means none: then Command, else the root's
+	// compaction/summarizer.toml, else the built-in summarizer decides.
+	Summarizer string
+	// Model and BaseURL are a model summarizer's model and API base URL;
+	// "" for its default.
+	Model, BaseURL string
 	// Strict aborts a compaction whose summary still misses lines after
 	// the repair round, instead of appending them verbatim.
 	Strict bool
@@ -54,6 +57,27 @@ type Summarizing struct {
 	// Env is where API keys and claude are looked up; nil for the
 	// process's environment and PATH.
 	Env *summarize.Env
+}
+
+// config is the model summarizer asked for, with its model and base URL
+// (Kind "" when none is, or when Summarizer is a shell command: see
+// shellCommand).
+func (s *Summarizing) config() summarize.Config {
+	cfg := summarize.Parse(s.Summarizer)
+	if cfg.Kind == summarize.Command {
+		cfg = summarize.Config{}
+	}
+	cfg.Model, cfg.BaseURL = s.Model, s.BaseURL
+	return cfg
+}
+
+// shellCommand is the shell command to summarize with: Summarizer when it
+// names no summarizer of ours, else command.
+func (s *Summarizing) shellCommand(command string) string {
+	if cfg := summarize.Parse(s.Summarizer); cfg.Kind == summarize.Command {
+		return cfg.Command
+	}
+	return command
 }
 
 // chosen is the summarizer a run resolved to.
@@ -98,7 +122,7 @@ func (c *consent) allow() error {
 // c.consent asks when a file's tier is about to be sent (plan sends
 // nothing and needs none).
 func (s *Summarizing) choose(root, command string, timeout time.Duration, summary, plan bool) (chosen, error) {
-	c := chosen{cfg: s.Summarizer, strict: s.Strict}
+	c := chosen{cfg: s.config(), strict: s.Strict}
 	if command != "" {
 		if c.cfg.Kind != "" && c.cfg.Kind != summarize.Builtin {
 			return c, outcome.Usagef(ReasonBadRequest, "give one --summarizer")

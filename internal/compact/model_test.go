@@ -101,7 +101,7 @@ func modelRequest(root string, s Summarizing) Request {
 func TestModelNeverSeesSecretsOrPlan(t *testing.T) {
 	root := modelRoot(t, nil)
 	f := newFakeMessages(t, 200, "- Tuned jobs.")
-	s := Summarizing{Summarizer: summarize.Config{Kind: summarize.Anthropic}, Env: keyEnv(f.URL)}
+	s := Summarizing{Summarizer: string(summarize.Anthropic), Env: keyEnv(f.URL)}
 
 	req := modelRequest(root, s)
 	req.Plan = true
@@ -150,7 +150,7 @@ func TestModelRemoteNeedsConsent(t *testing.T) {
 	root := modelRoot(t, nil)
 	before, _ := os.ReadFile(filepath.Join(root, "topics", "tools.md"))
 	asked := ""
-	s := Summarizing{Summarizer: summarize.Config{Kind: summarize.Anthropic, BaseURL: "https://api.anthropic.com"},
+	s := Summarizing{Summarizer: string(summarize.Anthropic), BaseURL: "https://api.anthropic.com",
 		Env: keyEnv(""), ConfirmRemote: func(where string) bool { asked = where; return false }}
 	refused := func(what string, s Summarizing) {
 		t.Helper()
@@ -176,7 +176,7 @@ func TestModelRemoteNeedsConsent(t *testing.T) {
 	// Claude Code sends to Anthropic: remote too.
 	env := keyEnv("")
 	env.LookPath = func(string) (string, error) { return "/usr/local/bin/claude", nil }
-	refused("claude", Summarizing{Summarizer: summarize.Config{Kind: summarize.Claude}, Env: env})
+	refused("claude", Summarizing{Summarizer: string(summarize.Claude), Env: env})
 }
 
 // TestModelConsentAskedWhenSending: nothing over budget asks nothing; two
@@ -191,7 +191,7 @@ func TestModelConsentAskedWhenSending(t *testing.T) {
 	env := keyEnv("https://api.anthropic.com")
 	env.HTTP = redirectTo(f.URL)
 	asks := 0
-	s := Summarizing{Summarizer: summarize.Config{Kind: summarize.Anthropic}, Env: env,
+	s := Summarizing{Summarizer: string(summarize.Anthropic), Env: env,
 		ConfirmRemote: func(string) bool { asks++; return true }}
 	req := modelRequest(root, s)
 	req.Files = []string{filepath.Join(root, "topics", "small.md")}
@@ -212,7 +212,7 @@ func TestModelErrorLeavesFile(t *testing.T) {
 	root := modelRoot(t, nil)
 	before, _ := os.ReadFile(filepath.Join(root, "topics", "tools.md"))
 	f := newFakeMessages(t, 401, "")
-	res, err := Run(context.Background(), modelRequest(root, Summarizing{Summarizer: summarize.Config{Kind: summarize.Anthropic}, Env: keyEnv(f.URL)}))
+	res, err := Run(context.Background(), modelRequest(root, Summarizing{Summarizer: string(summarize.Anthropic), Env: keyEnv(f.URL)}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestSettingsFile(t *testing.T) {
 	}
 	// --summarizer builtin wins over the file.
 	n := len(f.got())
-	res, err = Run(context.Background(), modelRequest(root, Summarizing{Summarizer: summarize.Config{Kind: summarize.Builtin}, Env: keyEnv("")}))
+	res, err = Run(context.Background(), modelRequest(root, Summarizing{Summarizer: string(summarize.Builtin), Env: keyEnv("")}))
 	if err != nil || len(f.got()) != n || res.Files[0].Summarizer != "builtin" {
 		t.Fatalf("builtin over the file: %v, %d more requests, summarizer %q", err, len(f.got())-n, res.Files[0].Summarizer)
 	}
@@ -264,7 +264,7 @@ func TestModelTooLong(t *testing.T) {
 		long.WriteString("- Filler bullet " + itoa(i) + ".\n")
 	}
 	f := newFakeMessages(t, 200, long.String())
-	res, err := Run(context.Background(), modelRequest(root, Summarizing{Summarizer: summarize.Config{Kind: summarize.Anthropic}, Env: keyEnv(f.URL)}))
+	res, err := Run(context.Background(), modelRequest(root, Summarizing{Summarizer: string(summarize.Anthropic), Env: keyEnv(f.URL)}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,6 +99,7 @@ type target struct {
 // the policy. Per-file outcomes (within budget, still over, aborted,
 // refused) are reports in the result; an error means nothing was tried.
 func Run(ctx context.Context, req Request) (*Result, error) {
+	req.Command = req.shellCommand(req.Command)
 	if err := req.check(); err != nil {
 		return nil, err
 	}
@@ -164,7 +165,7 @@ func (req *Request) check() error {
 		return outcome.Usagef(ReasonBadRequest, "give FILE arguments or --all, not both")
 	case req.Plan && hasSummary:
 		return outcome.Usagef(ReasonBadRequest, "--plan writes nothing; it cannot be combined with --summary")
-	case hasSummary && (req.Command != "" || (req.Summarizer.Kind != "" && req.Summarizer.Kind != summarize.Builtin)):
+	case hasSummary && (req.Command != "" || (req.config().Kind != "" && req.config().Kind != summarize.Builtin)):
 		return outcome.Usagef(ReasonBadRequest, "give --summarizer or --summary, not both")
 	case hasSummary && len(req.Files) != 1:
 		return outcome.Usagef(ReasonBadRequest, "--summary needs exactly one FILE: the summary is of that file's oldest tier")

@@ -10,7 +10,6 @@ import (
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/outcome"
-	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
@@ -54,8 +53,11 @@ func TestRun(t *testing.T) {
 		{name: "files and all", req: Request{Files: []string{"topics/tools.md"}, All: true}, status: outcome.Usage, reason: ReasonBadRequest},
 		{name: "plan and summary", req: Request{Files: []string{"topics/tools.md"}, Plan: true, Summary: noBullets}, status: outcome.Usage, reason: ReasonBadRequest},
 		{name: "plan and summarizer: shown, not run", req: Request{Files: []string{"topics/tools.md"}, Plan: true, Command: "exit 7"}, reports: []string{StatusPlanned}},
-		{name: "model flags without a model", req: Request{Files: []string{"topics/tools.md"}, Summarizing: Summarizing{Summarizer: summarize.Config{Model: "m"}}}, status: outcome.Usage, reason: ReasonBadRequest},
+		{name: "model flags without a model", req: Request{Files: []string{"topics/tools.md"}, Summarizing: Summarizing{Model: "m"}}, status: outcome.Usage, reason: ReasonBadRequest},
 		{name: "summary and summarizer", req: Request{Files: []string{"topics/tools.md"}, Summary: noBullets, Command: "cat"}, status: outcome.Usage, reason: ReasonBadRequest},
+		{name: "summary and a shell command as the summarizer", req: Request{Files: []string{"topics/tools.md"}, Summary: noBullets, Summarizing: Summarizing{Summarizer: "cat"}}, status: outcome.Usage, reason: ReasonBadRequest},
+		{name: "summary and a named summarizer", req: Request{Files: []string{"topics/tools.md"}, Summary: noBullets, Summarizing: Summarizing{Summarizer: "claude"}}, status: outcome.Usage, reason: ReasonBadRequest},
+		{name: "plan with a shell command as the summarizer: shown, not run", req: Request{Files: []string{"topics/tools.md"}, Plan: true, Summarizing: Summarizing{Summarizer: "exit 7"}}, reports: []string{StatusPlanned}},
 		{name: "summary of two files", req: Request{Files: []string{"topics/tools.md", "topics/small.md"}, Summary: noBullets}, status: outcome.Usage, reason: ReasonBadRequest},
 		{name: "unreadable summary file", req: Request{Files: []string{"topics/tools.md"}, SummaryFile: "no-such-summary.md"}, status: outcome.Usage, reason: ReasonBadSummary},
 		{name: "not budgeted", req: Request{Files: []string{"elsewhere.md"}}, status: outcome.Refused, reason: budget.ReasonNotInPolicy},

@@ -65,12 +65,12 @@ type SaveResult struct {
 
 // The statuses of a SaveResult.
 const (
-	SaveSaved     = "saved"
-	SaveCompacted = "compacted_and_saved"
-	SaveNotSaved  = "not_saved"
-	// SaveOverBudget: the entry was saved, but the file is over its
+	StatusSaved             = "saved"
+	StatusCompactedAndSaved = "compacted_and_saved"
+	StatusNotSaved          = "not_saved"
+	// StatusSavedOverBudget: the entry was saved, but the file is over its
 	// budget: compaction could not make room (or was not allowed to).
-	SaveOverBudget = "saved_over_budget"
+	StatusSavedOverBudget = "saved_over_budget"
 )
 
 // Save appends an entry to a file after a blank line. A budgeted file over
@@ -86,6 +86,7 @@ const (
 // result names the file. A file within budget gets a plain append; a file
 // not in the policy is saved without a budget check.
 func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
+	req.Command = req.shellCommand(req.Command)
 	entry, err := req.entry()
 	if err != nil {
 		return nil, err
@@ -156,9 +157,9 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 	if pl.Code == outcome.Clean && pl.Report.Status == StatusCompacted {
 		switch st := pl.write(req.Confirmed, req.Confirm); {
 		case st == outcome.Clean:
-			res.Status, res.Size = SaveCompacted, budget.Measure(pl.NewText()+add, row.Unit)
+			res.Status, res.Size = StatusCompactedAndSaved, budget.Measure(pl.NewText()+add, row.Unit)
 			if res.Size > row.Budget {
-				res.Status, res.Outcome = SaveOverBudget, outcome.Defects
+				res.Status, res.Outcome = StatusSavedOverBudget, outcome.Defects
 			}
 			return res, nil
 		case pl.Report.Status != StatusNotConfirmed:
@@ -170,7 +171,7 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 	if err := res.appendTo(abs, cur, add, row); err != nil {
 		return nil, err
 	}
-	res.Status, res.Outcome = SaveOverBudget, outcome.Defects
+	res.Status, res.Outcome = StatusSavedOverBudget, outcome.Defects
 	return res, nil
 }
 
@@ -178,7 +179,7 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 // protects the file kept it out, so that nothing the user asked to
 // remember is lost; the result names the file.
 func (res *SaveResult) keepUnsaved(root, rel, entry string, st outcome.Status, now time.Time) (*SaveResult, error) {
-	res.Status, res.Outcome = SaveNotSaved, st
+	res.Status, res.Outcome = StatusNotSaved, st
 	dir := filepath.Join(root, "compaction", "unsaved")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return res, nil
@@ -241,7 +242,7 @@ func (res *SaveResult) appendTo(abs string, cur *textfile.File, add string, row 
 		e.Msg = fmt.Sprintf("%v; the entry was not saved", err)
 		return e
 	}
-	res.Status = SaveSaved
+	res.Status = StatusSaved
 	res.Size = len(textfile.Lines(text + add))
 	if row != nil {
 		res.Size = budget.Measure(text+add, row.Unit)

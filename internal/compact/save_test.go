@@ -24,16 +24,16 @@ func TestSave(t *testing.T) {
 		reason    outcome.Reason // the error's
 		grows     bool           // the file then ends with the entry
 	}{
-		{name: "within budget", file: "topics/small.md", entry: entry, status: SaveSaved, grows: true},
-		{name: "not budgeted", file: "elsewhere.md", entry: entry, status: SaveSaved, grows: true},
-		{name: "new file", file: "topics/new.md", entry: entry, status: SaveSaved, grows: true},
-		{name: "over budget, confirmed", file: "topics/tools.md", entry: entry, confirmed: true, status: SaveCompacted, grows: true},
+		{name: "within budget", file: "topics/small.md", entry: entry, status: StatusSaved, grows: true},
+		{name: "not budgeted", file: "elsewhere.md", entry: entry, status: StatusSaved, grows: true},
+		{name: "new file", file: "topics/new.md", entry: entry, status: StatusSaved, grows: true},
+		{name: "over budget, confirmed", file: "topics/tools.md", entry: entry, confirmed: true, status: StatusCompactedAndSaved, grows: true},
 		// Save never drops the entry: without consent to compact, with no
 		// entries to compact or with an entry larger than the budget, it is
 		// saved and the file reported over budget.
-		{name: "over budget, not confirmed", file: "topics/tools.md", entry: entry, status: SaveOverBudget, outcome: outcome.Defects, grows: true},
-		{name: "over budget, no entries", file: "topics/prose.md", entry: "x\n", confirmed: true, status: SaveOverBudget, outcome: outcome.Defects, grows: true},
-		{name: "entry beyond any budget", file: "topics/prose.md", entry: strings.Repeat("line\n", 6), status: SaveOverBudget, outcome: outcome.Defects, grows: true},
+		{name: "over budget, not confirmed", file: "topics/tools.md", entry: entry, status: StatusSavedOverBudget, outcome: outcome.Defects, grows: true},
+		{name: "over budget, no entries", file: "topics/prose.md", entry: "x\n", confirmed: true, status: StatusSavedOverBudget, outcome: outcome.Defects, grows: true},
+		{name: "entry beyond any budget", file: "topics/prose.md", entry: strings.Repeat("line\n", 6), status: StatusSavedOverBudget, outcome: outcome.Defects, grows: true},
 		{name: "empty entry", file: "topics/small.md", entry: " \n\n", outcome: outcome.Usage, reason: ReasonBadRequest},
 		{name: "NUL byte", file: "topics/small.md", entry: "a\x00b", outcome: outcome.Usage, reason: ReasonBadRequest},
 		{name: "not UTF-8", file: "topics/small.md", entry: "a\xffb", outcome: outcome.Usage, reason: ReasonBadRequest},
@@ -62,7 +62,7 @@ func TestSave(t *testing.T) {
 			if !tt.grows && string(after) != string(before) {
 				t.Error("the file changed, yet the entry was not saved")
 			}
-			if res != nil && res.Status == SaveCompacted && (res.Compaction == nil || res.Size > res.Budget) {
+			if res != nil && res.Status == StatusCompactedAndSaved && (res.Compaction == nil || res.Size > res.Budget) {
 				t.Errorf("compacted and saved, yet %d/%d %s", res.Size, res.Budget, res.Unit)
 			}
 		})
