@@ -10,6 +10,7 @@
 package ccentry
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,6 +18,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/memcompact/memcompact/internal/filecache"
 	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -70,7 +72,29 @@ func Parse(rel, text string) Entry {
 
 // Read reads every entry file of the store dir and of its team/ folder
 // (every .md but MEMORY.md), in path order. Unreadable files are skipped.
-func Read(dir string) []Entry {
+func Read(dir string) []Entry { return read(dir, nil) }
+
+// cacheVersion changes whenever Parse would read the same text otherwise.
+const cacheVersion = "1"
+
+// ReadCached is Read for the hooks and doctor, which read every entry on
+// every session start: each file's Entry is remembered (package
+// filecache) and reused while the file's stamp is unchanged, or its
+// content digest when only its stamp moved; a changed file is read and
+// parsed again. The cache holds what Read returns: names, descriptions,
+// types and link names of entries.
+func ReadCached(dir string) []Entry {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Read(dir)
+	}
+	c := filecache.Open("ccentry "+abs, cacheVersion+" "+filecache.BuildStamp())
+	out := read(abs, c)
+	c.Save()
+	return out
+}
+
+func read(dir string, c *filecache.Cache) []Entry {
 	var out []Entry
 	for _, sub := range []string{"", "team"} {
 		files, _ := os.ReadDir(filepath.Join(dir, sub))
@@ -78,15 +102,56 @@ func Read(dir string) []Entry {
 			if f.IsDir() || !strings.EqualFold(filepath.Ext(f.Name()), ".md") || (sub == "" && f.Name() == "MEMORY.md") {
 				continue
 			}
-			tf, err := textfile.Read(filepath.Join(dir, sub, f.Name()))
-			if err != nil {
-				continue
+			if e, ok := readOne(dir, filepath.Join(sub, f.Name()), c); ok {
+				out = append(out, e)
 			}
-			out = append(out, Parse(filepath.ToSlash(filepath.Join(sub, f.Name())), tf.Text))
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
+}
+
+// readOne reads the entry at rel in dir, through c when it is not nil.
+func readOne(dir, rel string, c *filecache.Cache) (Entry, bool) {
+	path := filepath.Join(dir, rel)
+	slash := filepath.ToSlash(rel)
+	var fi os.FileInfo
+	if c != nil {
+		var err error
+		if fi, err = os.Stat(path); err != nil {
+			return Entry{}, false
+		}
+		if e, ok := recall(c.Stat(path, fi)); ok && e.Path == slash {
+			return e, true
+		}
+	}
+	tf, err := textfile.Read(path)
+	if err != nil {
+		return Entry{}, false
+	}
+	if c != nil {
+		if e, ok := recall(c.Digest(path, fi, tf.Digest)); ok && e.Path == slash {
+			return e, true
+		}
+	}
+	e := parse(slash, tf.Text)
+	if c != nil {
+		if data, err := json.Marshal(e); err == nil {
+			c.Put(path, fi, tf.Digest, data)
+		}
+	}
+	return e, true
+}
+
+// parse is Parse; tests count its calls.
+var parse = Parse
+
+func recall(data []byte, ok bool) (Entry, bool) {
+	var e Entry
+	if !ok || json.Unmarshal(data, &e) != nil {
+		return Entry{}, false
+	}
+	return e, true
 }
 
 // Dangling returns the [[name]] links that name no entry (by name, or by

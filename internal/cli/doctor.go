@@ -42,7 +42,7 @@ func runDoctor(env *Env, args []string) error {
 	fs.BoolVar(&req.All, "all", false, "diagnose every store under <config dir>/projects/*/memory/")
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	fs.StringVar(&req.Reference, "reference", "", "reference copy `FILE` for the strict check")
-	fs.BoolVar(&req.NoCache, "no-cache", false, "scan every file for secrets afresh, ignoring the per-file cache of earlier scans")
+	fs.BoolVar(&req.NoCache, "no-cache", false, "read, scan and plan afresh, ignoring the cache of earlier runs (secrets, entry files, the sweep figure)")
 	alias(fs, "json", "Json")
 	indexFlag := indexFlag(fs)
 	pos, err := parseFlags(env, fs, doctorUsage, args)

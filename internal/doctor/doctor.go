@@ -58,8 +58,9 @@ type Options struct {
 	// project hold entries Claude Code never loads.
 	Location *store.Location
 	Related  []store.Related
-	// NoCache scans every file for secrets afresh instead of trusting the
-	// per-file cache of earlier scans (see secrets.ScanOptions).
+	// NoCache reads, scans and plans afresh instead of trusting the cache
+	// of earlier runs: the secrets scan (secrets.ScanOptions), the entry
+	// files (ccentry.ReadCached) and the sweep figure (sweepact.RunReach).
 	NoCache bool
 }
 
@@ -203,6 +204,24 @@ type diagnosis struct {
 	// for hooks and notes.
 	hookless    []recall.WithoutHook
 	sharedNotes []recall.SharedNote
+
+	ents []ccentry.Entry // the entry files, read once (entryFiles)
+}
+
+// entryFiles reads the store's entry files once for the entries and drift
+// areas, through the per-file cache unless NoCache.
+func (d *diagnosis) entryFiles() []ccentry.Entry {
+	if d.ents == nil {
+		if d.opt.NoCache {
+			d.ents = ccentry.Read(d.dir)
+		} else {
+			d.ents = ccentry.ReadCached(d.dir)
+		}
+		if d.ents == nil {
+			d.ents = []ccentry.Entry{}
+		}
+	}
+	return d.ents
 }
 
 func (d *diagnosis) add(f Finding) { d.r.Findings = append(d.r.Findings, f) }
@@ -248,7 +267,7 @@ func (d *diagnosis) stores() {
 // ~200 characters Claude Code's own guidance allows, and [[links]] to no
 // entry (only noted: Claude Code treats those as entries still to write).
 func (d *diagnosis) entries() {
-	es := ccentry.Read(d.dir)
+	es := d.entryFiles()
 	var pinned, undescribed, long []string
 	for _, e := range es {
 		if e.Pinned {
@@ -321,13 +340,15 @@ func (d *diagnosis) load() {
 // sweepReach is what a sweep plan would bring a cut index to, in one line
 // ("" when no plan can be made): the figure the owner is pointed at.
 func (d *diagnosis) sweepReach() string {
-	pl, err := sweepact.RunPlan(sweepact.PlanRequest{Index: d.opt.Index, AsOf: records.DateOf(d.opt.Today)})
+	after, err := sweepact.RunReach(sweepact.ReachRequest{
+		Plan:    sweepact.PlanRequest{Index: d.opt.Index, AsOf: records.DateOf(d.opt.Today)},
+		NoCache: d.opt.NoCache})
 	if err != nil {
 		return ""
 	}
-	d.r.SweepReach = &pl.After
+	d.r.SweepReach = after
 	return fmt.Sprintf("a sweep plan would bring it to %d lines, %s characters, %d of %d subjects loading",
-		pl.After.Lines, textfile.N0(pl.After.Units), pl.After.SubjectsLoaded, pl.After.SubjectsTotal)
+		after.Lines, textfile.N0(after.Units), after.SubjectsLoaded, after.SubjectsTotal)
 }
 
 func (d *diagnosis) hooks() {

@@ -11,7 +11,7 @@ import (
 // drift verb finds them (exited orphans are not drift).
 func driftFinding(d *diagnosis) {
 	cmd := "memcompact drift " + quote(d.dir)
-	res, err := drift.ComputeParsed(d.opt.Index, d.lines, d.ix, records.DateOf(d.opt.Today))
+	res, err := drift.ComputeParsed(d.opt.Index, d.lines, d.ix, records.DateOf(d.opt.Today), d.entryFiles())
 	if err != nil {
 		d.add(Finding{Area: AreaDrift, Status: StatusInfo, Summary: "not checked: " + err.Error(), Command: cmd})
 		return

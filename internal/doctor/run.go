@@ -23,7 +23,7 @@ type Request struct {
 	Index     string // the index or its store directory; "" for the current project's
 	All       bool   // every store under <config dir>/projects/*/memory/
 	Reference string // --reference: the reference copy for the strict check
-	NoCache   bool   // --no-cache: scan every file for secrets afresh
+	NoCache   bool   // --no-cache: read, scan and plan afresh, trusting no cache
 	Today     time.Time
 	Where     store.Where
 	// Progress, when set, is called before each store of an All run.

@@ -122,14 +122,17 @@ func Compute(path string, asOf records.Date) (*Result, error) {
 		return nil, err
 	}
 	lines := textfile.Lines(f.Text)
-	return ComputeParsed(indexPath, lines, index.Parse(lines), asOf)
+	return ComputeParsed(indexPath, lines, index.Parse(lines), asOf, nil)
 }
 
 // ComputeParsed is Compute for a caller that has already read the index at
 // indexPath (a file) into lines and parsed them into ix: the doctor, which
 // runs on every session start, reads and parses the index once for all its
 // findings.
-func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf records.Date) (*Result, error) {
+//
+// ents are the store's entry files as ccentry reads them, for a caller
+// that has read them already (nil: they are read here).
+func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf records.Date, ents []ccentry.Entry) (*Result, error) {
 	dir := filepath.Dir(indexPath)
 	res := &Result{Store: dir, Index: indexPath, Ledger: filepath.Join(dir, "LEDGER.md")}
 
@@ -211,7 +214,10 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 	// [[name]] links between entries (Claude Code's own cross-references)
 	// that name no entry. Not drift: Claude Code reads them as entries
 	// still to write, so they are reported beside it, never as a defect.
-	res.DanglingLinks = ccentry.Dangling(ccentry.Read(dir))
+	if ents == nil {
+		ents = ccentry.Read(dir)
+	}
+	res.DanglingLinks = ccentry.Dangling(ents)
 	return res, nil
 }
 

@@ -1,18 +1,25 @@
-// Package filecache remembers a small result per file, keyed by the file's
-// path, size, modification time and content digest, so a verb that runs on
-// every session start or every write (the secrets scan of doctor and the
-// hooks) costs a stat per unchanged file instead of a read and a scan.
+// Package filecache remembers small results about files so a verb that
+// runs on every session start or every write (the secrets scan of doctor
+// and the hooks, the sweep plan's figure) costs a stat per unchanged file
+// instead of a read and a computation. Two kinds of record:
+//
+//   - per file (Put, Stat, Digest): keyed by the file's path, its stamp
+//     (size, modification time, inode and inode change time) and its
+//     content digest;
+//   - per set of files (Remember, Recall): a result computed from several
+//     files, kept with the stamp of every one of them, and trusted only
+//     while every one still has that stamp.
 //
 // The cache lives in os.UserCacheDir()/memcompact, one JSON file per
 // namespace (a kind of result and the directory it is about). It is only
 // ever a shortcut: a missing, corrupt, stale, foreign-version or
 // unwritable cache is ignored and rebuilt, never reported, and a result is
-// trusted only when the file still has the size and modification time it
-// had, and that time is older than the moment the result was recorded by
-// more than racyWindow (a file written within the same clock tick as its
-// scan could change again without its time moving); otherwise the content
-// digest decides. Callers store no secret in it: the secrets scan stores
-// rule ids and byte positions.
+// trusted on stamps only when the files last changed more than racyWindow
+// before the moment the result was recorded (a file written within the
+// same clock tick as its record could change again without its times
+// moving); otherwise a per-file record falls back to the content digest
+// and a per-set record is recomputed. Callers store no secret in it: the
+// secrets scan stores rule ids and byte positions.
 package filecache
 
 import (
@@ -43,12 +50,16 @@ type Cache struct {
 type cacheFile struct {
 	Version string            `json:"version"`
 	Records map[string]Record `json:"records"`
+	Memos   map[string]memo   `json:"memos,omitempty"`
 }
+
+// format versions the cache file's own layout; a file of another format
+// is ignored like a corrupt one.
+const format = "2"
 
 // Record is what is remembered of one file.
 type Record struct {
-	Size     int64           `json:"size"`
-	Mtime    int64           `json:"mtime_ns"`
+	Stamp
 	Digest   string          `json:"sha256"`
 	Recorded int64           `json:"recorded_ns"`
 	Data     json.RawMessage `json:"data"`
@@ -66,26 +77,29 @@ func Open(namespace, version string) *Cache {
 	c := &Cache{path: filepath.Join(dir, "memcompact", hex.EncodeToString(sum[:12])+".json")}
 	if b, err := os.ReadFile(c.path); err == nil {
 		var f cacheFile
-		if json.Unmarshal(b, &f) == nil && f.Version == version {
+		if json.Unmarshal(b, &f) == nil && f.Version == format+" "+version {
 			c.file = f
 		}
 	}
-	c.file.Version = version
+	c.file.Version = format + " " + version
 	if c.file.Records == nil {
 		c.file.Records = map[string]Record{}
+	}
+	if c.file.Memos == nil {
+		c.file.Memos = map[string]memo{}
 	}
 	return c
 }
 
 // Stat returns path's data when the file has not changed since it was
-// recorded, as far as its size and modification time tell.
+// recorded, as far as its stamp tells.
 func (c *Cache) Stat(path string, fi fs.FileInfo) ([]byte, bool) {
 	if c == nil {
 		return nil, false
 	}
 	r, ok := c.file.Records[path]
-	mt := fi.ModTime().UnixNano()
-	if !ok || r.Size != fi.Size() || r.Mtime != mt || mt > r.Recorded-int64(racyWindow) {
+	st := StampInfo(fi)
+	if !ok || r.Stamp != st || !st.settled(r.Recorded) {
 		return nil, false
 	}
 	return r.Data, true
@@ -111,7 +125,7 @@ func (c *Cache) Put(path string, fi fs.FileInfo, digest string, data []byte) {
 	if c == nil {
 		return
 	}
-	c.file.Records[path] = Record{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Digest: digest, Recorded: time.Now().UnixNano(), Data: data}
+	c.file.Records[path] = Record{Stamp: StampInfo(fi), Digest: digest, Recorded: now(), Data: data}
 	c.dirty = true
 }
 

@@ -38,8 +38,18 @@ func TestCache(t *testing.T) {
 	p := filepath.Join(dir, "a.md")
 	old := time.Now().Add(-time.Hour)
 	fi := write(t, p, "hello", old)
-
+	// A file written just now is not trusted on stat alone.
 	c := Open("ns", "v1")
+	c.Put(p, fi, Sum([]byte("hello")), []byte(`[0]`))
+	if _, ok := c.Stat(p, fi); ok {
+		t.Error("a racy record was trusted on stat alone")
+	}
+	if d, ok := c.Digest(p, fi, Sum([]byte("hello"))); !ok || string(d) != "[0]" {
+		t.Errorf("digest hit of a racy record = %q, %v", d, ok)
+	}
+	later(t, time.Hour)
+
+	c = Open("ns", "v1")
 	if _, ok := c.Stat(p, fi); ok {
 		t.Fatal("hit in an empty cache")
 	}
@@ -73,11 +83,16 @@ func TestCache(t *testing.T) {
 	if _, ok := c.Digest(p, fi3, Sum([]byte("hellO"))); ok {
 		t.Error("changed content hit")
 	}
-	// A file written just now is not trusted on stat alone.
-	fi4 := write(t, p, "fresh", time.Now())
-	c.Put(p, fi4, Sum([]byte("fresh")), []byte(`[2]`))
-	if _, ok := c.Stat(p, fi4); ok {
-		t.Error("a racy record was trusted on stat alone")
+	// A new inode with the same size and times (an atomic replace).
+	tmp := p + ".tmp"
+	write(t, tmp, "hellO", old.Add(2*time.Minute))
+	c.Put(p, fi3, Sum([]byte("hellO")), []byte(`[2]`))
+	if err := os.Rename(tmp, p); err != nil {
+		t.Fatal(err)
+	}
+	fi5, _ := os.Stat(p)
+	if _, ok := c.Stat(p, fi5); ok {
+		t.Error("a replaced file with the same size and times was trusted")
 	}
 }
 
@@ -86,6 +101,7 @@ func TestCorruptAndUnwritable(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.md")
 	fi := write(t, p, "x", time.Now().Add(-time.Hour))
+	later(t, time.Hour)
 	c := Open("ns", "v1")
 	c.Put(p, fi, Sum([]byte("x")), []byte(`1`))
 	c.Save()

@@ -1,0 +1,72 @@
+package ccentry
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// TestReadCached: the cached read is Read, parsing only files that changed;
+// a corrupt or unwritable cache changes nothing but the cost.
+func TestReadCached(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("HOME", cache)
+	dir := t.TempDir()
+	write := func(rel, s string) {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("MEMORY.md", "- [a](a.md)\n")
+	write("a.md", "---\nname: alpha\ndescription: a\nmetadata:\n  pinned: true\n---\n[[beta]] [[nowhere]]\n")
+	write("beta.md", "b\n")
+	write("team/rule.md", "---\nname: team-rule\ndescription: shared\n---\nx\n")
+	parses := 0
+	parse = func(rel, text string) Entry { parses++; return Parse(rel, text) }
+	t.Cleanup(func() { parse = Parse })
+
+	check := func(t *testing.T, wantParses int) {
+		t.Helper()
+		parses = 0
+		got := ReadCached(dir)
+		if parses != wantParses {
+			t.Errorf("ReadCached parsed %d file(s), want %d", parses, wantParses)
+		}
+		if want := Read(dir); !reflect.DeepEqual(got, want) {
+			t.Errorf("ReadCached = %+v\nRead = %+v", got, want)
+		}
+	}
+	check(t, 3) // written just now: recorded, digests kept
+	check(t, 0) // racy, but the same bytes: the digest answers
+	time.Sleep(2100 * time.Millisecond)
+	check(t, 0)
+	check(t, 0) // settled: a stat per file
+	write("beta.md", "---\nname: beta\ndescription: now described\n---\nb\n")
+	check(t, 1)
+	write("team/new.md", "[[alpha]]\n")
+	check(t, 1)
+	os.Remove(filepath.Join(dir, "a.md"))
+	check(t, 0)
+
+	files, _ := filepath.Glob(filepath.Join(cache, "memcompact", "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("cache files %v", files)
+	}
+	os.WriteFile(files[0], []byte("{\x00"), 0o600)
+	check(t, 3) // beta, rule, new: a corrupt cache is read as none
+	check(t, 0) // and rebuilt
+	os.Remove(files[0])
+	os.Chmod(filepath.Dir(files[0]), 0o500)
+	defer os.Chmod(filepath.Dir(files[0]), 0o700)
+	check(t, 3)
+	if os.Geteuid() != 0 {
+		check(t, 3) // nothing could be recorded
+	}
+}

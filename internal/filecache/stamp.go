@@ -1,0 +1,78 @@
+package filecache
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+)
+
+// Stamp is what one stat tells of a file's identity: a file that was
+// written, replaced (a new inode), truncated or chmod'ed since has another
+// stamp. Where the system has no inode change time (ctime) the stamp holds
+// size, modification time and mode alone.
+type Stamp struct {
+	Absent bool   `json:"absent,omitempty"`
+	Size   int64  `json:"size,omitempty"`
+	Mtime  int64  `json:"mtime_ns,omitempty"`
+	Ctime  int64  `json:"ctime_ns,omitempty"`
+	Ino    uint64 `json:"ino,omitempty"`
+	Dev    uint64 `json:"dev,omitempty"`
+	Mode   uint32 `json:"mode,omitempty"`
+}
+
+// StampOf stamps path, following symbolic links (a link's target is what a
+// reader reads). A path that does not exist has the stamp {Absent: true};
+// one that cannot be stat'ed for another reason has no stamp (ok false),
+// so nothing that read it can be trusted.
+func StampOf(path string) (Stamp, bool) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Stamp{Absent: true}, true
+	}
+	if err != nil {
+		return Stamp{}, false
+	}
+	return StampInfo(fi), true
+}
+
+// StampInfo is the stamp of a file already stat'ed.
+func StampInfo(fi fs.FileInfo) Stamp {
+	s := Stamp{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Mode: uint32(fi.Mode())}
+	sysStamp(fi, &s)
+	return s
+}
+
+// changed is the later of the file's modification and inode change times:
+// any write moves it to the clock's current tick.
+func (s Stamp) changed() int64 { return max(s.Mtime, s.Ctime) }
+
+// settled reports whether a file with this stamp can be trusted on its
+// stamp alone by a record made at recorded: it had last changed more than
+// racyWindow before. A file written within the same clock tick as its
+// record could be written again without its times moving (file times have
+// the kernel's coarse tick, milliseconds), so a fresher one is not trusted.
+func (s Stamp) settled(recorded int64) bool {
+	return s.Absent || s.changed() < recorded-int64(racyWindow)
+}
+
+// now is the recording time; a variable so tests can age records.
+var now = func() int64 { return time.Now().UnixNano() }
+
+// BuildStamp identifies the running executable by its stamp, for callers
+// whose cached results could differ between builds of memcompact: with it
+// in their version, a rebuilt or upgraded binary never trusts an older
+// one's results. "" when the executable cannot be found.
+var BuildStamp = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	st, ok := StampOf(exe)
+	if !ok || st.Absent {
+		return ""
+	}
+	return fmt.Sprintf("%d.%d.%d.%d", st.Size, st.Mtime, st.Ino, st.Dev)
+})
