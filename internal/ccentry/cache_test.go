@@ -15,15 +15,7 @@ func TestReadCached(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", cache)
 	t.Setenv("HOME", cache)
 	dir := t.TempDir()
-	write := func(rel, s string) {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := writer(t, dir)
 	write("MEMORY.md", "- [a](a.md)\n")
 	write("a.md", "---\nname: alpha\ndescription: a\nmetadata:\n  pinned: true\n---\n[[beta]] [[nowhere]]\n")
 	write("beta.md", "b\n")

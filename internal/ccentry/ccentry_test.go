@@ -23,9 +23,10 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func TestReadAndDangling(t *testing.T) {
-	dir := t.TempDir()
-	write := func(rel, s string) {
+// writer writes files under dir, making their folders.
+func writer(t *testing.T, dir string) func(rel, s string) {
+	return func(rel, s string) {
+		t.Helper()
 		p := filepath.Join(dir, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -34,6 +35,11 @@ func TestReadAndDangling(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+func TestReadAndDangling(t *testing.T) {
+	dir := t.TempDir()
+	write := writer(t, dir)
 	write("MEMORY.md", "- [a](a.md)\n")
 	write("a.md", "---\nname: alpha\ndescription: a\n---\n[[beta]] [[team-rule]] [[nowhere]]\n")
 	write("beta.md", "b\n")
