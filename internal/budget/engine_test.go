@@ -119,22 +119,24 @@ func TestSetBudget(t *testing.T) {
 	tests := []struct {
 		name     string
 		file     string
-		budget   int
-		unit     Unit
+		budget   string
+		unit     string
 		newest   *int
 		action   string
 		status   outcome.Status
 		reason   outcome.Reason
 		wantLine string // a line the policy must then hold
 	}{
-		{name: "update", file: "a.md", budget: 9, unit: Lines, action: ActionUpdated, wantLine: "| a.md | 9 lines | last 2 entries | n |"},
-		{name: "unchanged", file: "a.md", budget: 3, unit: Lines, newest: &two, action: ActionUnchanged},
-		{name: "add", file: "b.md", budget: 40, unit: Chars, action: ActionAdded, wantLine: "| b.md | 40 chars | last 10 entries |"},
-		{name: "under compaction/", file: "compaction/x.md", budget: 3, unit: Lines, status: outcome.Refused, reason: ReasonExcluded},
-		{name: "outside the root", file: "../elsewhere.md", budget: 3, unit: Lines, status: outcome.Refused, reason: ReasonOutsideRoot},
-		{name: "negative newest", file: "a.md", budget: 3, unit: Lines, newest: &neg, status: outcome.Usage, reason: ReasonBadRequest},
-		{name: "zero budget", file: "a.md", budget: 0, unit: Lines, status: outcome.Usage, reason: ReasonBadRequest},
-		{name: "bad unit", file: "a.md", budget: 3, unit: "words", status: outcome.Usage, reason: ReasonBadRequest},
+		{name: "update", file: "a.md", budget: "9", unit: "lines", action: ActionUpdated, wantLine: "| a.md | 9 lines | last 2 entries | n |"},
+		{name: "unchanged", file: "a.md", budget: "3", unit: "lines", newest: &two, action: ActionUnchanged},
+		{name: "add", file: "b.md", budget: "40", unit: "chars", action: ActionAdded, wantLine: "| b.md | 40 chars | last 10 entries |"},
+		{name: "under compaction/", file: "compaction/x.md", budget: "3", unit: "lines", status: outcome.Refused, reason: ReasonExcluded},
+		{name: "outside the root", file: "../elsewhere.md", budget: "3", unit: "lines", status: outcome.Refused, reason: ReasonOutsideRoot},
+		{name: "negative newest", file: "a.md", budget: "3", unit: "lines", newest: &neg, status: outcome.Usage, reason: ReasonBadRequest},
+		{name: "zero budget", file: "a.md", budget: "0", unit: "lines", status: outcome.Usage, reason: ReasonBadRequest},
+		{name: "bad unit", file: "a.md", budget: "3", unit: "words", status: outcome.Usage, reason: ReasonBadRequest},
+		{name: "a budget with separators, a unit in capitals", file: "b.md", budget: "1,200", unit: "Characters", action: ActionAdded, wantLine: "| b.md | 1200 chars | last 10 entries |"},
+		{name: "not a number", file: "a.md", budget: "ten", unit: "lines", status: outcome.Usage, reason: ReasonBadRequest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

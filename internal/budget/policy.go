@@ -187,7 +187,7 @@ func parseBudget(cell string, r *Row) error {
 	if err != nil || n <= 0 || n > maxNumber {
 		return fmt.Errorf("bad budget %q: the number must be between 1 and %d", cell, maxNumber)
 	}
-	u, ok := ParseUnit(m[2])
+	u, ok := parseUnit(m[2])
 	if !ok {
 		return fmt.Errorf("bad unit %q in budget %q: want lines or chars", m[2], cell)
 	}
@@ -195,8 +195,8 @@ func parseBudget(cell string, r *Row) error {
 	return nil
 }
 
-// ParseUnit accepts "lines", "line", "chars", "char", "characters".
-func ParseUnit(s string) (Unit, bool) {
+// parseUnit accepts "lines", "line", "chars", "char", "characters".
+func parseUnit(s string) (Unit, bool) {
 	switch strings.ToLower(s) {
 	case "line", "lines":
 		return Lines, true

@@ -2,6 +2,8 @@ package budget
 
 import (
 	"context"
+	"strconv"
+	"strings"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/lockfile"
@@ -10,10 +12,12 @@ import (
 
 // SetRequest asks to set one file's (or glob's) budget.
 type SetRequest struct {
-	Root   string // the memory root; "" means the nearest one upward
-	File   string // relative to the working directory, or absolute; may be a glob
-	Budget int    // a positive number of Unit
-	Unit   Unit
+	Root string // the memory root; "" means the nearest one upward
+	File string // relative to the working directory, or absolute; may be a glob
+	// Budget is a positive whole number as given ("450", "1,200"), and
+	// Unit its unit: lines or chars (line, characters, any case).
+	Budget string
+	Unit   string
 	// Newest is how many newest entries stay verbatim; nil keeps an
 	// updated row's value, and gives a new row that of the glob row that
 	// covers File, else DefaultNewest.
@@ -51,11 +55,16 @@ const (
 // what is rewritten and the digest checked just before the replace are of
 // the same bytes.
 func SetBudget(ctx context.Context, req SetRequest) (*SetResult, error) {
+	n, err := strconv.Atoi(strings.NewReplacer(",", "", "_", "").Replace(req.Budget))
+	if err != nil || n <= 0 {
+		return nil, outcome.Usagef(ReasonBadRequest, "bad budget %q: want a positive whole number", req.Budget)
+	}
+	unit, ok := parseUnit(req.Unit)
+	if !ok {
+		return nil, outcome.Usagef(ReasonBadRequest, "bad unit %q: want lines or chars", req.Unit)
+	}
 	if req.Newest != nil && *req.Newest < 0 {
 		return nil, outcome.Usagef(ReasonBadRequest, "bad --newest %d: want 0 or more", *req.Newest)
-	}
-	if req.Unit != Lines && req.Unit != Chars {
-		return nil, outcome.Usagef(ReasonBadRequest, "bad unit %q: want lines or chars", req.Unit)
 	}
 	root, err := ResolveRoot(req.Root)
 	if err != nil {
@@ -81,7 +90,7 @@ func SetBudget(ctx context.Context, req SetRequest) (*SetResult, error) {
 	if req.Newest != nil {
 		newest = *req.Newest
 	}
-	ch, err := p.Set(rel, req.Budget, req.Unit, newest)
+	ch, err := p.Set(rel, n, unit, newest)
 	if err != nil {
 		return nil, &outcome.Error{Status: outcome.Usage, Reason: ReasonBadRequest, Msg: err.Error(), Err: err}
 	}

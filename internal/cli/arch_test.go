@@ -127,8 +127,7 @@ var verbEntryPoints = map[string][]string{
 // test fails when one of them no longer needs to be here, so the list only
 // shrinks.
 var notYetThin = map[string]bool{
-	"setbudget.go": true, // the compaction verbs
-	"journal.go":   true, // asks secrets.Contains itself
+	"journal.go": true, // asks secrets.Contains itself
 }
 
 // TestFacesUseOnlyEntryPoints: no file in internal/cli uses an engine

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/budget"
@@ -53,15 +52,7 @@ func runSetBudget(env *Env, args []string) (err error) {
 	if len(pos) != 3 {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("set-budget needs FILE, a number and a unit"), Hints: []string{"usage: memcompact " + usage}}
 	}
-	n, convErr := strconv.Atoi(strings.NewReplacer(",", "", "_", "").Replace(pos[1]))
-	if convErr != nil || n <= 0 {
-		return Usagef("bad budget %q: want a positive whole number", pos[1])
-	}
-	unit, ok := budget.ParseUnit(pos[2])
-	if !ok {
-		return Usagef("bad unit %q: want lines or chars", pos[2])
-	}
-	req.File, req.Budget, req.Unit = pos[0], n, unit
+	req.File, req.Budget, req.Unit = pos[0], pos[1], pos[2]
 	if newest != -1 || flagGiven(fset, "newest") {
 		req.Newest = &newest
 	}
