@@ -193,6 +193,9 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool) {
 	for _, s := range r.LostKeep {
 		fmt.Fprintf(w, "  would leave the file (must keep): %s\n", s)
 	}
+	for _, s := range r.Misplaced {
+		fmt.Fprintf(w, "  under the wrong parent: %s\n", s)
+	}
 	for _, s := range r.SecretInBlock {
 		fmt.Fprintf(w, "  secret in the summary: %s\n", s)
 	}

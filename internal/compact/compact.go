@@ -96,6 +96,7 @@ type Plan struct {
 	blockFacts []facts.Fact         // the facts of an existing block's body
 	entryFacts map[int][]facts.Fact // entry index -> its facts, lines in the file
 	entrySrc   []distill.Source     // entry index -> the entry as a summarizer's source
+	own        *owners              // who owns what, for misplaced (read once)
 	eol        string
 	lighten    bool
 	snapDir    string

@@ -175,7 +175,8 @@ func (s *Summarizing) choose(root, command string, timeout time.Duration, summar
 // modelBullets distills srcs (the tier's entries) with o.Model. The
 // request names the tier's must-keep statements (distill.MustKeep); the
 // check is the one verify makes: each must-keep statement present, and
-// the block within the budget. What is missing is sent back once, then
+// the block within the budget, no statement under another parent
+// (misplaced). What is wrong is sent back once; what is missing is then
 // appended verbatim (or the compaction aborts, with Strict). Facts the
 // bullets leave out live on in the snapshot, as with any summarizer.
 func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source) ([]string, error) {
@@ -184,7 +185,7 @@ func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source) ([]stri
 	var lost []string // what the last bullets checked missed
 	over := pl.overBy(srcs)
 	check := func(bullets []string) summarize.Verdict {
-		v := summarize.Verdict{Over: over(bullets)}
+		v := summarize.Verdict{Over: over(bullets), Misplaced: pl.misplaced(bullets)}
 		lost = missingKeep(keep, bullets)
 		for _, s := range lost {
 			v.Missing = append(v.Missing, summarize.Missing{What: s, Line: s})

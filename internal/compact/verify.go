@@ -21,6 +21,8 @@ import (
 //   - the block names the new snapshot and every snapshot an earlier
 //     block named, so every original line stays reachable;
 //   - every code block and table in the block is one of the file's, whole;
+//   - a summary that is not the built-in one puts no statement under a
+//     parent it does not belong to (misplaced, where that is checkable);
 //   - no secret in the block; every secret entry still verbatim;
 //   - a lightened mid tier keeps every fact.
 //
@@ -41,6 +43,12 @@ func (pl *Plan) verify(newText, block string) string {
 	if len(lost) > 0 {
 		pl.Report.LostKeep = lost
 		return fmt.Sprintf("%d %s that must stay in the file would leave it (first: %q); nothing was written", len(lost), textfile.Plural(len(lost), "statement", "statements"), lost[0])
+	}
+	if pl.o.Summary != nil || pl.o.Model != nil {
+		if m := pl.misplaced(pl.bullets); len(m) > 0 {
+			pl.Report.Misplaced = m
+			return fmt.Sprintf("the summary puts %d %s under the wrong parent (first: %s); nothing was written", len(m), textfile.Plural(len(m), "statement", "statements"), m[0])
+		}
 	}
 	if block != "" {
 		for _, s := range append(append([]string(nil), pl.prov.snapshots...), pl.snapRel()) {

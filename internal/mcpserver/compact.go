@@ -43,7 +43,8 @@ func init() {
 			Name: "compact_apply",
 			Description: "Step 2: compact the file with your summary of its oldest tier. The file is snapshotted first, the newest tier is kept " +
 				"byte for byte, and the rewrite is verified (within budget, every preference, correction, decision and rule kept, no secret) " +
-				"or aborted with what would be lost ('lost_must_keep': add those to your bullets and call again); facts left out stay in the " +
+				"or aborted with what would be lost ('lost_must_keep': add those to your bullets and call again) or put under the wrong person or " +
+				"section ('misplaced': move each under its own); facts left out stay in the " +
 				"snapshot the block names ('snapshot_only_facts'). " +
 				"Writes only with confirm: true; without it, returns the dry run. Result: the JSON of 'memcompact compact --summary FILE --json'.",
 			Annotations: writes("Apply a compaction"),

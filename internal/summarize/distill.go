@@ -35,9 +35,14 @@ type Missing struct {
 type Verdict struct {
 	Missing []Missing
 	Over    string // "" when the bullets fit; otherwise by how much they do not
+	// Misplaced are statements the bullets put under a parent (a person,
+	// a section) they do not belong to, each said in full. Unlike a
+	// missing line, nothing can be appended to mend one: still misplaced
+	// after the repair round is an error.
+	Misplaced []string
 }
 
-func (v Verdict) ok() bool { return len(v.Missing) == 0 && v.Over == "" }
+func (v Verdict) ok() bool { return len(v.Missing) == 0 && v.Over == "" && len(v.Misplaced) == 0 }
 
 // Check verifies bullets as the compaction would: every must-keep line and
 // every fact that must stay live present, the block within its budget.
@@ -57,6 +62,10 @@ type Result struct {
 // ErrStrict is wrapped by the error Distill returns when strict and the
 // repair round left something missing.
 var ErrStrict = errors.New("the summary still misses lines after one repair round")
+
+// ErrMisplaced is wrapped by the error Distill returns when the repair
+// round left a statement under the wrong parent.
+var ErrMisplaced = errors.New("the summary still puts statements under the wrong parent after one repair round")
 
 // Distill asks m for the bullets of in, checks them with check, and sends
 // what is missing back once. Lines still missing after that are appended
@@ -96,6 +105,9 @@ func Distill(ctx context.Context, m Model, in Input, check Check, strict bool) (
 	res.Bullets = bullets
 	v = check(bullets)
 	res.Over = v.Over
+	if len(v.Misplaced) > 0 {
+		return nil, fmt.Errorf("%s: %w: %s", m.Name(), ErrMisplaced, strings.Join(v.Misplaced, "; "))
+	}
 	if len(v.Missing) == 0 {
 		return res, nil
 	}

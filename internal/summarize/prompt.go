@@ -56,6 +56,8 @@ func Repair(v Verdict) string {
 	var b strings.Builder
 	if len(v.Missing) > 0 {
 		b.WriteString("Your bullets are not complete yet.\n")
+	} else if len(v.Misplaced) > 0 {
+		b.WriteString("Your bullets attribute something to the wrong parent.\n")
 	} else {
 		b.WriteString("Your bullets need one more pass.\n")
 	}
@@ -67,6 +69,12 @@ func Repair(v Verdict) string {
 			} else {
 				fmt.Fprintf(&b, "- %s\n", m.What)
 			}
+		}
+	}
+	if len(v.Misplaced) > 0 {
+		b.WriteString("\nThese statements are under the wrong parent; put each under the person, section or entry it belongs to, and under no other:\n")
+		for _, m := range v.Misplaced {
+			fmt.Fprintf(&b, "- %s\n", m)
 		}
 	}
 	if v.Over != "" {
