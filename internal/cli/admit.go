@@ -3,9 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/memcompact/memcompact/internal/loadcut"
+	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/sweepact"
 )
 
@@ -74,7 +74,7 @@ func runAdmit(env *Env, args []string) error {
 	if req.AsOf, err = f.asOfDate(env); err != nil {
 		return err
 	}
-	req.Index, req.File, req.LockWait, req.Now = f.index, pos[0], 30*time.Second, env.Now
+	req.Index, req.File, req.LockWait, req.Now = f.index, pos[0], lockfile.DefaultWait, env.Now
 	res, err := sweepact.RunAdmit(context.Background(), req)
 	if err != nil {
 		return engineErr(err)
@@ -108,7 +108,7 @@ func runAdopt(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := sweepact.RunAdopt(context.Background(), sweepact.AdoptRequest{Index: ix, Yes: yes, AsOf: asOf, LockWait: 30 * time.Second, Now: env.Now})
+	res, err := sweepact.RunAdopt(context.Background(), sweepact.AdoptRequest{Index: ix, Yes: yes, AsOf: asOf, LockWait: lockfile.DefaultWait, Now: env.Now})
 	if err != nil {
 		return engineErr(err)
 	}
@@ -145,7 +145,7 @@ func runObserveLimit(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	row, err := sweepact.RunObserveLimit(context.Background(), sweepact.ObserveRequest{Index: ix, Value: value, Method: method, AsOf: asOf, LockWait: 30 * time.Second})
+	row, err := sweepact.RunObserveLimit(context.Background(), sweepact.ObserveRequest{Index: ix, Value: value, Method: method, AsOf: asOf, LockWait: lockfile.DefaultWait})
 	if err != nil {
 		return engineErr(err)
 	}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
+	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/sweepact"
@@ -124,7 +124,7 @@ func runSweepPlan(env *Env, args []string) error {
 	if req.AsOf, err = f.asOfDate(env); err != nil {
 		return err
 	}
-	req.LockWait = 30 * time.Second
+	req.LockWait = lockfile.DefaultWait
 	res, err := sweepact.RunPlanFile(context.Background(), req)
 	if err != nil {
 		return engineErr(err)
@@ -196,7 +196,7 @@ func runSweepApply(env *Env, args []string) error {
 		}
 	}
 	res, err := sweepact.RunApply(context.Background(), sweepact.ApplyRequest{PlanPath: path, Yes: yes, DryRun: dryRun, AsOf: asOf,
-		AdmissionLandedOn: landed, LockWait: 30 * time.Second, Home: env.Home(), Now: env.Now})
+		AdmissionLandedOn: landed, LockWait: lockfile.DefaultWait, Home: env.Home(), Now: env.Now})
 	if f.json && res != nil {
 		writeJSON(env, res)
 	}
@@ -251,7 +251,7 @@ func runSweepRestore(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := sweepact.RunRestore(context.Background(), sweepact.RestoreRequest{Index: f.index, Identity: pos[0], AsOf: asOf, LockWait: 30 * time.Second})
+	res, err := sweepact.RunRestore(context.Background(), sweepact.RestoreRequest{Index: f.index, Identity: pos[0], AsOf: asOf, LockWait: lockfile.DefaultWait})
 	if err != nil {
 		return engineErr(err)
 	}
