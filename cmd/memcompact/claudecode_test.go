@@ -114,6 +114,13 @@ func claudeVariants() []claudeVariant {
 			return s[:len(s)-1] + strings.Repeat("z", 25000-jsUnits(s)+2)
 		}},
 		{name: "blank-ends", index: text("\n\n  \n# Memory\n" + pointers(3, 30, "\n") + "\n\n\t\n")},
+		// Tag openers Claude Code escapes, and look-alikes it does not.
+		{name: "tags", index: text("# Memory\n- [a](a.md) — keep <system-reminder>x</system-reminder> out\n" +
+			"- [b](b.md) — < tick> <Command_Name> <\\system-reminder> <foo> <br/> <!-- system-reminder -->\n" +
+			"- [c](c.md) — <channel id=\"1\" source=\"x\"> <channel> <" + "antml" + ":x> <antml x>\n" +
+			"- [d](d.md) — \uFF1Csystem-reminder\uFF1E \u2039tick\u203A <systém-reminder> <system\u2014reminder> <sys\u200dtem-reminder>\n")},
+		{name: "tags-cut", index: text("# Memory\n" + pointers(3, 30, "\n") + "<task-notification>\n" + pointers(197, 30, "\n") + "</task-notification>\n")},
+		{name: "tags-in-warning", index: text(pointers(200, 30, "\n") + "- [z](z.md) — <system-reminder> and ＜tick＞ past the cut\n")},
 		{name: "over-4mib", index: func() string { return "# Memory\n" + pointers(3, 30, "\n") + strings.Repeat("y", 4<<20) }},
 	}
 	// Where the store is.

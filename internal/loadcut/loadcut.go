@@ -18,7 +18,10 @@
 //  5. appends a warning line to a cut index, so the agent knows that part
 //     is missing (but not which entries);
 //  6. normalizes line breaks to LF and removes control, format and
-//     unassigned characters (see sanitize).
+//     unassigned characters (see sanitize);
+//  7. escapes every opener of a tag the client frames a session with, such
+//     as <system-reminder>, as "<\" (see neutralize). Steps 6 and 7 change
+//     the text the agent reads, never where the cut falls.
 //
 // Everything past the cut, or hidden by steps 1-3, is absent from the
 // session. Because stores append, the entries past the cut are the newest.
@@ -118,6 +121,9 @@ type Result struct {
 	TooLarge bool `json:"too_large,omitempty"`
 	// Warning is the line Claude Code appends to a cut index.
 	Warning string `json:"warning,omitempty"`
+	// Escaped counts the tag openers Claude Code escapes in the loaded
+	// text, such as "<system-reminder>" read as "<\system-reminder>".
+	Escaped int `json:"escaped,omitempty"`
 
 	// Text is the memory text exactly as Claude Code puts it into the
 	// session (warning included), or "" when nothing loads.
@@ -188,9 +194,9 @@ func ComputeSized(text string, size, lines, units int) Result {
 	if r.Cut {
 		r.CutOffset = v.orig[start+len(kept)]
 		r.Warning = warning(kept, trimmed, lines, units)
-		r.Text = sanitize(kept + "\n\n" + r.Warning)
+		r.Text, r.Escaped = neutralize(sanitize(kept + "\n\n" + r.Warning))
 	} else {
-		r.Text = sanitize(kept)
+		r.Text, r.Escaped = neutralize(sanitize(kept))
 	}
 
 	if fmBytes > 0 || commented {

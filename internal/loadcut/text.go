@@ -48,6 +48,9 @@ func (o *Outcome) WriteText(out io.Writer) error {
 	case LimitUnits:
 		fmt.Fprintf(w, "cut: the unit limit ends the load at the last line break before unit %s; from line %d on, nothing is loaded\n", textfile.N0(r.UnitLimit), r.FirstCutLine)
 	}
+	if r.Escaped > 0 {
+		fmt.Fprintf(w, `escaped: Claude Code writes %d tag opener(s) as "<\" (<system-reminder> as <\system-reminder>), so memory cannot pass for its own messages`+"\n", r.Escaped)
+	}
 	if len(r.Hidden) > 0 {
 		fmt.Fprintf(w, "subjects hidden before any limit: %d of %d\n", len(r.Hidden), r.SubjectsTotal)
 		for _, s := range r.Hidden {
