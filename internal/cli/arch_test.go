@@ -126,9 +126,7 @@ var verbEntryPoints = map[string][]string{
 // entry point yet, with the engine identifiers they still reach for. The
 // test fails when one of them no longer needs to be here, so the list only
 // shrinks.
-var notYetThin = map[string]bool{
-	"journal.go": true, // asks secrets.Contains itself
-}
+var notYetThin = map[string]bool{}
 
 // TestFacesUseOnlyEntryPoints: no file in internal/cli uses an engine
 // package beyond its entry point (see entryPoint).

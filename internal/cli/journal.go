@@ -5,13 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/journal"
 	"github.com/memcompact/memcompact/internal/outcome"
-	"github.com/memcompact/memcompact/internal/secrets"
 	"github.com/memcompact/memcompact/internal/store"
 )
 
@@ -92,58 +89,28 @@ Exit codes: 0 undone (or shown, without --yes off a terminal), 2 refused
 	})
 }
 
-// journalStore resolves a verb's STORE argument (a folder or its index) or
-// the current project's store.
-func journalStore(env *Env, verb string, pos []string) (string, error) {
+// journalStoreArg is the STORE argument of a journal verb, "" for the
+// current project's store.
+func journalStoreArg(verb string, pos []string) (string, error) {
 	if len(pos) > 1 {
 		return "", Usagef("%s takes one store; found %d arguments", verb, len(pos))
 	}
 	if len(pos) == 1 {
-		fi, err := os.Stat(pos[0])
-		if err != nil {
-			return "", Usagef("%s: no such store or index file", pos[0])
-		}
-		if fi.IsDir() {
-			return pos[0], nil
-		}
-		return filepath.Dir(pos[0]), nil
+		return pos[0], nil
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return "", Usagef("no store given, and the working directory is unknown: %v", err)
-	}
-	index, _, err := store.FindIndex(env.Getenv, env.Home(), cwd)
-	if err != nil {
-		var nie *store.NoIndexError
-		if errors.As(err, &nie) {
-			return "", &ExitError{Code: ExitUsage, Err: err, Hints: nie.HintsFor(verb)}
-		}
-		return "", &ExitError{Code: ExitUsage, Err: err}
-	}
-	return filepath.Dir(index), nil
+	return "", nil
 }
 
-func dataDir(env *Env) (string, error) {
-	d, err := journal.DataDir(env.Getenv, env.Home())
-	if err != nil {
-		return "", Usagef("%v", err)
+// journalHint is what journal and undo add to a refusal by the journal,
+// except when the store or the data directory was not found.
+func journalHint(err error, hint string) error {
+	switch outcome.ReasonOf(err) {
+	case store.ReasonNoIndex, journal.ReasonNoStore, journal.ReasonNoDataDir:
+		return fail(err, nil)
 	}
-	return d, nil
-}
-
-// secretBytes is the journal's secret test: gitleaks' rules and ours.
-func secretBytes(b []byte) bool { return secrets.Contains(string(b)) }
-
-// fromOutcome turns an engine's typed error into the CLI's exit error.
-func fromOutcome(err error, hints ...string) error {
-	if err == nil {
-		return nil
-	}
-	var oe *outcome.Error
-	if errors.As(err, &oe) {
-		return &ExitError{Code: int(oe.Status), Err: err, Hints: append(oe.Hints, hints...)}
-	}
-	return &ExitError{Code: ExitRefused, Err: err, Hints: hints}
+	e := fail(err, nil).(*ExitError)
+	e.Hints = append(e.Hints, hint)
+	return e
 }
 
 func runJournal(env *Env, args []string) error {
@@ -159,66 +126,47 @@ func runJournal(env *Env, args []string) error {
 	if prune {
 		pos = pos[1:]
 	}
-	dir, err := journalStore(env, "journal", pos)
-	if err != nil {
-		return err
-	}
-	data, err := dataDir(env)
+	dir, err := journalStoreArg("journal", pos)
 	if err != nil {
 		return err
 	}
 	if prune {
-		res, err := journal.Prune(context.Background(), journal.PruneRequest{Store: dir, DataDir: data, Retention: journal.DefaultRetention, DryRun: *dry, Now: env.Now})
-		if err != nil {
-			return fromOutcome(err)
-		}
-		if *asJSON {
-			return printJSON(env, struct {
-				SchemaVersion int  `json:"schema_version"`
-				DryRun        bool `json:"dry_run"`
-				*journal.PruneResult
-			}{1, *dry, res})
-		}
-		verb := "removed"
-		if *dry {
-			verb = "would remove"
-		}
-		fmt.Fprintf(env.Stdout, "journal %s: kept %d snapshot(s); %s %d snapshot(s) and %d object(s), %d bytes; %d bytes kept\n",
-			res.Journal, res.Kept, verb, len(res.Removed), res.ObjectsRemoved, res.BytesFreed, res.BytesKept)
-		return nil
+		return runPrune(env, journal.PruneRequest{Store: dir, Where: env.where(), DryRun: *dry, Now: env.Now}, *asJSON)
 	}
-	res, err := journal.Snapshot(context.Background(), journal.SnapshotRequest{Store: dir, DataDir: data, Cause: "manual",
-		IncludeSecrets: *secretsToo, Secret: secretBytes, Now: env.Now})
+	res, err := journal.RunRecord(context.Background(), journal.RecordRequest{Store: dir, Where: env.where(), IncludeSecrets: *secretsToo, Now: env.Now})
 	if err != nil {
-		return fromOutcome(err, "memcompact keeps its journal under $MEMCOMPACT_DATA_DIR (else $XDG_DATA_HOME/memcompact, else ~/.local/share/memcompact); make it writable or point it elsewhere")
+		return journalHint(err, "memcompact keeps its journal under $MEMCOMPACT_DATA_DIR (else $XDG_DATA_HOME/memcompact, else ~/.local/share/memcompact); make it writable or point it elsewhere")
 	}
 	if *asJSON {
-		return printJSON(env, struct {
-			SchemaVersion int            `json:"schema_version"`
-			Journal       string         `json:"journal"`
-			Snapshot      string         `json:"snapshot"`
-			Unchanged     bool           `json:"unchanged"`
-			Files         int            `json:"files"`
-			Read          int            `json:"files_read"`
-			Withheld      []journal.File `json:"withheld"`
-		}{1, res.Journal, res.Manifest.ID, res.Unchanged, len(res.Manifest.Files), res.Read, nonNilFiles(res.Withheld)})
+		return printJSON(env, res.JSON())
 	}
 	state := "recorded"
 	if res.Unchanged {
 		state = "unchanged since"
 	}
-	fmt.Fprintf(env.Stdout, "%s snapshot %s of %s (%d files)\n", state, res.Manifest.ID, dir, len(res.Manifest.Files))
+	fmt.Fprintf(env.Stdout, "%s snapshot %s of %s (%d files)\n", state, res.Manifest.ID, res.Store, len(res.Manifest.Files))
 	for _, f := range res.Withheld {
 		fmt.Fprintf(env.Stdout, "  withheld %s (%s): listed, its bytes not kept\n", f.Path, f.Withheld)
 	}
 	return nil
 }
 
-func nonNilFiles(f []journal.File) []journal.File {
-	if f == nil {
-		return []journal.File{}
+// runPrune is 'journal prune'.
+func runPrune(env *Env, req journal.PruneRequest, asJSON bool) error {
+	res, err := journal.RunPrune(context.Background(), req)
+	if err != nil {
+		return fail(err, nil)
 	}
-	return f
+	if asJSON {
+		return printJSON(env, res.JSON())
+	}
+	verb := "removed"
+	if res.DryRun {
+		verb = "would remove"
+	}
+	fmt.Fprintf(env.Stdout, "journal %s: kept %d snapshot(s); %s %d snapshot(s) and %d object(s), %d bytes; %d bytes kept\n",
+		res.Journal, res.Kept, verb, len(res.Removed), res.ObjectsRemoved, res.BytesFreed, res.BytesKept)
+	return nil
 }
 
 func runHistory(env *Env, args []string) error {
@@ -230,42 +178,23 @@ func runHistory(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	dir, err := journalStore(env, "history", pos)
+	dir, err := journalStoreArg("history", pos)
 	if err != nil {
 		return err
 	}
-	data, err := dataDir(env)
+	res, err := journal.RunHistory(context.Background(), journal.HistoryRequest{Store: dir, Where: env.where(), Since: *since, File: *file, Now: env.Now})
 	if err != nil {
-		return err
-	}
-	res, err := journal.History(context.Background(), journal.HistoryRequest{Store: dir, DataDir: data, Since: *since, File: filepath.ToSlash(*file), Now: env.Now})
-	if err != nil {
-		return fromOutcome(err)
+		return fail(err, nil)
 	}
 	if *asJSON {
-		if res.Steps == nil {
-			res.Steps = []journal.Step{}
-		}
-		if res.Warnings == nil {
-			res.Warnings = []journal.Warning{}
-		}
-		if res.Unread == nil {
-			res.Unread = []string{}
-		}
-		err = printJSON(env, struct {
-			SchemaVersion int `json:"schema_version"`
-			*journal.HistoryResult
-		}{1, res})
+		err = printJSON(env, res.JSON())
 	} else {
 		writeHistory(env.Stdout, res)
 	}
 	if err != nil {
 		return err
 	}
-	if len(res.Warnings) > 0 {
-		return exitCode(ExitDefects)
-	}
-	return nil
+	return exitCode(int(res.Status()))
 }
 
 func writeHistory(w io.Writer, res *journal.HistoryResult) {
@@ -308,7 +237,7 @@ func runUndo(env *Env, args []string) error {
 	fs := newFlagSet("undo")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	yes := fs.Bool("yes", false, "undo without asking")
-	var req journal.UndoRequest
+	req := journal.UndoRequest{Where: env.where(), Now: env.Now}
 	fs.StringVar(&req.Entry, "entry", "", "bring back this removed entry (store path or name) and its pointer lines")
 	fs.StringVar(&req.File, "file", "", "bring back this store path as --at has it")
 	fs.StringVar(&req.At, "at", "", "the snapshot for --file (or --entry)")
@@ -322,54 +251,51 @@ func runUndo(env *Env, args []string) error {
 	if *storeFlag != "" {
 		pos = append(pos, *storeFlag)
 	}
-	dir, err := journalStore(env, "undo", pos)
-	if err != nil {
+	if req.Store, err = journalStoreArg("undo", pos); err != nil {
 		return err
 	}
-	if req.DataDir, err = dataDir(env); err != nil {
-		return err
-	}
-	req.Store, req.Secret, req.Now = dir, secretBytes, env.Now
 	var asked error
-	req.Confirm = func(p *journal.UndoPlan) bool {
+	req.Confirm = func(r *journal.UndoResult) bool {
 		if !*asJSON {
-			writeUndoPlan(env.Stdout, p)
+			writeUndoPlan(env.Stdout, r)
 		}
-		if *yes {
-			return true
-		}
-		if !isTerminal(env.Stdin) {
-			asked = &ExitError{Code: ExitRefused, Err: errors.New("undo needs confirmation; nothing was changed"), Hints: []string{"run it in a terminal to be asked, or pass --yes"}}
-			return false
-		}
-		if !ask(env, "Apply this undo?") {
-			asked = Refusef("not confirmed; nothing was changed")
-			return false
-		}
-		return true
+		asked = confirmUndo(env, *yes)
+		return asked == nil
 	}
-	res, err := journal.Undo(context.Background(), req)
+	res, err := journal.RunUndo(context.Background(), req)
 	if *asJSON && res != nil {
-		if jerr := printJSON(env, struct {
-			SchemaVersion int `json:"schema_version"`
-			*journal.UndoResult
-		}{1, res}); jerr != nil {
+		if jerr := printJSON(env, res.JSON()); jerr != nil {
 			return jerr
 		}
 	}
 	if err != nil {
-		return fromOutcome(err, "'memcompact history' shows the snapshots and what changed")
+		return journalHint(err, "'memcompact history' shows the snapshots and what changed")
 	}
 	if asked != nil {
 		return asked
 	}
 	if !*asJSON && res.Status == "undone" {
-		fmt.Fprintf(env.Stdout, "undone: %d file(s) written. To undo this: memcompact undo --to %s --store %s\n", len(res.Plan.Actions), res.Safety, dir)
+		fmt.Fprintf(env.Stdout, "undone: %d file(s) written. To undo this: memcompact undo --to %s --store %s\n", len(res.Plan.Actions), res.Safety, res.Store)
 	}
 	return nil
 }
 
-func writeUndoPlan(w io.Writer, p *journal.UndoPlan) {
+// confirmUndo is nil when the undo may go ahead (--yes, or yes on a
+// terminal), else the refusal to return.
+func confirmUndo(env *Env, yes bool) error {
+	switch {
+	case yes:
+		return nil
+	case !isTerminal(env.Stdin):
+		return &ExitError{Code: ExitRefused, Err: errors.New("undo needs confirmation; nothing was changed"), Hints: []string{"run it in a terminal to be asked, or pass --yes"}}
+	case !ask(env, "Apply this undo?"):
+		return Refusef("not confirmed; nothing was changed")
+	}
+	return nil
+}
+
+func writeUndoPlan(w io.Writer, r *journal.UndoResult) {
+	p := r.Plan
 	fmt.Fprintf(w, "undo to snapshot %s:\n", p.Snapshot)
 	for _, a := range p.Actions {
 		switch a.Kind {

@@ -103,7 +103,7 @@ func BenchmarkHistory(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				h, err := History(context.Background(), HistoryRequest{Store: store, DataDir: data})
+				h, err := RunHistory(context.Background(), HistoryRequest{Store: store, DataDir: data})
 				if err != nil || len(h.Steps) == 0 {
 					b.Fatal(err)
 				}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/records"
+	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -64,10 +65,11 @@ type Step struct {
 
 // HistoryRequest asks what changed in a store.
 type HistoryRequest struct {
-	Store   string
-	DataDir string
-	Since   string // a snapshot, a date, an RFC 3339 time or a duration ("7d", "36h"); "" for all
-	File    string // only changes to this store path
+	Store   string      // the store folder or its MEMORY.md; "" for the current project's
+	DataDir string      // memcompact's data directory; "" for DataDir's
+	Where   store.Where // where the current project's store and the data directory are found
+	Since   string      // a snapshot, a date, an RFC 3339 time or a duration ("7d", "36h"); "" for all
+	File    string      // only changes to this store path (either slash)
 	Now     func() time.Time
 }
 
@@ -81,16 +83,21 @@ type HistoryResult struct {
 	Unread    []string  `json:"unreadable_manifests"`
 }
 
-// History compares consecutive snapshots and reports the steps that
-// changed something, with warnings for mass removals, index rewrites that
-// dropped pointers with no exit recorded, and files that lost most of
-// their content.
-func History(ctx context.Context, req HistoryRequest) (*HistoryResult, error) {
+// RunHistory is history: it compares consecutive snapshots and reports
+// the steps that changed something, with warnings for mass removals, index
+// rewrites that dropped pointers with no exit recorded, and files that
+// lost most of their content.
+func RunHistory(ctx context.Context, req HistoryRequest) (*HistoryResult, error) {
 	now := time.Now
 	if req.Now != nil {
 		now = req.Now
 	}
-	j, err := Open(req.DataDir, req.Store)
+	dir, data, err := resolve("history", req.Store, req.DataDir, req.Where)
+	if err != nil {
+		return nil, err
+	}
+	req.File = filepath.ToSlash(req.File)
+	j, err := Open(data, dir)
 	if err != nil {
 		return nil, err
 	}

@@ -79,7 +79,7 @@ const index = `# Memory
 - [Release](reference_release.md) — tag from main, never from a branch
 `
 
-func store() map[string]string {
+func sampleStore() map[string]string {
 	return map[string]string{
 		"MEMORY.md":            index,
 		"feedback_testing.md":  "---\nname: testing\n---\nAlways run go test -race before pushing.\n",
@@ -91,7 +91,7 @@ func store() map[string]string {
 }
 
 func TestSnapshotUnchangedCostsNothing(t *testing.T) {
-	f := newFixture(t, store())
+	f := newFixture(t, sampleStore())
 	first := f.snap("session-start", "s1")
 	if first.Unchanged || first.Read != 6 {
 		t.Fatalf("first snapshot: unchanged=%v read=%d, want a new snapshot reading 6 files", first.Unchanged, first.Read)
@@ -121,7 +121,7 @@ func mustJournal(t *testing.T, f *fixture) *Journal {
 }
 
 func TestSnapshotWithholdsSecrets(t *testing.T) {
-	files := store()
+	files := sampleStore()
 	files["reference_db.md"] = "Staging DB: PASSWORD=hunter2-very-secret\n"
 	f := newFixture(t, files)
 	r := f.snap("manual", "")
@@ -144,9 +144,9 @@ func TestSnapshotWithholdsSecrets(t *testing.T) {
 // without their pointers. History names exactly that, and undo brings the
 // store back byte for byte.
 func TestConsolidation(t *testing.T) {
-	f := newFixture(t, store())
+	f := newFixture(t, sampleStore())
 	before := map[string]string{}
-	for p := range store() {
+	for p := range sampleStore() {
 		before[p] = f.read(p)
 	}
 	f.snap("session-start", "s1")
@@ -157,7 +157,7 @@ func TestConsolidation(t *testing.T) {
 	f.write("MEMORY.md", "# Memory\n- [Testing](feedback_testing.md) — run the race detector before every push\n- [Billing](project_billing.md) — exports\n")
 	cur := f.snap("session-start", "s2")
 
-	h, err := History(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data})
+	h, err := RunHistory(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,8 +191,8 @@ func TestConsolidation(t *testing.T) {
 	// Undo everything removed since the first session: the three entries
 	// and their pointers come back; billing's stub stays (it was changed,
 	// not removed).
-	res, err := Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, RemovedSince: h.Steps[0].From,
-		Confirm: func(*UndoPlan) bool { return true }, Now: f.clk.now})
+	res, err := RunUndo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, RemovedSince: h.Steps[0].From,
+		Confirm: func(*UndoResult) bool { return true }, Now: f.clk.now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,8 +215,8 @@ func TestConsolidation(t *testing.T) {
 
 	// The whole store back to the first snapshot, byte for byte; and the
 	// undo itself undoable.
-	if _, err := Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, To: h.Steps[0].From,
-		Confirm: func(*UndoPlan) bool { return true }, Now: f.clk.now}); err != nil {
+	if _, err := RunUndo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, To: h.Steps[0].From,
+		Confirm: func(*UndoResult) bool { return true }, Now: f.clk.now}); err != nil {
 		t.Fatal(err)
 	}
 	for p, s := range before {
@@ -227,27 +227,27 @@ func TestConsolidation(t *testing.T) {
 }
 
 func TestUndoRefusals(t *testing.T) {
-	f := newFixture(t, store())
-	_, err := Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, Entry: "x"})
+	f := newFixture(t, sampleStore())
+	_, err := RunUndo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, Entry: "x"})
 	if outcome.ReasonOf(err) != ReasonNoJournal {
 		t.Errorf("empty journal: %v, want %s", err, ReasonNoJournal)
 	}
 	first := f.snap("manual", "")
-	_, err = Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, Entry: "nope"})
+	_, err = RunUndo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, Entry: "nope"})
 	if outcome.ReasonOf(err) != ReasonNotInSnap {
 		t.Errorf("unknown entry: %v, want %s", err, ReasonNotInSnap)
 	}
-	_, err = Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, To: first.Manifest.ID})
+	_, err = RunUndo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, To: first.Manifest.ID})
 	if outcome.ReasonOf(err) != ReasonNothingToDo {
 		t.Errorf("store as snapshot: %v, want %s", err, ReasonNothingToDo)
 	}
-	_, err = Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, To: "x", Entry: "y"})
+	_, err = RunUndo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, To: "x", Entry: "y"})
 	if outcome.StatusOf(err) != outcome.Usage {
 		t.Errorf("two modes: %v, want a usage error", err)
 	}
 	// Planned without a yes: nothing written.
 	os.Remove(filepath.Join(f.store, "project_auth.md"))
-	res, err := Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, Entry: "project_auth"})
+	res, err := RunUndo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, Entry: "project_auth"})
 	if err != nil || res.Status != "planned" || f.read("project_auth.md") != "<absent>" {
 		t.Errorf("dry run: status %v err %v; the file must stay absent", res, err)
 	}
@@ -256,11 +256,11 @@ func TestUndoRefusals(t *testing.T) {
 // TestUndoRefusesChangedFile: a file edited between plan and write is
 // never overwritten.
 func TestUndoRefusesChangedFile(t *testing.T) {
-	f := newFixture(t, store())
+	f := newFixture(t, sampleStore())
 	first := f.snap("manual", "")
 	f.write("project_auth.md", "v2\n")
-	_, err := Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, File: "project_auth.md", At: first.Manifest.ID,
-		Confirm: func(*UndoPlan) bool {
+	_, err := RunUndo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, File: "project_auth.md", At: first.Manifest.ID,
+		Confirm: func(*UndoResult) bool {
 			f.write("project_auth.md", "v3 by another writer\n")
 			return true
 		}, Now: f.clk.now})
@@ -273,7 +273,7 @@ func TestUndoRefusesChangedFile(t *testing.T) {
 }
 
 func TestCorruptAndHalfWrittenJournal(t *testing.T) {
-	f := newFixture(t, store())
+	f := newFixture(t, sampleStore())
 	good := f.snap("manual", "")
 	j := mustJournal(t, f)
 	// A corrupt manifest (a disk error) and the debris of a killed writer.
@@ -302,7 +302,7 @@ func TestCorruptAndHalfWrittenJournal(t *testing.T) {
 }
 
 func TestClobbered(t *testing.T) {
-	f := newFixture(t, store())
+	f := newFixture(t, sampleStore())
 	j := mustJournal(t, f)
 	if err := j.SeeIndex("A", []byte(index)); err != nil {
 		t.Fatal(err)
@@ -325,7 +325,7 @@ func TestClobbered(t *testing.T) {
 }
 
 func TestPrune(t *testing.T) {
-	f := newFixture(t, store())
+	f := newFixture(t, sampleStore())
 	f.clk.t = time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
 	// One snapshot a day for 120 days, each with a new version of a file.
 	for d := 0; d < 120; d++ {
@@ -342,7 +342,7 @@ func TestPrune(t *testing.T) {
 		return nil
 	})
 	now := f.clk.t
-	r, err := Prune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Retention: DefaultRetention, Now: func() time.Time { return now }})
+	r, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Retention: DefaultRetention, Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +363,7 @@ func TestPrune(t *testing.T) {
 		}
 	}
 	// A size cap drops the oldest first and never the newest.
-	r, err = Prune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Retention: Retention{MaxBytes: 1}, Now: func() time.Time { return now }})
+	r, err = RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Retention: Retention{MaxBytes: 1}, Now: func() time.Time { return now }})
 	if err != nil || r.Kept != 1 {
 		t.Errorf("cap: kept %d, %v; want only the newest", r.Kept, err)
 	}
@@ -376,7 +376,7 @@ func TestPrune(t *testing.T) {
 // manifest (history never sees a half store as deletions), keeps what it
 // stored, and the next one completes.
 func TestSnapshotOverBudget(t *testing.T) {
-	f := newFixture(t, store())
+	f := newFixture(t, sampleStore())
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Snapshot(ctx, SnapshotRequest{Store: f.store, DataDir: f.data, Cause: "hook"}); err == nil || !strings.Contains(err.Error(), "the next snapshot continues") {
@@ -394,15 +394,15 @@ func TestSnapshotOverBudget(t *testing.T) {
 // the last step of history ("now"), with its warning and an undo that
 // works; nothing is recorded by looking.
 func TestHistoryShowsTheLiveStore(t *testing.T) {
-	f := newFixture(t, store())
+	f := newFixture(t, sampleStore())
 	first := f.snap("session-start", "s1")
-	h, err := History(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data})
+	h, err := RunHistory(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data})
 	if err != nil || len(h.Steps) != 0 {
 		t.Fatalf("unchanged store: steps %+v, err %v; want none", h, err)
 	}
 	os.Remove(filepath.Join(f.store, "reference_ci.md"))
 	f.write("MEMORY.md", strings.Replace(index, "- [CI cache](reference_ci.md) — cache key includes go.sum\n", "", 1))
-	h, err = History(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data, Now: f.clk.now})
+	h, err = RunHistory(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data, Now: f.clk.now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,14 +418,14 @@ func TestHistoryShowsTheLiveStore(t *testing.T) {
 	if ms, _, _ := mustJournal(t, f).Manifests(); len(ms) != 1 {
 		t.Errorf("history recorded %d snapshots, want it to record nothing", len(ms))
 	}
-	if _, err := Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, RemovedSince: first.Manifest.ID,
-		Confirm: func(*UndoPlan) bool { return true }, Now: f.clk.now}); err != nil {
+	if _, err := RunUndo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, RemovedSince: first.Manifest.ID,
+		Confirm: func(*UndoResult) bool { return true }, Now: f.clk.now}); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.read("MEMORY.md"); got != index {
 		t.Errorf("index after undo:\n%s\nwant:\n%s", got, index)
 	}
-	h, err = History(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data, File: "project_auth.md", Now: f.clk.now})
+	h, err = RunHistory(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data, File: "project_auth.md", Now: f.clk.now})
 	if err != nil {
 		t.Fatal(err)
 	}

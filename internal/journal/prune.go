@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/memcompact/memcompact/internal/store"
 )
 
 // Retention says which snapshots prune keeps: every one of the last
@@ -23,9 +25,10 @@ var DefaultRetention = Retention{KeepAll: 14 * 24 * time.Hour, KeepDaily: 90 * 2
 
 // PruneRequest asks for a store's journal to be pruned.
 type PruneRequest struct {
-	Store     string
-	DataDir   string
-	Retention Retention
+	Store     string      // the store folder or its MEMORY.md; "" for the current project's
+	DataDir   string      // memcompact's data directory; "" for DataDir's
+	Where     store.Where // where the current project's store and the data directory are found
+	Retention Retention   // zero: DefaultRetention
 	DryRun    bool
 	Now       func() time.Time
 }
@@ -38,17 +41,27 @@ type PruneResult struct {
 	ObjectsRemoved int
 	BytesFreed     int64
 	BytesKept      int64
+
+	DryRun bool `json:"-"` // nothing was removed
 }
 
-// Prune applies the retention policy, then removes the objects no kept
-// snapshot references. Objects younger than an hour are never removed, so
-// a snapshot being taken at the same time keeps its bytes.
-func Prune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
+// RunPrune is journal prune: it applies the retention policy, then
+// removes the objects no kept snapshot references. Objects younger than an
+// hour are never removed, so a snapshot being taken at the same time keeps
+// its bytes.
+func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 	now := time.Now
 	if req.Now != nil {
 		now = req.Now
 	}
-	j, err := Open(req.DataDir, req.Store)
+	if req.Retention == (Retention{}) {
+		req.Retention = DefaultRetention
+	}
+	dir, data, err := resolve("journal", req.Store, req.DataDir, req.Where)
+	if err != nil {
+		return nil, err
+	}
+	j, err := Open(data, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +69,7 @@ func Prune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &PruneResult{Journal: j.Dir}
+	res := &PruneResult{Journal: j.Dir, DryRun: req.DryRun}
 	keep := chooseKept(ms, req.Retention, now())
 	sizes, err := j.objectSizes()
 	if err != nil {

@@ -35,6 +35,7 @@ type SnapshotRequest struct {
 // SnapshotResult says what was recorded.
 type SnapshotResult struct {
 	Journal  string    // the journal's folder
+	Store    string    // the store folder, as RunRecord found it
 	Manifest *Manifest // the snapshot now newest
 	// Unchanged: the store is as the newest snapshot has it, so nothing
 	// was written (an unchanged store costs a stat per file).

@@ -35,7 +35,7 @@ func child(op string) int {
 	case "snapshot":
 		_, err = Snapshot(context.Background(), SnapshotRequest{Store: f[1], DataDir: f[2], Cause: "torture"})
 	case "undo":
-		_, err = Undo(context.Background(), UndoRequest{Store: f[1], DataDir: f[2], To: f[3], Confirm: func(*UndoPlan) bool { return true }})
+		_, err = RunUndo(context.Background(), UndoRequest{Store: f[1], DataDir: f[2], To: f[3], Confirm: func(*UndoResult) bool { return true }})
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -76,7 +76,7 @@ func storeFiles(t *testing.T, dir string) map[string]string {
 func TestTortureKillDuringSnapshot(t *testing.T) {
 	for _, step := range []string{"journal.before-rename", "journal.objects-written"} {
 		t.Run(step, func(t *testing.T) {
-			f := newFixture(t, store())
+			f := newFixture(t, sampleStore())
 			first := f.snap("manual", "")
 			f.write("project_auth.md", "rewritten\n")
 			if !runChild(t, step, "snapshot", f.store, f.data) {
@@ -105,7 +105,7 @@ func TestTortureKillDuringSnapshot(t *testing.T) {
 func TestTortureKillDuringUndo(t *testing.T) {
 	for _, step := range []string{"undo.safety-taken", "undo.file-written", "journal.before-rename"} {
 		t.Run(step, func(t *testing.T) {
-			f := newFixture(t, store())
+			f := newFixture(t, sampleStore())
 			first := f.snap("manual", "")
 			before := storeFiles(t, f.store)
 			os.Remove(filepath.Join(f.store, "project_auth.md"))
@@ -128,8 +128,8 @@ func TestTortureKillDuringUndo(t *testing.T) {
 				t.Errorf("journal unreadable: %v", err)
 			}
 			// Running the undo again finishes the job.
-			if _, err := Undo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, To: first.Manifest.ID,
-				Confirm: func(*UndoPlan) bool { return true }, Now: func() time.Time { return time.Now() }}); err != nil && !strings.Contains(err.Error(), "nothing to undo") {
+			if _, err := RunUndo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, To: first.Manifest.ID,
+				Confirm: func(*UndoResult) bool { return true }, Now: func() time.Time { return time.Now() }}); err != nil && !strings.Contains(err.Error(), "nothing to undo") {
 				t.Fatal(err)
 			}
 			for p, s := range before {

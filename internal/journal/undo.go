@@ -14,6 +14,7 @@ import (
 	"github.com/memcompact/memcompact/internal/crashpoint"
 	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -31,20 +32,24 @@ const (
 // file as a snapshot had it (File and At), or the whole store as it was
 // at a snapshot (To).
 type UndoRequest struct {
-	Store   string
-	DataDir string
-	Entry   string // a removed entry file, by store path or name
-	File    string // a store path, with At
-	At      string // a snapshot ID, prefix, date or time ("" with Entry: the newest that had it)
-	To      string // a snapshot ID, prefix, date or time: the whole store
+	Store   string      // the store folder or its MEMORY.md; "" for the current project's
+	DataDir string      // memcompact's data directory; "" for DataDir's
+	Where   store.Where // where the current project's store and the data directory are found
+	Entry   string      // a removed entry file, by store path or name
+	File    string      // a store path, with At
+	At      string      // a snapshot ID, prefix, date or time ("" with Entry: the newest that had it)
+	To      string      // a snapshot ID, prefix, date or time: the whole store
 	// RemovedSince brings back every entry removed since that snapshot,
 	// with its pointer lines, and changes nothing else.
 	RemovedSince string
-	// Confirm is asked with the plan before anything is written; nil or a
-	// false answer writes nothing (a dry run).
-	Confirm func(*UndoPlan) bool
-	Secret  func([]byte) bool
-	Now     func() time.Time
+	// Confirm is asked with the result so far (its Plan) before anything
+	// is written; nil or a false answer writes nothing (a dry run).
+	Confirm func(*UndoResult) bool
+	// Secret reports whether data holds a secret (the safety snapshot
+	// keeps such a file's bytes out of the journal); nil for gitleaks'
+	// rules and ours.
+	Secret func([]byte) bool
+	Now    func() time.Time
 }
 
 // Action is one file the undo writes.
@@ -74,13 +79,22 @@ type UndoResult struct {
 	// Safety is the snapshot of the store taken just before writing, so
 	// the undo itself can be undone ('memcompact undo --to SAFETY').
 	Safety string `json:"safety_snapshot,omitempty"`
+	Store  string `json:"-"` // the store folder, as RunUndo found it
 }
 
-// Undo plans and, when confirmed, performs an undo. The present is
-// snapshotted first, every write re-checks the file's digest just before
-// its atomic replace, and a file whose present bytes the journal could not
-// store (a secret, too large) is never overwritten or deleted.
-func Undo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
+// RunUndo is undo: it plans and, when confirmed, performs an undo. The
+// present is snapshotted first, every write re-checks the file's digest
+// just before its atomic replace, and a file whose present bytes the
+// journal could not store (a secret, too large) is never overwritten or
+// deleted.
+func RunUndo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
+	var err error
+	if req.Store, req.DataDir, err = resolve("undo", req.Store, req.DataDir, req.Where); err != nil {
+		return nil, err
+	}
+	if req.Secret == nil {
+		req.Secret = containsSecret
+	}
 	j, err := Open(req.DataDir, req.Store)
 	if err != nil {
 		return nil, err
@@ -93,11 +107,11 @@ func Undo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 		return nil, err
 	}
 	plan.dropNoOps()
-	res := &UndoResult{Status: "planned", Plan: plan}
+	res := &UndoResult{Status: "planned", Plan: plan, Store: req.Store}
 	if len(plan.Actions) == 0 {
 		return res, outcome.Refuse(ReasonNothingToDo, "nothing to undo: the store already matches snapshot %s for what was asked", plan.Snapshot)
 	}
-	if req.Confirm == nil || !req.Confirm(plan) {
+	if req.Confirm == nil || !req.Confirm(res) {
 		return res, nil
 	}
 	// The store's lock keeps memcompact's other writers (a compaction, a
