@@ -151,4 +151,32 @@ func TestWithin(t *testing.T) {
 			t.Errorf("Within(%s) = %v, want ok=%v", tc.path, err, tc.ok)
 		}
 	}
+	// A root and a path named relative to the working folder.
+	t.Chdir(base)
+	for _, tc := range []struct {
+		path string
+		ok   bool
+	}{{"root/sub/new.md", true}, {"root/dirlink/new.md", false}} {
+		if err := Within("root", tc.path); (err == nil) != tc.ok {
+			t.Errorf("Within(root, %s) = %v, want ok=%v", tc.path, err, tc.ok)
+		}
+	}
+}
+
+func TestInside(t *testing.T) {
+	for _, tc := range []struct {
+		root, path string
+		in         bool
+	}{
+		{"/a/store", "/a/store/x.md", true},
+		{"/a/store", "/a/store/.memcompact/p.json", true},
+		{"/a/store", "/a/store", true},
+		{"/a/store", "/a/store2/x.md", false},
+		{"/a/store", "/a/x.md", false},
+		{"/a/store", "/a/store/../x.md", false},
+	} {
+		if in, err := Inside(tc.root, tc.path); err != nil || in != tc.in {
+			t.Errorf("Inside(%s, %s) = %v, %v; want %v", tc.root, tc.path, in, err, tc.in)
+		}
+	}
 }

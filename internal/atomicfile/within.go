@@ -21,6 +21,10 @@ var ErrOutside = errors.New("leads outside the memory root through a symlink; no
 // would be created.
 func Within(root, path string) error {
 	rr, err := filepath.EvalSymlinks(root)
+	if err == nil {
+		// resolveExisting answers an absolute path; so must the root.
+		rr, err = filepath.Abs(rr)
+	}
 	if err != nil {
 		return err
 	}
@@ -61,4 +65,20 @@ func resolveExisting(path string) (string, error) {
 		}
 		rest = filepath.Join(filepath.Base(p), rest)
 	}
+}
+
+// Inside reports whether path, as named (made absolute, before any symlink
+// is followed), lies inside root. A writer checks Within for such a path;
+// a path named outside root is where its owner chose to write.
+func Inside(root, path string) (bool, error) {
+	ar, err := filepath.Abs(root)
+	if err != nil {
+		return false, err
+	}
+	ap, err := filepath.Abs(path)
+	if err != nil {
+		return false, err
+	}
+	rel, err := filepath.Rel(ar, ap)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel), nil
 }

@@ -420,6 +420,7 @@ func must(t testing.TB, err error) {
 type verbCase struct {
 	name   string
 	args   func(f *fixture) []string
+	setup  func(t testing.TB, f *fixture) // lays out what this case needs, before the bad input
 	stdin  func(f *fixture) []byte
 	reads  []string // the positions it reads
 	codes  []int    // the exit codes it documents
@@ -673,6 +674,9 @@ func applyBad(t testing.TB, f *fixture, kind badKind, pos string) bool {
 func robustRun(t *testing.T, vc verbCase, kind *badKind, pos string) {
 	t.Helper()
 	f := newFixture(t)
+	if vc.setup != nil {
+		vc.setup(t, f)
+	}
 	if vc.stdin != nil {
 		f.stdin = vc.stdin(f)
 	}
@@ -712,6 +716,9 @@ func robustRun(t *testing.T, vc verbCase, kind *badKind, pos string) {
 	if strings.Contains(stderr, "internal error") || strings.Contains(stdout, "internal error") {
 		// Re-run on a fresh fixture without any recovery, for the stack.
 		g := newFixture(t)
+		if vc.setup != nil {
+			vc.setup(t, g)
+		}
 		if vc.stdin != nil {
 			g.stdin = vc.stdin(g)
 		}

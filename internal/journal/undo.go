@@ -26,6 +26,7 @@ const (
 	ReasonNothingToDo outcome.Reason = "nothing-to-undo"
 	ReasonChanged     outcome.Reason = "changed-underneath"
 	ReasonUsage       outcome.Reason = "usage"
+	ReasonOutside     outcome.Reason = "outside-store" // a write would leave the store through a symlink
 )
 
 // UndoRequest names what to bring back: one removed entry (Entry), one
@@ -121,6 +122,15 @@ func RunUndo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 		return res, err
 	}
 	defer release()
+	// No write or removal lands outside the store through a symlinked
+	// folder (or file) that appeared since the snapshot: refused before
+	// anything is written.
+	for _, a := range plan.Actions {
+		if err := atomicfile.Within(j.Store, filepath.Join(j.Store, filepath.FromSlash(a.Path))); err != nil {
+			return res, &outcome.Error{Status: outcome.Refused, Reason: ReasonOutside, File: a.Path, Err: err,
+				Msg: fmt.Sprintf("%v; nothing was changed", err)}
+		}
+	}
 	safe, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "pre-undo", Secret: req.Secret, Now: req.Now})
 	if err != nil {
 		return res, fmt.Errorf("cannot snapshot the store before the undo (nothing changed): %w", err)

@@ -44,7 +44,7 @@ func init() {
 				return genericFailure(usageError("index is required: the MEMORY.md to plan a sweep of"))
 			}
 			asOf := records.DateOf(h.Today())
-			pl, err := sweepact.RunPlan(sweepact.PlanRequest{Index: in.Index, AsOf: asOf, TargetUnits: in.TargetUnits})
+			pl, err := sweepact.RunPlan(sweepact.PlanRequest{Index: in.Index, AsOf: asOf, TargetUnits: in.TargetUnits, RecordLedger: in.Record})
 			if err != nil {
 				return genericFailure(err)
 			}

@@ -4,15 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/memcompact/memcompact/internal/atomicfile"
-	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
-	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // InventoryRequest is one enumeration of a store.
@@ -46,101 +40,26 @@ func RunInventory(ctx context.Context, req InventoryRequest) (*InventoryResult, 
 	if err != nil {
 		return nil, refused(err)
 	}
-	out := strings.TrimSpace(req.Out) != ""
-	if out {
-		// The artifact is written as every writer writes: under the lock
-		// of the folder it belongs to (the store's, so no sweep rewrites
-		// the store between the enumeration and the write), never through
-		// a symlink leading out of the store, atomically behind the digest
-		// of the artifact it replaces.
-		lockDir, err := artifactLockDir(p.Dir, req.Out)
-		if err != nil {
-			return nil, unwritable(req.Out, err)
+	var inv *Inventory
+	enumerate := func() ([]byte, error) {
+		if inv, err = BuildInventory(p, asOf); err != nil {
+			return nil, refused(err, "nothing was enumerated; make the file readable and run the inventory again")
 		}
-		release, err := lockfile.Lock(ctx, lockDir)
-		if err != nil {
-			if oe := (*outcome.Error)(nil); errors.As(err, &oe) {
-				return nil, err // names the holder
-			}
-			return nil, unwritable(req.Out, err)
-		}
-		defer release()
+		return JSON(inv.Artifact), nil
 	}
-	inv, err := BuildInventory(p, asOf)
+	if strings.TrimSpace(req.Out) == "" {
+		_, err = enumerate()
+	} else {
+		// Enumerated under the lock the artifact is written under (see
+		// WriteOutput), so no sweep rewrites the store in between.
+		_, err = WriteOutput(ctx, p.Dir, req.Out, nil, enumerate)
+		if oe := (*outcome.Error)(nil); err != nil && !errors.As(err, &oe) {
+			err = &outcome.Error{Status: outcome.Refused, Reason: ReasonUnwritable, Err: err,
+				Msg: fmt.Sprintf("%s: the artifact could not be written: %v", req.Out, err)}
+		}
+	}
 	if err != nil {
-		return nil, refused(err, "nothing was enumerated; make the file readable and run the inventory again")
-	}
-	if out {
-		if err := writeArtifact(p.Dir, req.Out, JSON(inv.Artifact)); err != nil {
-			return nil, unwritable(req.Out, err)
-		}
+		return nil, err
 	}
 	return &InventoryResult{Artifact: inv.Artifact, Warnings: inv.Warnings}, nil
-}
-
-// unwritable is the refusal of an artifact that was not written.
-func unwritable(path string, err error) error {
-	return &outcome.Error{Status: outcome.Refused, Reason: ReasonUnwritable, Err: err,
-		Msg: fmt.Sprintf("%s: the artifact could not be written: %v", path, err)}
-}
-
-// inStore reports whether path, as named (before any symlink is
-// followed), lies inside the store folder dir.
-func inStore(dir, path string) (bool, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return false, err
-	}
-	rel, err := filepath.Rel(dir, abs)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)), nil
-}
-
-// artifactLockDir is the folder whose lock guards an artifact written to
-// path: the store's when the artifact lies inside it (the lock every
-// writer of the store takes), else the artifact's own folder, so a store
-// that cannot be written to can still be enumerated to elsewhere. A folder
-// still to be created is not created for the lock (a refused enumeration
-// leaves none): its nearest existing parent is locked instead.
-func artifactLockDir(dir, path string) (string, error) {
-	in, err := inStore(dir, path)
-	if err != nil || in {
-		return dir, err
-	}
-	d, err := filepath.Abs(filepath.Dir(path))
-	for err == nil {
-		if _, serr := os.Lstat(d); serr == nil || filepath.Dir(d) == d {
-			return d, nil
-		}
-		d = filepath.Dir(d)
-	}
-	return "", err
-}
-
-// writeArtifact writes the artifact atomically, creating parent folders
-// and replacing an earlier artifact only if it still holds the bytes read
-// just before. A path inside the store must stay there once symlinks are
-// followed; a path outside it is where the owner said.
-func writeArtifact(storeDir, path string, data []byte) error {
-	if in, err := inStore(storeDir, path); err != nil {
-		return err
-	} else if in {
-		if err := atomicfile.Within(storeDir, path); err != nil {
-			return err
-		}
-	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	want := ""
-	old, err := textfile.Read(path)
-	switch {
-	case err == nil:
-		want = old.Digest
-	case errors.Is(err, fs.ErrNotExist):
-	default:
-		return err
-	}
-	return atomicfile.Replace(path, data, want)
 }

@@ -112,6 +112,13 @@ func RunAdmit(ctx context.Context, req AdmitRequest) (*AdmitResult, error) {
 	identity := name + "@" + req.AsOf.String()
 	res := &AdmitResult{Identity: identity, Pointer: pointer, Line: at + 1, Critical: req.Critical}
 
+	var rfs []regionFile
+	if req.Critical != "" {
+		rfs = append(rfs, slateFile(p.Slate))
+	}
+	if err := recordsWritable(p.Dir, "", rfs, file, p.Index, filepath.Join(p.Dir, SnapshotsRel, "x")); err != nil {
+		return nil, err
+	}
 	// Snapshots first, then the body (its life key), the record, the index.
 	snapDir := filepath.Join(p.Dir, SnapshotsRel)
 	today := dateTime(req.AsOf)

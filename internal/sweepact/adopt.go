@@ -100,6 +100,9 @@ func RunAdopt(ctx context.Context, req AdoptRequest) (*AdoptResult, error) {
 	if !req.Yes {
 		return res, nil
 	}
+	if err := withinStore(p.Dir, p.Index, polPath, filepath.Join(p.Dir, SnapshotsRel, "x")); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -212,6 +215,9 @@ func RunObserveLimit(ctx context.Context, req ObserveRequest) (string, error) {
 	v := policy.ParseValues(lines, dateTime(req.AsOf))
 	if !v.Present || v.RegionEnd < 0 {
 		return "", refusef(ReasonPlanInvalid, path, "no values region (%s … %s); a store that records no budget inputs gains one with 'memcompact adopt', not by an observation", policy.ValuesBegin, policy.ValuesEnd)
+	}
+	if err := withinStore(p.Dir, path); err != nil {
+		return "", err
 	}
 	row := fmt.Sprintf("limit_observation: %s | %d | characters | %s", req.AsOf, req.Value, strings.TrimSpace(req.Method))
 	out := append(append(append([]string{}, lines[:v.RegionEnd]...), row), lines[v.RegionEnd:]...)

@@ -132,6 +132,9 @@ func RunApply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
 			Msg:   fmt.Sprintf("%d act(s) refused by their gates; nothing was written: %s — %s", len(refusals), refusals[0].Identity, refusals[0].Detail),
 			Hints: []string{"change or reject those subjects in the plan (memcompact sweep review), then apply again"}}
 	}
+	if err := recordsWritable(dir, s.paths.Archive, []regionFile{ledgerFile(s.paths.Ledger), slateFile(s.paths.Slate)}, writeTargets(s, pl, acts)...); err != nil {
+		return res, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

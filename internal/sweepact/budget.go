@@ -100,6 +100,9 @@ func RunRecordRead(req RecordReadRequest) (bool, error) {
 		}
 	}
 	log := filepath.Join(dir, RecallRel)
+	if err := withinStore(dir, log); err != nil {
+		return false, err
+	}
 	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
 		return false, err
 	}

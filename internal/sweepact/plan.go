@@ -108,6 +108,11 @@ type Plan struct {
 	BindLifeKeys  bool      `json:"bind_life_keys"`
 	Notes         []string  `json:"notes"`
 	Subjects      []Subject `json:"subjects"`
+
+	// readFrom and readDigest are the file a plan was read from and the
+	// digest of the bytes read, so WritePlan never overwrites an edit made
+	// to that file since.
+	readFrom, readDigest string
 }
 
 // PlanRequest asks for a plan.
@@ -200,11 +205,18 @@ func figures(lines []string, t Target) (Figures, loadcut.Result) {
 // MakePlan proposes a disposition for every subject of the store at
 // req.Index, then the fewest, safest demotions that bring the index within
 // the target. It writes nothing (the caller writes the plan file and, with
-// RecordLedger, the proposals).
+// RecordLedger, the proposals); with RecordLedger it refuses first a ledger
+// the proposals could not be appended to, so no plan file is written for a
+// run that must refuse.
 func RunPlan(req PlanRequest) (*Plan, error) {
 	s, err := readStore(req.Index, req.AsOf)
 	if err != nil {
 		return nil, err
+	}
+	if req.RecordLedger {
+		if err := recordsWritable(s.paths.Dir, "", []regionFile{ledgerFile(s.paths.Ledger)}); err != nil {
+			return nil, err
+		}
 	}
 	t := Target{Lines: loadcut.DefaultLines, Units: loadcut.DefaultUnits, Source: "load-cut"}
 	if s.budget != nil && *s.budget < t.Units {
@@ -323,6 +335,9 @@ func RunRecordProposals(pl *Plan, asOf records.Date, wait time.Duration) (int, e
 		rows = append(rows, LedgerRow(asOf, records.StatusProposed, s.Disposition, s.Identity, s.Reason, dest))
 	}
 	p, _ := sweep.ResolvePaths(pl.Index, "", "", "")
+	if err := recordsWritable(p.Dir, "", []regionFile{ledgerFile(p.Ledger)}); err != nil {
+		return 0, err
+	}
 	if err := appendRows(ledgerFile(p.Ledger), rows...); err != nil {
 		return 0, refusef(ReasonWrite, p.Ledger, "%v", err)
 	}

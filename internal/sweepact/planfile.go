@@ -2,17 +2,15 @@ package sweepact
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 
-	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/records"
+	"github.com/memcompact/memcompact/internal/sweep"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -28,19 +26,31 @@ func EncodePlan(pl *Plan) []byte {
 	return b.Bytes()
 }
 
-// WritePlan writes the plan file atomically, replacing an earlier plan.
+// WritePlan writes the plan file as every writer writes (sweep.WriteOutput):
+// under the store's lock, never through a symlink leading out of the
+// store, by atomic replace. A plan read from this file (ReadPlan) replaces
+// only the bytes it was read from, so an edit the owner made to the file
+// meanwhile is refused, never overwritten; a new plan replaces any earlier
+// one.
 func WritePlan(path string, pl *Plan) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	var prior *string
+	if pl.readFrom != "" && pl.readFrom == absPath(path) {
+		prior = &pl.readDigest
 	}
-	want := ""
-	switch old, err := textfile.Read(path); {
-	case err == nil:
-		want = old.Digest
-	case !errors.Is(err, fs.ErrNotExist):
-		return err
+	d, err := sweep.WriteOutput(context.Background(), filepath.Dir(pl.Index), path, prior, func() ([]byte, error) {
+		return EncodePlan(pl), nil
+	})
+	if err == nil && prior != nil {
+		pl.readDigest = d
 	}
-	return atomicfile.Replace(path, EncodePlan(pl), want)
+	return err
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
 
 // ReadPlan reads and validates a plan file: its kind and version, every
@@ -61,6 +71,7 @@ func ReadPlan(path string) (*Plan, error) {
 	if err := validatePlan(&pl); err != nil {
 		return nil, refusef(ReasonPlanInvalid, path, "%v", err)
 	}
+	pl.readFrom, pl.readDigest = absPath(path), f.Digest
 	return &pl, nil
 }
 

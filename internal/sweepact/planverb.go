@@ -28,6 +28,7 @@ type PlanFileResult struct {
 // written before any proposal is recorded, so a refused record leaves a
 // plan the owner can still review; the result is returned with that error.
 func RunPlanFile(_ context.Context, req PlanFileRequest) (*PlanFileResult, error) {
+	req.RecordLedger = req.Record // a ledger that cannot take the proposals is refused before the plan is written
 	pl, err := RunPlan(req.PlanRequest)
 	if err != nil {
 		return nil, err

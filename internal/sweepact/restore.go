@@ -84,6 +84,9 @@ func RunRestore(ctx context.Context, req RestoreRequest) (*RestoreResult, error)
 	if !fileExists(bodyPath) && fileExists(archived) {
 		res.BodyFrom = filepath.ToSlash(filepath.Join(ArchiveDir, rec.Name+".md"))
 	}
+	if err := recordsWritable(p.Dir, p.Archive, []regionFile{ledgerFile(p.Ledger)}, p.Index, bodyPath); err != nil {
+		return nil, err
+	}
 	row := LedgerRow(req.AsOf, records.StatusExecuted, "restore", rec.Identity,
 		"the owner brought it back; supersedes the "+rec.Disposition+" of "+rec.Date.String(), "the index")
 	if err := appendRows(ledgerFile(p.Ledger), row); err != nil {

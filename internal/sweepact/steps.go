@@ -174,19 +174,10 @@ func preflight(s *store, pl *Plan, acts []*act, req ApplyRequest) []Act {
 // check, so the enumeration that follows carries life keys the partition
 // can tell apart from a later life of the same name.
 func bindLifeKeys(s *store, pl *Plan, acts []*act, req ApplyRequest, snapDir string) ([]string, error) {
-	acted := map[string]bool{}
-	for _, a := range acts {
-		if a.kind != "duplicates" && a.kind != "keep-hot-with-expiry" {
-			acted[a.sub.Identity] = true
-		}
-	}
 	bound := []string{}
 	today := dateTime(req.AsOf)
-	for _, sub := range pl.Subjects {
-		b := s.bodies[sub.Name]
-		if sub.Population != sweep.PopPointer || acted[sub.Identity] || !records.IsUnknownKey(sub.Identity) || b == nil || !b.Exists {
-			continue
-		}
+	for _, sb := range toBind(s, pl, acts) {
+		sub, b := sb.sub, sb.body
 		f, err := textfile.Read(b.Path)
 		if err != nil {
 			return bound, err
@@ -207,6 +198,47 @@ func bindLifeKeys(s *store, pl *Plan, acts []*act, req ApplyRequest, snapDir str
 		bound = append(bound, sub.Name+"@"+req.AsOf.String())
 	}
 	return bound, nil
+}
+
+// boundSubject is a kept subject whose body gets its life key bound.
+type boundSubject struct {
+	sub  Subject
+	body *body
+}
+
+// toBind lists the entries bindLifeKeys writes: those that stay in the
+// index (no act but a duplicate drop or a slate row) with a body and no
+// admitted date.
+func toBind(s *store, pl *Plan, acts []*act) []boundSubject {
+	acted := map[string]bool{}
+	for _, a := range acts {
+		if a.kind != "duplicates" && a.kind != "keep-hot-with-expiry" {
+			acted[a.sub.Identity] = true
+		}
+	}
+	var out []boundSubject
+	for _, sub := range pl.Subjects {
+		b := s.bodies[sub.Name]
+		if sub.Population != sweep.PopPointer || acted[sub.Identity] || !records.IsUnknownKey(sub.Identity) || b == nil || !b.Exists {
+			continue
+		}
+		out = append(out, boundSubject{sub, b})
+	}
+	return out
+}
+
+// writeTargets lists every path an apply may write, for withinStore: the
+// record files, the index, the policy file, the sweep's own folders, and
+// each body whose life key is bound.
+func writeTargets(s *store, pl *Plan, acts []*act) []string {
+	out := []string{s.paths.Index, s.paths.Ledger, s.paths.Slate, s.paths.Archive, policyFile(s.paths.Dir, s.paths.Index)}
+	out = append(out, ownPlaces(s.paths.Dir)...)
+	if pl.BindLifeKeys {
+		for _, sb := range toBind(s, pl, acts) {
+			out = append(out, sb.body.Path)
+		}
+	}
+	return out
 }
 
 // withAdmitted returns an entry's text with "admitted: <date>" under its
