@@ -227,11 +227,15 @@ func BenchmarkProcess(b *testing.B) {
 // once for all iterations.
 func BenchmarkInProcess(b *testing.B) {
 	f := newBenchFixture(b)
+	// The caches find their directory in the process environment
+	// (os.UserCacheDir), not in Env: each run sets it to its row's.
+	b.Setenv("XDG_CACHE_HOME", "")
 	for _, r := range f.rows {
 		b.Run(r.name, func(b *testing.B) {
 			var stdout, stderr bytes.Buffer
 			run := func(i int) {
 				env := f.environ(r, i)
+				os.Setenv("XDG_CACHE_HOME", env["XDG_CACHE_HOME"])
 				stdout.Reset()
 				stderr.Reset()
 				code := cli.Run(&cli.Env{
