@@ -10,11 +10,15 @@ import (
 )
 
 // checkSecrets denies a write that adds a secret to any file of the store.
-// Secrets already in the file are compared by rule and redacted excerpt, so
-// an edit elsewhere in a file that already holds one is not blocked (the
-// doctor and the secrets verb report those).
+// Only what the write adds is judged: the text between the longest common
+// start and end of before and after (secrets.ScanChanged, which finds
+// there exactly what a scan of the whole file finds). Secrets already in
+// the file are compared by rule and redacted excerpt, so an edit elsewhere
+// in a file that already holds one is not blocked (the doctor and the
+// secrets verb report those).
 func checkSecrets(c *change) {
-	if !secrets.Contains(c.after) {
+	lo, hi := addedRange(c.before, c.after)
+	if len(secrets.ScanChanged(c.after, lo, hi)) == 0 {
 		return
 	}
 	news := added(secrets.Scan(c.before), secrets.Scan(c.after), func(f secrets.Finding) string { return f.Rule + "\x00" + f.Excerpt })
@@ -90,4 +94,30 @@ func checkDroppedPointers(c *change) {
 	c.deny("dropped-pointer",
 		"it would drop the pointer to "+strings.Join(missing, ", ")+" with no exit recorded in LEDGER.md",
 		fix)
+}
+
+// addedRange is the range of after's lines that differ from before: the
+// whole lines around what is left between the longest common start and end
+// of the two. A write that only deletes leaves nothing between them; the
+// line it joins is judged.
+func addedRange(before, after string) (lo, hi int) {
+	n := min(len(before), len(after))
+	for lo < n && before[lo] == after[lo] {
+		lo++
+	}
+	s := 0
+	for s < n-lo && before[len(before)-1-s] == after[len(after)-1-s] {
+		s++
+	}
+	hi = max(lo, len(after)-s)
+	lo = strings.LastIndexAny(after[:lo], "\r\n") + 1
+	if i := strings.IndexAny(after[hi:], "\r\n"); i >= 0 {
+		hi += i
+	} else {
+		hi = len(after)
+	}
+	if lo == hi && hi < len(after) {
+		hi++ // an empty line: its terminator
+	}
+	return lo, hi
 }
