@@ -100,7 +100,7 @@ func Evaluate(opt Options) *Report {
 	if err != nil {
 		return refuse(ip, RefIndexUnreadable, "index could not be read", ioMessage(err))
 	}
-	return runRead(opt, ixFile)
+	return runRead(opt, ixFile, nil)
 }
 
 // EvaluateFile is Evaluate over the index opt.IndexPath as the caller has already
@@ -110,7 +110,24 @@ func EvaluateFile(opt Options, ixFile *textfile.File) *Report {
 	if rep := referenceMissing(opt); rep != nil {
 		return rep
 	}
-	return runRead(opt, ixFile)
+	return runRead(opt, ixFile, nil)
+}
+
+// Parsed is an index's text split into lines (textfile.Lines) and parsed
+// (index.Parse of those lines), for a caller that holds both already.
+type Parsed struct {
+	Lines []string
+	Index *index.Index
+}
+
+// EvaluateParsed is EvaluateFile for a caller that has also parsed the
+// index: the pre-write guard, which parses the index it judges once for all
+// its checks. The check only reads p.
+func EvaluateParsed(opt Options, ixFile *textfile.File, p Parsed) *Report {
+	if rep := referenceMissing(opt); rep != nil {
+		return rep
+	}
+	return runRead(opt, ixFile, &p)
 }
 
 // referenceMissing is the refusal for a reference copy path that is not a
@@ -126,7 +143,7 @@ func referenceMissing(opt Options) *Report {
 }
 
 // runRead reads the reference copy and judges the index read into ixFile.
-func runRead(opt Options, ixFile *textfile.File) *Report {
+func runRead(opt Options, ixFile *textfile.File, p *Parsed) *Report {
 	ref := opt.Reference
 	var refFile *textfile.File
 	if ref.Path != "" {
@@ -137,7 +154,7 @@ func runRead(opt Options, ixFile *textfile.File) *Report {
 	} else {
 		refFile = textfile.FromBytes(ref.Display, ref.Data)
 	}
-	return judge(opt, ixFile, textfile.Lines(refFile.Text))
+	return judgeParsed(opt, ixFile, textfile.Lines(refFile.Text), p)
 }
 
 // ioMessage is an I/O error's message without Go's "op path:" prefix

@@ -49,7 +49,16 @@ type judgement struct {
 
 // judge checks the index read into ixFile against the reference's lines.
 func judge(opt Options, ixFile *textfile.File, refLines []string) *Report {
+	return judgeParsed(opt, ixFile, refLines, nil)
+}
+
+// judgeParsed is judge over the index already parsed into p (nil: parse
+// it here).
+func judgeParsed(opt Options, ixFile *textfile.File, refLines []string, p *Parsed) *Report {
 	j := &judgement{opt: opt, refName: opt.Reference.Display, text: ixFile.Text}
+	if p != nil {
+		j.lines, j.ix = p.Lines, p.Index
+	}
 	err := j.readReference(refLines)
 	if err == nil {
 		err = j.readIndex()
@@ -101,8 +110,10 @@ func (j *judgement) readReference(refLines []string) error {
 // readIndex parses the index and refuses a structure it does not fully
 // recognize.
 func (j *judgement) readIndex() error {
-	j.lines = textfile.Lines(j.text)
-	j.ix = index.Parse(j.lines)
+	if j.ix == nil {
+		j.lines = textfile.Lines(j.text)
+		j.ix = index.Parse(j.lines)
+	}
 	switch ix := j.ix; {
 	case ix.FirstHeading < 0:
 		return refusal(RefNoHeading, "index structure not recognized",

@@ -4,10 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memcompact/memcompact/internal/index"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // realVerdicts is the verdict of every real store in the shared corpus,
@@ -110,7 +114,16 @@ func TestRealStores(t *testing.T) {
 		})
 		sort.Strings(indexes)
 		for _, ix := range indexes {
-			r := Evaluate(Options{IndexPath: ix, Reference: Reference{Display: skill, Path: skill}, Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.Local)})
+			opt := Options{IndexPath: ix, Reference: Reference{Display: skill, Path: skill}, Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.Local)}
+			r := Evaluate(opt)
+			// The guard's entry point, over the index it has parsed, gives
+			// the very same report.
+			if f, err := textfile.Read(ix); err == nil {
+				lines := textfile.Lines(f.Text)
+				if p := EvaluateParsed(opt, f, Parsed{Lines: lines, Index: index.Parse(lines)}); !reflect.DeepEqual(p, r) {
+					t.Errorf("%s: EvaluateParsed differs from Evaluate:\n%+v\n%+v", ix, p, r)
+				}
+			}
 			var b strings.Builder
 			if err := WriteText(&b, r); err != nil {
 				t.Fatal(err)

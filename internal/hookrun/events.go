@@ -50,7 +50,7 @@ func preWrite(ctx context.Context, req Request, in *claudehooks.Input, res *Resu
 		reason = v.Reason()
 	}
 	if v.Store != "" {
-		reason = journalBeforeWrite(ctx, req, in, t, v.Store, v.Path, reason, res)
+		reason = journalBeforeWrite(ctx, req, in, t, v, reason, res)
 	}
 	res.Deny = reason
 }
@@ -59,25 +59,13 @@ func preWrite(ctx context.Context, req Request, in *claudehooks.Input, res *Resu
 // for the index, denies a write based on a stale copy; it returns the
 // reason to deny ("" to allow). The journal never blocks a write by
 // failing: its errors become notes.
-func journalBeforeWrite(ctx context.Context, req Request, in *claudehooks.Input, t *claudehooks.ToolInput, storeDir, path, reason string, res *Result) string {
-	jreq, ok := hookJournal(req, storeDir, in.SessionID)
+func journalBeforeWrite(ctx context.Context, req Request, in *claudehooks.Input, t *claudehooks.ToolInput, v *writeguard.Verdict, reason string, res *Result) string {
+	path := v.Path
+	jreq, ok := hookJournal(req, v.Store, in.SessionID)
 	if !ok {
 		return reason
 	}
-	var current, proposed []byte
-	if filepath.Base(path) == journal.IndexName {
-		var raw []byte
-		f, err := textfile.Read(path)
-		exists := err == nil
-		if exists {
-			raw = f.Raw
-		}
-		if exists || errors.Is(err, fs.ErrNotExist) {
-			if after, aerr := writeguard.Apply(in.ToolName, string(raw), exists, t); aerr == nil {
-				current, proposed = raw, []byte(after)
-			}
-		}
-	}
+	current, proposed := journalTexts(v, in.ToolName, t)
 	ctx, cancel := context.WithTimeout(ctx, journalBudget)
 	defer cancel()
 	clobbered, err := journal.BeforeWrite(ctx, jreq, path, current, proposed)
@@ -93,6 +81,33 @@ func journalBeforeWrite(ctx context.Context, req Request, in *claudehooks.Input,
 		}
 	}
 	return reason
+}
+
+// journalTexts are the index's bytes before the call and as the call would
+// leave them, for the journal's stale-copy check (nil for any other file,
+// or when the call cannot be applied). They are the texts the guard
+// judged, so the index is read and the call applied once per hook; the
+// journal reads and applies itself only where the guard's text is not the
+// file's bytes.
+func journalTexts(v *writeguard.Verdict, tool string, t *claudehooks.ToolInput) (current, proposed []byte) {
+	if filepath.Base(v.Path) != journal.IndexName {
+		return nil, nil
+	}
+	if cur, after, ok := v.Applied(); ok {
+		return cur, after
+	}
+	var raw []byte
+	f, err := textfile.Read(v.Path)
+	exists := err == nil
+	if exists {
+		raw = f.Raw
+	}
+	if exists || errors.Is(err, fs.ErrNotExist) {
+		if after, aerr := writeguard.Apply(tool, string(raw), exists, t); aerr == nil {
+			return raw, []byte(after)
+		}
+	}
+	return nil, nil
 }
 
 // journalBudget bounds the journal's share of a hook: well inside the 10 s

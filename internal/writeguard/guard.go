@@ -72,6 +72,29 @@ type Verdict struct {
 	// Skipped says why a check (or the whole guard) did not run; the hook
 	// prints it on stderr. A skipped check allows.
 	Skipped []string `json:"skipped,omitempty"`
+
+	// applied is the file as read and as the call would leave it, when
+	// the guard got that far (see Applied).
+	applied *applied
+}
+
+type applied struct {
+	raw      []byte
+	after    string
+	verbatim bool // the text is the raw bytes (no BOM, valid UTF-8)
+}
+
+// Applied returns the file's bytes as the guard read them and the bytes
+// the call would leave, so the hook's journal records the very texts the
+// guard judged instead of reading the file and applying the call again.
+// ok is false when the guard did not apply the call (outside a store, an
+// unreadable file, a stale edit) or when the file's bytes are not its text
+// (a byte-order mark, invalid UTF-8), which the journal applies to itself.
+func (v *Verdict) Applied() (current, proposed []byte, ok bool) {
+	if v.applied == nil || !v.applied.verbatim {
+		return nil, nil, false
+	}
+	return v.applied.raw, []byte(v.applied.after), true
 }
 
 // Deny reports whether the call must be blocked.
@@ -127,6 +150,7 @@ func Judge(call *Call) *Verdict {
 		v.Skipped = append(v.Skipped, fmt.Sprintf("cannot apply the %s call (%v); allowing it", call.Tool, err))
 		return v
 	}
+	v.applied = &applied{raw: cur.Raw, after: after, verbatim: cur.Text == string(cur.Raw)}
 	c := &change{call: call, verdict: v, storeDir: storeDir, file: cur, before: cur.Text, after: after}
 	for _, check := range checks {
 		check(c)
@@ -146,6 +170,7 @@ type change struct {
 	// ixBefore and ixAfter are before and after parsed as an index, once
 	// for all the index checks: the guard runs on every memory write.
 	ixBefore, ixAfter *index.Index
+	linesBefore       []string // the lines ixBefore was parsed from
 	// axesBefore and axesAfter are the R1 and R2 axes of ixBefore and
 	// ixAfter, judged once for checkHooks and checkSharedNotes.
 	axesBefore, axesAfter *axes
@@ -201,7 +226,8 @@ func judgeAxes(ix *index.Index) *axes {
 // first use.
 func (c *change) indexes() (before, after *index.Index) {
 	if c.ixBefore == nil {
-		c.ixBefore = index.Parse(textfile.Lines(c.before))
+		c.linesBefore = textfile.Lines(c.before)
+		c.ixBefore = index.Parse(c.linesBefore)
 		c.ixAfter = index.Parse(textfile.Lines(c.after))
 	}
 	return c.ixBefore, c.ixAfter

@@ -65,11 +65,12 @@ func checkIndexBudget(c *change) {
 		return
 	}
 	ref := reference.Resolve("", c.call.Getenv, c.call.Home)
-	rep := check.EvaluateFile(check.Options{
+	ixBefore, _ := c.indexes()
+	rep := check.EvaluateParsed(check.Options{
 		IndexPath: c.verdict.Path,
 		Reference: check.Reference{Display: ref.Display, Path: ref.Path, Data: ref.Data},
 		Today:     c.call.Today,
-	}, c.file)
+	}, c.file, check.Parsed{Lines: c.linesBefore, Index: ixBefore})
 	if rep.Size.State != check.SizeWithin && rep.Size.State != check.SizeOver {
 		return
 	}
