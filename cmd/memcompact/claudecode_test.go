@@ -170,6 +170,41 @@ func claudeVariants() []claudeVariant {
 		claudeVariant{name: "store-config-dir-verbatim", setup: func(t *testing.T, sc *scratch) {
 			sc.env["CLAUDE_CONFIG_DIR"] = sc.config + "/"
 		}},
+		claudeVariant{name: "store-config-dir-empty", setup: func(t *testing.T, sc *scratch) {
+			// set but empty: Claude Code uses "" as the config dir, so the
+			// store is relative to the working directory
+			sc.env["CLAUDE_CONFIG_DIR"] = ""
+			sc.candidates(t, filepath.Join(sc.cwd, "projects", store.ProjectDirName(sc.cwd), "memory"))
+		}},
+		claudeVariant{name: "store-config-dir-empty-settings", setup: func(t *testing.T, sc *scratch) {
+			sc.env["CLAUDE_CONFIG_DIR"] = ""
+			sc.settings(t, filepath.Join(sc.cwd, "settings.json"), "~/cwd-settings-mem")
+			sc.settings(t, filepath.Join(sc.config, "settings.json"), "~/user-mem")
+			sc.candidates(t, filepath.Join(sc.cwd, "projects", store.ProjectDirName(sc.cwd), "memory"),
+				filepath.Join(sc.home, "cwd-settings-mem"), filepath.Join(sc.home, "user-mem"))
+		}},
+		claudeVariant{name: "index-content-env", setup: func(t *testing.T, sc *scratch) {
+			sc.candidates(t)
+			sc.env["CLAUDE_COWORK_MEMORY_INDEX_CONTENT"] = "---\nname: env\n---\n# From the environment\n<!-- block -->\n- [a](a.md) — <system-reminder>\n\n"
+		}},
+		claudeVariant{name: "index-content-env-cut", setup: func(t *testing.T, sc *scratch) {
+			sc.candidates(t)
+			var b strings.Builder
+			for i := 1; i <= 201; i++ {
+				fmt.Fprintf(&b, "- [e%d](e%d.md) — from the environment\n", i, i)
+			}
+			sc.env["CLAUDE_COWORK_MEMORY_INDEX_CONTENT"] = b.String()
+		}},
+		claudeVariant{name: "index-content-env-empty", setup: func(t *testing.T, sc *scratch) {
+			sc.candidates(t)
+			sc.env["CLAUDE_COWORK_MEMORY_INDEX_CONTENT"] = ""
+		}},
+		claudeVariant{name: "store-nfc", setup: func(t *testing.T, sc *scratch) {
+			// a decomposed é in autoMemoryDirectory: Claude Code uses the
+			// composed (NFC) path, a different directory on Linux
+			sc.settings(t, filepath.Join(sc.config, "settings.json"), "~/cafe\u0301-mem")
+			sc.candidates(t, filepath.Join(sc.home, "cafe\u0301-mem"), filepath.Join(sc.home, "caf\u00e9-mem"))
+		}},
 		claudeVariant{name: "store-project-dir-name", setup: func(t *testing.T, sc *scratch) {
 			sc.env["CLAUDE_CODE_PROJECT_DIR_NAME"] = "named_project"
 			sc.candidates(t, filepath.Join(sc.config, "projects", "named_project", "memory"))
@@ -348,6 +383,13 @@ func runClaude(t *testing.T, claude, cwd string, env, args []string, api *fakeAP
 	for _, txt := range req.userTexts() {
 		if m := contentsRE.FindStringSubmatch(txt); m != nil {
 			s.indexPath, s.text = m[1], m[2]
+		}
+	}
+	// With CLAUDE_CONFIG_DIR set but empty, Claude Code names paths
+	// relative to its working directory; memcompact names them absolute.
+	for _, p := range []*string{&s.memoryDir, &s.indexPath} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(cwd, *p)
 		}
 	}
 	return s

@@ -44,7 +44,9 @@ func TestScripts(t *testing.T) {
 			}
 			e.Setenv("HOME", home)
 			e.Setenv("USERPROFILE", "")
-			e.Setenv("CLAUDE_CONFIG_DIR", "")
+			// Not set at all: Claude Code (and so memcompact) reads
+			// CLAUDE_CONFIG_DIR="" as a config dir relative to the
+			// working directory, not as ~/.claude.
 			e.Setenv("MEMCOMPACT_REFERENCE", "")
 			e.Setenv("MEMCOMPACT_TODAY", "2026-12-02")
 			e.Setenv("TZ", "UTC")

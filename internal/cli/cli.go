@@ -39,6 +39,10 @@ type Env struct {
 	Stderr io.Writer
 	// Getenv reads an environment variable.
 	Getenv func(string) string
+	// LookupEnv reads one as os.LookupEnv does, telling a variable set to
+	// "" from one not set, which Claude Code tells apart (CLAUDE_CONFIG_DIR,
+	// CLAUDE_COWORK_MEMORY_INDEX_CONTENT). nil counts "" as unset.
+	LookupEnv func(string) (string, bool)
 	// Now is the clock. MEMCOMPACT_TODAY=YYYY-MM-DD pins the date, so tests
 	// and reproducible runs can fix "today".
 	Now func() time.Time
@@ -68,7 +72,7 @@ func (e *Env) Home() string {
 
 // OSEnv is the Env of a real process.
 func OSEnv(stdin io.Reader, stdout, stderr io.Writer) *Env {
-	return &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Now: time.Now}
+	return &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookupEnv: os.LookupEnv, Now: time.Now}
 }
 
 // command is one verb.
@@ -259,4 +263,8 @@ func distance(a, b string) int {
 }
 
 // where is what an engine consults to find the current project's store.
-func (e *Env) where() store.Where { return store.Here(e.Getenv, e.Home()) }
+func (e *Env) where() store.Where {
+	w := store.Here(e.Getenv, e.Home())
+	w.LookupEnv = e.LookupEnv
+	return w
+}

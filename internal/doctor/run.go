@@ -83,7 +83,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	opt.Index = req.Index
 	if opt.Index == "" {
 		if req.Where.Cwd != "" {
-			loc, related := store.RelatedStores(getenv, req.Where.Home, req.Where.Cwd, store.Options{FlagSettings: req.Where.Settings})
+			loc, related := store.RelatedStores(getenv, req.Where.Home, req.Where.Cwd, req.Where.Options())
 			opt.Location, opt.Related = &loc, related
 		}
 		found, err := req.Where.DefaultIndex("doctor")

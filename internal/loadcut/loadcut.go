@@ -142,6 +142,18 @@ func Compute(text string, lines, units int) Result {
 // ComputeSized is Compute for a file of size bytes on disk (the 4 MiB rule
 // is about bytes, and decoding may change the count).
 func ComputeSized(text string, size, lines, units int) Result {
+	return compute(text, size, lines, units, false)
+}
+
+// ComputeGiven is Compute for an index text Claude Code is handed rather
+// than reads from disk (see store.IndexContentVar): it applies the limits,
+// the warning and the final clean-up, but neither the 4 MiB rule nor the
+// removal of frontmatter and block comments.
+func ComputeGiven(text string, lines, units int) Result {
+	return compute(text, 0, lines, units, true)
+}
+
+func compute(text string, size, lines, units int, given bool) Result {
 	r := Result{LineLimit: lines, UnitLimit: units, Limit: LimitNone, PastCut: []Subject{}}
 	fileStart, fileEnd := trimBounds(text)
 	fileLines := strings.Count(text[fileStart:fileEnd], "\n") + 1
@@ -162,8 +174,11 @@ func ComputeSized(text string, size, lines, units int) Result {
 	}
 
 	v := newView(text)
-	fmBytes := v.stripFrontmatter()
-	commented := v.stripComments()
+	fmBytes, commented := 0, false
+	if !given {
+		fmBytes = v.stripFrontmatter()
+		commented = v.stripComments()
+	}
 	seen := visible(v.orig, len(text))
 
 	vs := string(v.s)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 
 	"github.com/memcompact/memcompact/internal/outcome"
 	memstore "github.com/memcompact/memcompact/internal/store"
@@ -71,6 +72,11 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 	var loc *memstore.Location
 	if indexPath == "" {
 		l, p, err := req.Where.LocateIndex("load")
+		if l != nil && l.IndexContent != nil {
+			// The index text comes from the environment; the file on
+			// disk, if any, is not read.
+			return &Outcome{Index: filepath.Join(l.Dir, memstore.IndexName), Result: ComputeGiven(*l.IndexContent, lines, units), WithText: req.Text, Store: l}, nil
+		}
 		if err != nil {
 			var e *outcome.Error
 			if errors.As(err, &e) {

@@ -66,6 +66,13 @@ func (o *Outcome) WriteText(out io.Writer) error {
 	}
 	if o.Store != nil {
 		fmt.Fprintf(w, "store: %s\n", o.Store.Describe())
+		if o.Store.IndexContent != nil {
+			what := "the index text is $" + o.Store.IndexFrom + ", not the file"
+			if *o.Store.IndexContent == "" {
+				what = "$" + o.Store.IndexFrom + " is set but empty: Claude Code loads no index"
+			}
+			fmt.Fprintf(w, "  %s\n", what)
+		}
 		for _, why := range o.Store.Rejected {
 			fmt.Fprintf(w, "  ignored: %s\n", why)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/lazyre"
+	"golang.org/x/text/unicode/norm"
 )
 
 // The rules that can choose a store (Location.Rule).
@@ -47,7 +48,17 @@ type Location struct {
 	Rejected []string `json:"rejected,omitempty"`
 	// Consulted lists the settings files read, in order.
 	Consulted []string `json:"-"`
+	// IndexFrom is IndexContentVar when the session's index text comes
+	// from that variable instead of the store's MEMORY.md (which Claude
+	// Code then does not read); IndexContent is the text, "" meaning that
+	// no index loads at all.
+	IndexFrom    string  `json:"index_from,omitempty"`
+	IndexContent *string `json:"-"`
 }
+
+// IndexContentVar is the environment variable whose value, when set,
+// Claude Code loads as the index text instead of the store's MEMORY.md.
+const IndexContentVar = "CLAUDE_COWORK_MEMORY_INDEX_CONTENT"
 
 // Describe says in one line which rule chose the store.
 func (l *Location) Describe() string {
@@ -67,13 +78,54 @@ type Options struct {
 	// FlagSettings is the value of claude's --settings flag: a file path
 	// or a JSON object.
 	FlagSettings string
+	// LookupEnv, when set, reads the environment as os.LookupEnv does, so
+	// that a variable set to "" is told from one not set, as Claude Code
+	// tells them (CLAUDE_CONFIG_DIR="" and an empty
+	// CLAUDE_COWORK_MEMORY_INDEX_CONTENT mean something). Without it an
+	// empty value counts as unset.
+	LookupEnv func(string) (string, bool)
 }
 
-// Locate returns the store Claude Code uses for a session started in cwd.
+// lookup reads variable k, reporting whether it is set.
+func (o Options) lookup(getenv func(string) string, k string) (string, bool) {
+	if o.LookupEnv != nil {
+		return o.LookupEnv(k)
+	}
+	v := getenv(k)
+	return v, v != ""
+}
+
+// configDir is Claude Code's config dir for a session started in cwd:
+// $CLAUDE_CONFIG_DIR exactly as given; when it is set but empty, paths
+// under it are relative, so they land in the working directory; else
+// ~/.claude. Claude Code uses the NFC form.
+func (o Options) configDir(getenv func(string) string, home, cwd string) string {
+	d, set := o.lookup(getenv, "CLAUDE_CONFIG_DIR")
+	switch {
+	case set && d == "":
+		d = cwd
+	case !set:
+		d = filepath.Join(home, ".claude")
+	}
+	return norm.NFC.String(d)
+}
+
+// Locate returns the store Claude Code uses for a session started in cwd,
+// and whether the index text comes from the environment instead.
 func Locate(getenv func(string) string, home, cwd string, o Options) Location {
+	l := locate(getenv, home, cwd, o)
+	// Claude Code names the store by the NFC form of its path.
+	l.Dir, l.Default = norm.NFC.String(l.Dir), norm.NFC.String(l.Default)
+	if v, set := o.lookup(getenv, IndexContentVar); set {
+		l.IndexFrom, l.IndexContent = IndexContentVar, &v
+	}
+	return l
+}
+
+func locate(getenv func(string) string, home, cwd string, o Options) Location {
 	project, from := projectOf(cwd)
 	l := Location{Project: project, ProjectFrom: from}
-	l.Default = defaultStore(getenv, home, project)
+	l.Default = defaultStore(getenv, home, cwd, project, o)
 	if v := getenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"); v != "" {
 		if d, why := memoryDirValue(v, false, home); why == "" {
 			l.Dir, l.Rule = d, RuleCoworkOverride
@@ -119,8 +171,8 @@ func projectOf(cwd string) (string, string) {
 }
 
 // defaultStore is rule 3: <base>/projects/<name>/memory.
-func defaultStore(getenv func(string) string, home, project string) string {
-	config := ConfigDir(getenv, home)
+func defaultStore(getenv func(string) string, home, cwd, project string, o Options) string {
+	config := o.configDir(getenv, home, cwd)
 	base := config
 	if r := getenv("CLAUDE_CODE_REMOTE_MEMORY_DIR"); r != "" {
 		base = r
@@ -192,7 +244,7 @@ func settingsLevels(getenv func(string) string, home, cwd, project string, o Opt
 	out = append(out,
 		level{level: LevelLocal, file: filepath.Join(project, ".claude", "settings.local.json")},
 		level{level: LevelProject, file: filepath.Join(canonical(cwd), ".claude", "settings.json")},
-		level{level: LevelUser, file: filepath.Join(ConfigDir(getenv, home), "settings.json")},
+		level{level: LevelUser, file: filepath.Join(o.configDir(getenv, home, cwd), "settings.json")},
 	)
 	return out
 }
@@ -275,19 +327,19 @@ func RelatedStores(getenv func(string) string, home, cwd string, o Options) (Loc
 		}
 	}
 	for _, wt := range worktreesOf(loc.Project) {
-		add(defaultStore(getenv, home, wt), "the default store of worktree "+wt)
+		add(defaultStore(getenv, home, cwd, wt, o), "the default store of worktree "+wt)
 	}
 	c := canonical(cwd)
 	for d := c; ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			add(defaultStore(getenv, home, d), "the default store of "+d)
+			add(defaultStore(getenv, home, cwd, d, o), "the default store of "+d)
 			break
 		}
 		if filepath.Dir(d) == d {
 			break
 		}
 	}
-	add(defaultStore(getenv, home, c), "the default store of "+c)
+	add(defaultStore(getenv, home, cwd, c, o), "the default store of "+c)
 	return loc, out
 }
 

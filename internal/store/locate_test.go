@@ -110,3 +110,59 @@ func TestRelatedStores(t *testing.T) {
 		t.Errorf("worktree store: %+v", rel[2])
 	}
 }
+
+// TestLocateLookup: with a LookupEnv, a variable set to "" is told from one
+// not set, as Claude Code tells them; without one, "" counts as unset.
+func TestLocateLookup(t *testing.T) {
+	noManaged(t)
+	base := tmp(t)
+	home := filepath.Join(base, "home")
+	proj := filepath.Join(base, "proj")
+	mkdir(t, proj)
+	lookup := func(m map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+	}
+	name := ProjectDirName(proj)
+
+	// CLAUDE_CONFIG_DIR="": paths under it are relative, so in cwd.
+	m := map[string]string{"CLAUDE_CONFIG_DIR": ""}
+	l := Locate(env(m), home, proj, Options{LookupEnv: lookup(m)})
+	if want := filepath.Join(proj, "projects", name, "memory"); l.Dir != want {
+		t.Errorf("config dir set but empty: %s, want %s", l.Dir, want)
+	}
+	if l = Locate(env(m), home, proj, Options{}); l.Dir != filepath.Join(home, ".claude", "projects", name, "memory") {
+		t.Errorf("without LookupEnv, empty is unset: %s", l.Dir)
+	}
+	// ... and its settings.json is read from there too.
+	write(t, filepath.Join(proj, "settings.json"), `{"autoMemoryDirectory": "/srv/from-cwd"}`)
+	if l = Locate(env(m), home, proj, Options{LookupEnv: lookup(m)}); l.Dir != "/srv/from-cwd" {
+		t.Errorf("user settings of an empty config dir: %s", l.Dir)
+	}
+
+	// The index text from the environment: set, set but empty, unset.
+	for _, c := range []struct {
+		m    map[string]string
+		want *string
+	}{
+		{map[string]string{IndexContentVar: "# Memory\n"}, ptr("# Memory\n")},
+		{map[string]string{IndexContentVar: ""}, ptr("")},
+		{map[string]string{}, nil},
+	} {
+		l := Locate(env(c.m), home, proj, Options{LookupEnv: lookup(c.m)})
+		switch {
+		case c.want == nil && (l.IndexContent != nil || l.IndexFrom != ""):
+			t.Errorf("%v: index content %q from %q, want none", c.m, *l.IndexContent, l.IndexFrom)
+		case c.want != nil && (l.IndexContent == nil || *l.IndexContent != *c.want || l.IndexFrom != IndexContentVar):
+			t.Errorf("%v: index content %v from %q, want %q", c.m, l.IndexContent, l.IndexFrom, *c.want)
+		}
+	}
+
+	// Store paths are named in NFC form.
+	f := filepath.Join(base, "flag.json")
+	write(t, f, `{"autoMemoryDirectory": "/srv/cafe\u0301"}`)
+	if l = Locate(env(nil), home, proj, Options{FlagSettings: f}); l.Dir != "/srv/caf\u00e9" {
+		t.Errorf("NFC: %q", l.Dir)
+	}
+}
+
+func ptr(s string) *string { return &s }

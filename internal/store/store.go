@@ -19,12 +19,18 @@
 //     default store used.
 //  3. The default: <base>/projects/<name>/memory/, where <base> is
 //     $CLAUDE_CODE_REMOTE_MEMORY_DIR when set, else the config dir
-//     ($CLAUDE_CONFIG_DIR exactly as given, else ~/.claude), and <name> is
+//     ($CLAUDE_CONFIG_DIR exactly as given, even "" when set but empty,
+//     which makes the store relative to the working directory; else
+//     ~/.claude), and <name> is
 //     the project's path with every UTF-16 code unit that is not an ASCII
 //     letter or digit replaced by '-'; a name longer than 200 characters is
 //     cut to 200 and given '-' and a 32-bit hash of the whole path in base
 //  36. $CLAUDE_CODE_PROJECT_DIR_NAME replaces the name when
 //     $CLAUDE_CONFIG_DIR is set and the value is a plain name.
+//
+// Store paths are in NFC form, as Claude Code names them. When
+// $CLAUDE_COWORK_MEMORY_INDEX_CONTENT is set, its value is the index text
+// and the store's MEMORY.md is not read (Location.IndexContent).
 //
 // The project is the root of the git repository enclosing the working
 // directory; a linked worktree maps to its main repository only when the

@@ -13,8 +13,11 @@ import (
 // that the CLI and the MCP server resolve a missing INDEX the same way.
 type Where struct {
 	Getenv func(string) string
-	Home   string
-	Cwd    string // "" when the working directory is unknown
+	// LookupEnv, when set, tells a variable set to "" from one not set
+	// (see Options.LookupEnv); nil counts an empty value as unset.
+	LookupEnv func(string) (string, bool)
+	Home      string
+	Cwd       string // "" when the working directory is unknown
 	// Settings is the value of claude's --settings flag the session is
 	// started with, which may set autoMemoryDirectory; usually "".
 	Settings string
@@ -29,6 +32,11 @@ func Here(getenv func(string) string, home string) Where {
 		cwd = ""
 	}
 	return Where{Getenv: getenv, Home: home, Cwd: cwd}
+}
+
+// Options is what a session started as w is started with.
+func (w Where) Options() Options {
+	return Options{FlagSettings: w.Settings, LookupEnv: w.LookupEnv}
 }
 
 // ReasonNoIndex is the outcome reason of a verb given no index when the
@@ -56,7 +64,7 @@ func (w Where) LocateIndex(verb string) (*Location, string, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	loc, found, _, err := FindIndexWith(getenv, w.Home, w.Cwd, Options{FlagSettings: w.Settings})
+	loc, found, _, err := FindIndexWith(getenv, w.Home, w.Cwd, w.Options())
 	if err != nil {
 		e := &outcome.Error{Status: outcome.Usage, Reason: ReasonNoIndex, Msg: err.Error(), Err: err}
 		var nie *NoIndexError
