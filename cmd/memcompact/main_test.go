@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -29,6 +31,9 @@ func TestMain(m *testing.M) {
 // Besides testscript's own commands, scripts may use:
 //
 //	exits N memcompact ARGS...   run memcompact and require exit status N exactly
+//	paste N REGEXP               run the hint of the last command's output on the
+//	                             line matching REGEXP, as a user would paste it
+//	                             (through sh), and require exit status N exactly
 //
 // (testscript's "! exec" only asserts a non-zero status; memcompact's four
 // codes are a contract, so scripts assert them exactly).
@@ -62,6 +67,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits": cmdExits,
+			"paste": cmdPaste,
 		},
 	})
 }
@@ -89,4 +95,46 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("exit status %d, want %d", got, want)
 	}
+}
+
+// cmdPaste runs a hint as a user would paste it: on the first line of the
+// last command's stdout, then stderr, that holds "hint:" and matches the
+// regular expression, the text from the first "memcompact " after
+// "hint:" to the end of the line, through sh.
+func cmdPaste(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: paste N REGEXP")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("paste: bad status %q", args[0])
+	}
+	re := regexp.MustCompile(args[1])
+	for _, out := range []string{ts.ReadFile("stdout"), ts.ReadFile("stderr")} {
+		for _, l := range strings.Split(out, "\n") {
+			h := strings.Index(l, "hint:")
+			if h < 0 || !re.MatchString(l) {
+				continue
+			}
+			i := strings.Index(l[h:], "memcompact ")
+			if i < 0 {
+				ts.Fatalf("paste: the hint %q holds no command", l)
+			}
+			cmd := l[h+i:]
+			ts.Logf("pasting: %s", cmd)
+			err := ts.Exec("sh", "-c", cmd)
+			got := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				got = ee.ExitCode()
+			} else if err != nil {
+				ts.Fatalf("paste: %v", err)
+			}
+			if got != want {
+				ts.Fatalf("the pasted hint %q exited %d, want %d", cmd, got, want)
+			}
+			return
+		}
+	}
+	ts.Fatalf("paste: no hint matches %q", args[1])
 }

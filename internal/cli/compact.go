@@ -129,7 +129,7 @@ func runCompact(env *Env, args []string) (err error) {
 	req := f.request(env)
 	req.Files, req.All, req.DryRun, req.Steps, req.Plan, req.SummaryFile = pos, all, dryRun, steps, plan, summaryFile
 	if !f.json {
-		req.OnFile = func(r *compact.Report) { renderCompact(env, r, req.DryRun) }
+		req.OnFile = func(r *compact.Report) { renderCompact(env, r, req.DryRun, true) }
 	}
 	res, err := compact.Run(context.Background(), req)
 	if err != nil {
@@ -162,8 +162,10 @@ func allWithin(rs []*compact.Report) bool {
 	return true
 }
 
-// renderCompact prints one file's outcome.
-func renderCompact(env *Env, r *compact.Report, dryRun bool) {
+// renderCompact prints one file's outcome, with compact's hints when
+// hints is set (save prints its own: after a save, running compact's
+// hint again would save the entry twice).
+func renderCompact(env *Env, r *compact.Report, dryRun, hints bool) {
 	w := env.Stdout
 	switch r.Status {
 	case compact.StatusWithin:
@@ -175,6 +177,9 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool) {
 		return
 	case compact.StatusRefused, compact.StatusNotConfirmed:
 		fmt.Fprintf(env.Stderr, "memcompact: error: %s\n", r.Message)
+		if !hints {
+			return
+		}
 		if r.Status == compact.StatusNotConfirmed {
 			fmt.Fprintf(env.Stderr, "memcompact: hint: run it in a terminal to be asked, or pass --yes\n")
 		}
@@ -200,7 +205,7 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool) {
 		fmt.Fprintf(w, "  secret in the summary: %s\n", s)
 	}
 	renderKept(w, r)
-	if r.Status == compact.StatusShortfall {
+	if r.Status == compact.StatusShortfall && hints {
 		fmt.Fprint(w, shortfallHint(r))
 	}
 	if dryRun && len(r.SnapshotOnly) > 0 {

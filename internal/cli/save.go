@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/memcompact/memcompact/internal/compact"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
-const saveUsage = "save FILE [--entry FILE] [--yes] [--summarizer claude|anthropic|openai|CMD [--model M] [--base-url URL] [--strict] [--timeout D]] [--entry-heading H] [--root DIR] [--json]"
+const saveUsage = "save FILE [--entry FILE] [--yes] [--allow-secret] [--summarizer claude|anthropic|openai|CMD [--model M] [--base-url URL] [--strict] [--timeout D]] [--entry-heading H] [--root DIR] [--json]"
 
 func init() {
 	register(&command{
@@ -20,14 +23,22 @@ func init() {
 		long: `save appends an entry (standard input, or --entry FILE) to FILE, after a blank
 line. If FILE is over its budget, it is compacted first (as 'memcompact
 compact FILE' would, leaving room for the entry), and the compacted file and
-the entry are written in one atomic replace; if the compaction cannot reach
-the budget or is aborted, nothing is written and the entry is not saved. A
-file within budget gets a plain append. A file not in the policy is saved
-without a budget check. The first compaction of a file needs confirmation
-(a terminal, or --yes).
+the entry are written in one atomic replace. A save never drops the entry:
+if the compaction cannot make room (or is aborted, not confirmed, or its
+summarizer cannot run or send), the file is compacted as far as it goes, or
+not at all, and the entry is saved anyway, over budget; the hints say what
+would bring the file within budget. A file within budget gets a plain
+append. A file not in the policy is saved without a budget check. The first
+compaction of a file needs confirmation (a terminal, or --yes).
 
-Exit 0 saved; 1 not saved because the file is still over budget or the
-compaction was aborted; 2 refused; 3 usage (including an empty entry).`,
+An entry that holds a secret is not saved (memory is read back into every
+future session) unless --allow-secret is given; nor is one whose file
+changed while it was being compacted. Either way its text is kept in
+compaction/unsaved/ and the message says where.
+
+Exit 0 saved; 1 saved, but the file is over its budget; 2 refused (not
+saved: a secret, the file changed; kept in compaction/unsaved/); 3 usage
+(including an empty entry).`,
 		run: runSave,
 	})
 }
@@ -35,8 +46,10 @@ compaction was aborted; 2 refused; 3 usage (including an empty entry).`,
 func runSave(env *Env, args []string) (err error) {
 	var f compactFlags
 	var entryFile string
+	var allowSecret bool
 	fset := compactFlagSet(&f, "save")
 	fset.StringVar(&entryFile, "entry", "", "read the entry from this file instead of standard input")
+	fset.BoolVar(&allowSecret, "allow-secret", false, "save the entry even if it holds a secret")
 	pos, err := parseFlags(env, fset, saveUsage, args)
 	if err != nil {
 		return err
@@ -47,7 +60,7 @@ func runSave(env *Env, args []string) (err error) {
 	}
 	c := f.request(env)
 	req := compact.SaveRequest{Root: c.Root, File: pos[0], Summarizing: c.Summarizing, Timeout: c.Timeout, EntryHeading: c.EntryHeading,
-		Confirmed: c.Confirmed, Confirm: c.Confirm, Today: c.Today, Now: c.Now}
+		Confirmed: c.Confirmed, Confirm: c.Confirm, AllowSecret: allowSecret, Today: c.Today, Now: c.Now}
 	if req.Entry, req.EntryName, err = readEntry(env, entryFile); err != nil {
 		return err
 	}
@@ -62,23 +75,87 @@ func runSave(env *Env, args []string) (err error) {
 		return exitCode(int(res.Outcome))
 	}
 	if res.Compaction != nil {
-		renderCompact(env, res.Compaction, false)
+		renderCompact(env, res.Compaction, false, false)
 	}
-	switch {
-	case res.Status == compact.StatusNotSaved && res.Unsaved != "":
-		fmt.Fprintf(env.Stdout, "The entry was not saved into %s, which changed while it was being compacted; its text is in %s.\n", res.File, res.Unsaved)
-	case res.Status == compact.StatusNotSaved:
-		fmt.Fprintf(env.Stdout, "The entry was not saved: %s changed while it was being compacted.\n", res.File)
-	case res.Status == compact.StatusSavedOverBudget:
-		fmt.Fprintf(env.Stdout, "Saved the entry to %s: now %d/%d %s, over budget.\n", res.File, res.Size, res.Budget, res.Unit)
-	case !res.Budgeted:
-		fmt.Fprintf(env.Stdout, "Saved the entry to %s (not in the compaction policy, so no budget applies).\n", res.File)
-	case res.Status == compact.StatusSaved && res.Size > res.Budget:
-		fmt.Fprintf(env.Stdout, "Saved the entry to %s: now %d/%d %s. It is now over budget; the next save compacts it first.\n", res.File, res.Size, res.Budget, res.Unit)
-	default:
-		fmt.Fprintf(env.Stdout, "Saved the entry to %s: now %d/%d %s.\n", res.File, res.Size, res.Budget, res.Unit)
-	}
+	renderSave(env, res, saveHints{file: pos[0], root: f.root})
 	return exitCode(int(res.Outcome))
+}
+
+// saveHints writes save's hints as commands to paste where save was run:
+// FILE and --root as the user gave them, the unsaved copy's path from the
+// working directory.
+type saveHints struct{ file, root string }
+
+// args is FILE (and --root DIR) as given, quoted for a shell.
+func (h saveHints) args() string {
+	s := shellWord(h.file)
+	if h.root != "" {
+		s += " --root " + shellWord(h.root)
+	}
+	return s
+}
+
+// path is the root-relative rel as a path from the working directory
+// (absolute when that is shorter to get right), quoted for a shell.
+func (h saveHints) path(root, rel string) string {
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(r, "..") {
+			p = r
+		}
+	}
+	return shellWord(p)
+}
+
+// shellWord quotes s for a POSIX shell unless it needs no quoting.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// renderSave prints where the entry went, and the hints: each a command
+// that works when pasted in the memory root (the engine checked the
+// compactions they name on the file as saved).
+func renderSave(env *Env, res *compact.SaveResult, h saveHints) {
+	w := env.Stdout
+	switch {
+	case res.Status == compact.StatusNotSaved && res.Reason == compact.ReasonEntrySecret:
+		s := res.Secrets[0]
+		fmt.Fprintf(env.Stderr, "memcompact: error: the entry holds a secret (line %d, %s: %s), so it was not saved into %s; its text is in %s, readable only by you\n", s.Line, s.Rule, s.Excerpt, res.File, h.path(res.Root, res.Unsaved))
+		fmt.Fprintf(env.Stderr, "memcompact: hint: leave the value out (say where it lives instead) and save again, or save it as it is: memcompact save %s --entry %s --allow-secret\n", h.args(), h.path(res.Root, res.Unsaved))
+	case res.Status == compact.StatusNotSaved:
+		fmt.Fprintf(w, "The entry was not saved into %s, which changed while it was being compacted; its text is in %s.\n", res.File, h.path(res.Root, res.Unsaved))
+		fmt.Fprintf(w, "  hint: save it again: memcompact save %s --entry %s\n", h.args(), h.path(res.Root, res.Unsaved))
+	case res.Status == compact.StatusSavedOverBudget:
+		fmt.Fprintf(w, "Saved the entry to %s: now %d/%d %s, over budget.\n", res.File, res.Size, res.Budget, res.Unit)
+		renderNext(w, res, h)
+	case !res.Budgeted:
+		fmt.Fprintf(w, "Saved the entry to %s (not in the compaction policy, so no budget applies).\n", res.File)
+	case res.Status == compact.StatusSaved && res.Size > res.Budget:
+		fmt.Fprintf(w, "Saved the entry to %s: now %d/%d %s. It is now over budget; the next save compacts it first.\n", res.File, res.Size, res.Budget, res.Unit)
+	default:
+		fmt.Fprintf(w, "Saved the entry to %s: now %d/%d %s.\n", res.File, res.Size, res.Budget, res.Unit)
+	}
+}
+
+// renderNext prints what would bring a file saved over budget within it.
+func renderNext(w io.Writer, res *compact.SaveResult, h saveHints) {
+	n := res.Next
+	if n == nil {
+		return
+	}
+	compactIt := fmt.Sprintf("memcompact compact %s --summarizer builtin --yes", h.args())
+	if n.Compacts {
+		fmt.Fprintf(w, "  hint: compact it now: %s\n", compactIt)
+	}
+	if n.SuggestNewest != nil {
+		fmt.Fprintf(w, "  hint: keep fewer entries verbatim: memcompact set-budget %s %d %s --newest %d && %s\n", h.args(), res.Budget, res.Unit, *n.SuggestNewest, compactIt)
+	}
+	if n.SuggestBudget > 0 {
+		fmt.Fprintf(w, "  hint: or raise the budget: memcompact set-budget %s %d %s && %s\n", h.args(), n.SuggestBudget, res.Unit, compactIt)
+	}
 }
 
 // readEntry reads the entry's bytes from entryFile, or else standard input

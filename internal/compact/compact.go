@@ -70,6 +70,35 @@ type Options struct {
 	noSuggest bool           // set while a suggestion is being verified
 	cache     *distill.Cache // entries read once, shared by the suggestions' plans
 	consent   *consent       // asked before Model is first given a tier; nil: not needed
+	once      *summarized    // shared by plans of the same tier (save's two): the summarizer runs once
+}
+
+// summarized is a summarizer's answer for the design's oldest tier, kept
+// for a second plan of the same file: save plans again without the
+// entry's reserve, and a model or a command must not be asked twice (it
+// costs, it may answer differently, and a repair round would repeat).
+type summarized struct {
+	done    bool
+	bullets []string
+	err     error
+	model   *ModelRun
+	lost    []string
+}
+
+// summarize runs f once per summarized; a later plan gets its answer and
+// the report parts it filled.
+func (pl *Plan) summarize(f func() ([]string, error)) ([]string, error) {
+	s := pl.o.once
+	if s == nil {
+		return f()
+	}
+	if !s.done {
+		s.bullets, s.err = f()
+		s.model, s.lost, s.done = pl.Report.Model, pl.Report.LostKeep, true
+	} else {
+		pl.Report.Model, pl.Report.LostKeep = s.model, s.lost
+	}
+	return s.bullets, s.err
 }
 
 // Plan is a compaction worked out in memory. Nothing is written until
@@ -246,8 +275,7 @@ func (pl *Plan) outside(ctx context.Context) *Plan {
 				pl.Report.Reason = outcome.ReasonOf(err)
 				return pl.refuse(outcome.Refused, "%s: %v", o.Rel, err)
 			}
-			srcs := pl.tierOnly()
-			b, err := pl.modelBullets(ctx, srcs)
+			b, err := pl.summarize(func() ([]string, error) { return pl.modelBullets(ctx, pl.tierOnly()) })
 			if err != nil {
 				return pl.abort("%v; nothing was written", err)
 			}
@@ -257,7 +285,7 @@ func (pl *Plan) outside(ctx context.Context) *Plan {
 			if secrets.Contains(tier) {
 				return pl.abort("the text for the summarizer would hold a secret; nothing was sent or written")
 			}
-			b, err := distill.External(ctx, o.Command, tier, o.Timeout)
+			b, err := pl.summarize(func() ([]string, error) { return distill.External(ctx, o.Command, tier, o.Timeout) })
 			if err != nil {
 				return pl.abort("%v; nothing was written", err)
 			}

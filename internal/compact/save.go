@@ -14,13 +14,24 @@ import (
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/secrets"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
-// ReasonEntryTooLarge: the entry alone is larger than the file's budget.
-const ReasonEntryTooLarge outcome.Reason = "entry-too-large"
+// Reasons of save's refusals.
+const (
+	// ReasonEntryTooLarge: the entry alone is larger than the file's budget.
+	ReasonEntryTooLarge outcome.Reason = "entry-too-large"
+	// ReasonEntrySecret: the entry holds a secret and AllowSecret was not
+	// given; the entry is kept in compaction/unsaved/.
+	ReasonEntrySecret outcome.Reason = "secret"
+	// ReasonFileChanged: the file changed while it was being compacted;
+	// the entry is kept in compaction/unsaved/.
+	ReasonFileChanged outcome.Reason = "file-changed"
+)
 
 // SaveRequest asks to append an entry to a memory file (the save verb).
 type SaveRequest struct {
@@ -42,12 +53,18 @@ type SaveRequest struct {
 	Confirmed bool
 	Confirm   func(*Report) bool
 
+	// AllowSecret saves an entry that holds a secret. Without it such an
+	// entry is refused (memory is read back into every future session)
+	// and kept in compaction/unsaved/, readable only by its owner.
+	AllowSecret bool
+
 	Today, Now time.Time
 }
 
 // SaveResult is save's outcome. Its JSON is save's --json output.
 type SaveResult struct {
 	SchemaVersion int     `json:"schema_version"`
+	Root          string  `json:"root"`
 	File          string  `json:"file"`
 	Status        string  `json:"status"` // "saved", "compacted_and_saved", "saved_over_budget" or "not_saved"
 	Size          int     `json:"size"`
@@ -56,11 +73,29 @@ type SaveResult struct {
 	Budgeted      bool    `json:"budgeted"`
 	Compaction    *Report `json:"compaction,omitempty"`
 	// Unsaved (status not_saved) is where the entry's text was put,
-	// root-relative, when a refusal that protects the file kept it out.
-	Unsaved string `json:"unsaved,omitempty"`
+	// root-relative, when a refusal that protects the file kept it out;
+	// Reason says which refusal (ReasonEntrySecret, ReasonFileChanged) and
+	// Secrets, for a secret, where the entry holds one (redacted).
+	Unsaved string            `json:"unsaved,omitempty"`
+	Reason  outcome.Reason    `json:"reason,omitempty"`
+	Secrets []secrets.Finding `json:"secrets,omitempty"`
+	// Next (status saved_over_budget) is what would bring the file, as it
+	// was saved, within its budget.
+	Next *Next `json:"next,omitempty"`
 	// Outcome is Clean when the entry was saved, else the compaction's
 	// (Defects: still over budget or aborted; Refused).
 	Outcome outcome.Status `json:"-"`
+}
+
+// Next is what would bring a file saved over its budget within it, each
+// part checked by planning it on the file as saved, with the built-in
+// summarizer: compacting it now (Compacts), or first a larger budget or a
+// smaller newest tier (the suggestions, as in a Report). All empty: no
+// compaction can (a file without entries, or one only a person can cut).
+type Next struct {
+	Compacts      bool `json:"compacts"`
+	SuggestBudget int  `json:"suggest_budget,omitempty"`
+	SuggestNewest *int `json:"suggest_newest,omitempty"`
 }
 
 // The statuses of a SaveResult.
@@ -104,6 +139,12 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 	}
 	row, budgeted := p.Lookup(rel)
 	abs := filepath.Join(root, filepath.FromSlash(rel))
+	if fs := secrets.Scan(entry); len(fs) > 0 && !req.AllowSecret {
+		// Memory is read back into every future session, so a secret is
+		// not saved into it unless asked; the entry is kept, not lost.
+		res := &SaveResult{SchemaVersion: SchemaVersion, Root: root, File: rel, Budgeted: budgeted, Reason: ReasonEntrySecret, Secrets: fs}
+		return res.keepUnsaved(root, rel, entry, outcome.Refused, req.Now)
+	}
 	// From the read to the write no other memcompact run writes this root,
 	// so concurrent saves take turns instead of refusing each other.
 	release, err := lockfile.Lock(ctx, root)
@@ -123,7 +164,7 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 		text = cur.Text
 	}
 	add := joinEntry(text, entry)
-	res := &SaveResult{SchemaVersion: SchemaVersion, File: rel, Budgeted: budgeted}
+	res := &SaveResult{SchemaVersion: SchemaVersion, Root: root, File: rel, Budgeted: budgeted}
 	if !budgeted {
 		return res, res.appendTo(abs, cur, add, nil)
 	}
@@ -131,15 +172,58 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 	if cur == nil || budget.Measure(text, row.Unit) <= row.Budget {
 		return res, res.appendTo(abs, cur, add, row)
 	}
-	need := budget.Measure(text+add, row.Unit) - budget.Measure(text, row.Unit)
+	pl, err := req.compaction(ctx, root, rel, row, cur, add)
+	if err != nil {
+		// The summarizer cannot run (no key, no claude, a bad setting):
+		// no data is at risk, so the entry is saved and the report says
+		// why the file was not compacted.
+		rep := &Report{File: rel, Unit: string(row.Unit), Budget: row.Budget, Status: StatusRefused,
+			Reason: outcome.ReasonOf(err), Message: err.Error(), SizeBefore: budget.Measure(text, row.Unit)}
+		rep.SizeAfter = rep.SizeBefore
+		pl = &Plan{Report: rep, Code: outcome.Refused}
+	}
+	res.Compaction = pl.Report
+	if pl.Code == outcome.Clean && pl.Report.Status == StatusCompacted {
+		switch st := pl.write(req.Confirmed, req.Confirm); {
+		case st == outcome.Clean:
+			res.Status, res.Size = StatusCompactedAndSaved, budget.Measure(pl.NewText()+add, row.Unit)
+			if res.Size > row.Budget {
+				res.Status, res.Outcome = StatusSavedOverBudget, outcome.Defects
+				res.Next = req.next(ctx, root, rel, row, abs)
+			}
+			return res, nil
+		case pl.Report.Status != StatusNotConfirmed:
+			res.Reason = ReasonFileChanged
+			return res.keepUnsaved(root, rel, entry, st, req.Now)
+		}
+	}
+	// Aborted, refused (no entries, not confirmed, no summarizer) or short
+	// of the budget: the entry is saved as it is, and the file is over
+	// budget.
+	if err := res.appendTo(abs, cur, add, row); err != nil {
+		return nil, err
+	}
+	res.Status, res.Outcome = StatusSavedOverBudget, outcome.Defects
+	res.Next = req.next(ctx, root, rel, row, abs)
+	return res, nil
+}
+
+// compaction plans the compaction that makes room for the entry (add),
+// or, when no compaction can, as much room as there is. The two plans
+// share one run of the summarizer: a model or a command is asked once,
+// and the built-in one reads each entry once.
+func (req *SaveRequest) compaction(ctx context.Context, root, rel string, row *budget.Row, cur *textfile.File, add string) (*Plan, error) {
 	ch, err := req.choose(root, req.Command, req.Timeout, false, false)
 	if err != nil {
 		return nil, err
 	}
+	text := cur.Text
+	need := budget.Measure(text+add, row.Unit) - budget.Measure(text, row.Unit)
 	opts := Options{
 		Root: root, Rel: rel, Row: *row, File: cur, EntryHeading: req.EntryHeading,
 		Command: req.Command, Timeout: req.Timeout, Explicit: true, Model: ch.model, Strict: ch.strict, consent: ch.consent,
 		Reserve: need, Append: add, Today: req.Today, Now: req.Now,
+		cache: distill.NewCache(), once: &summarized{},
 	}
 	if need >= row.Budget {
 		opts.Reserve = 0 // no compaction can make room for an entry this large
@@ -153,36 +237,39 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 			pl = pl2
 		}
 	}
-	res.Compaction = pl.Report
-	if pl.Code == outcome.Clean && pl.Report.Status == StatusCompacted {
-		switch st := pl.write(req.Confirmed, req.Confirm); {
-		case st == outcome.Clean:
-			res.Status, res.Size = StatusCompactedAndSaved, budget.Measure(pl.NewText()+add, row.Unit)
-			if res.Size > row.Budget {
-				res.Status, res.Outcome = StatusSavedOverBudget, outcome.Defects
-			}
-			return res, nil
-		case pl.Report.Status != StatusNotConfirmed:
-			return res.keepUnsaved(root, rel, entry, st, req.Now)
-		}
+	return pl, nil
+}
+
+// next plans, with the built-in summarizer, a compaction of the file as
+// it was just saved (it is read again), and says what would bring it
+// within budget; nil when it cannot be read.
+func (req *SaveRequest) next(ctx context.Context, root, rel string, row *budget.Row, abs string) *Next {
+	f, err := textfile.Read(abs)
+	if err != nil {
+		return nil
 	}
-	// Aborted, refused (no entries, not confirmed) or short of the budget:
-	// the entry is saved as it is, and the file is over budget.
-	if err := res.appendTo(abs, cur, add, row); err != nil {
-		return nil, err
-	}
-	res.Status, res.Outcome = StatusSavedOverBudget, outcome.Defects
-	return res, nil
+	rep := Prepare(ctx, Options{Root: root, Rel: rel, Row: *row, File: f, EntryHeading: req.EntryHeading,
+		Timeout: req.Timeout, Explicit: true, Today: req.Today, Now: req.Now}).Report
+	return &Next{Compacts: rep.Status == StatusCompacted, SuggestBudget: rep.SuggestBudget, SuggestNewest: rep.SuggestNewest}
 }
 
 // keepUnsaved writes the entry to compaction/unsaved/ when a refusal that
-// protects the file kept it out, so that nothing the user asked to
-// remember is lost; the result names the file.
+// protects data kept it out of the file, so that nothing the user asked
+// to remember is lost; the result names the copy. A copy of an entry
+// that holds a secret is readable only by its owner. If no copy can be
+// written, the error says so: the caller still has the entry.
 func (res *SaveResult) keepUnsaved(root, rel, entry string, st outcome.Status, now time.Time) (*SaveResult, error) {
 	res.Status, res.Outcome = StatusNotSaved, st
 	dir := filepath.Join(root, "compaction", "unsaved")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return res, nil
+	fail := func(err error) (*SaveResult, error) {
+		return nil, &outcome.Error{Status: outcome.Refused, Reason: res.Reason, File: rel, Err: err,
+			Msg: fmt.Sprintf("the entry was not saved (%s), and it could not be kept in compaction/unsaved/: %v", res.Reason, err)}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fail(err)
+	}
+	if err := atomicfile.Within(root, dir); err != nil {
+		return fail(err)
 	}
 	base := strings.TrimSuffix(filepath.Base(rel), filepath.Ext(rel)) + "-" + now.Format("20060102-150405")
 	for i := 1; i < 100; i++ {
@@ -190,20 +277,21 @@ func (res *SaveResult) keepUnsaved(root, rel, entry string, st outcome.Status, n
 		if i > 1 {
 			name = fmt.Sprintf("%s-v%d.md", base, i)
 		}
-		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		p := filepath.Join(dir, name)
+		err := atomicfile.CreateExclusive(p, []byte(entry))
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
+		if err == nil && res.Reason == ReasonEntrySecret {
+			err = os.Chmod(p, 0o600)
+		}
 		if err != nil {
-			return res, nil
+			return fail(err)
 		}
-		_, werr := f.WriteString(entry)
-		if cerr := f.Close(); werr == nil && cerr == nil {
-			res.Unsaved = "compaction/unsaved/" + name
-		}
+		res.Unsaved = "compaction/unsaved/" + name
 		return res, nil
 	}
-	return res, nil
+	return fail(fmt.Errorf("%s: 99 copies of that name already exist", base))
 }
 
 // entry checks the entry is text and not empty, and returns it decoded.

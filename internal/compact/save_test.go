@@ -12,6 +12,8 @@ import (
 	"github.com/memcompact/memcompact/internal/outcome"
 )
 
+const secretSave = "## 2026-12-02 10:00 — Access\n- AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
+
 func TestSave(t *testing.T) {
 	const entry = "## 2026-12-02 10:00 — New\n- A new fact.\n"
 	tests := []struct {
@@ -19,6 +21,7 @@ func TestSave(t *testing.T) {
 		file      string
 		entry     string
 		confirmed bool
+		allow     bool           // AllowSecret
 		status    string         // the result's
 		outcome   outcome.Status // the result's, or the error's
 		reason    outcome.Reason // the error's
@@ -34,6 +37,9 @@ func TestSave(t *testing.T) {
 		{name: "over budget, not confirmed", file: "topics/tools.md", entry: entry, status: StatusSavedOverBudget, outcome: outcome.Defects, grows: true},
 		{name: "over budget, no entries", file: "topics/prose.md", entry: "x\n", confirmed: true, status: StatusSavedOverBudget, outcome: outcome.Defects, grows: true},
 		{name: "entry beyond any budget", file: "topics/prose.md", entry: strings.Repeat("line\n", 6), status: StatusSavedOverBudget, outcome: outcome.Defects, grows: true},
+		// A secret is refused (kept in compaction/unsaved/) unless allowed.
+		{name: "secret", file: "topics/small.md", entry: secretSave, status: StatusNotSaved, outcome: outcome.Refused},
+		{name: "secret allowed", file: "topics/small.md", entry: secretSave, allow: true, status: StatusSaved, grows: true},
 		{name: "empty entry", file: "topics/small.md", entry: " \n\n", outcome: outcome.Usage, reason: ReasonBadRequest},
 		{name: "NUL byte", file: "topics/small.md", entry: "a\x00b", outcome: outcome.Usage, reason: ReasonBadRequest},
 		{name: "not UTF-8", file: "topics/small.md", entry: "a\xffb", outcome: outcome.Usage, reason: ReasonBadRequest},
@@ -45,7 +51,7 @@ func TestSave(t *testing.T) {
 			path := filepath.Join(root, filepath.FromSlash(tt.file))
 			before, _ := os.ReadFile(path)
 			res, err := Save(context.Background(), SaveRequest{Root: root, File: path, Entry: []byte(tt.entry), EntryName: "the entry",
-				Timeout: distill.DefaultTimeout, Confirmed: tt.confirmed, Today: today, Now: now})
+				Timeout: distill.DefaultTimeout, Confirmed: tt.confirmed, AllowSecret: tt.allow, Today: today, Now: now})
 			after, _ := os.ReadFile(path)
 			if tt.reason != "" {
 				if outcome.StatusOf(err) != tt.outcome || outcome.ReasonOf(err) != tt.reason {
@@ -61,6 +67,12 @@ func TestSave(t *testing.T) {
 			}
 			if !tt.grows && string(after) != string(before) {
 				t.Error("the file changed, yet the entry was not saved")
+			}
+			if res != nil && res.Status == StatusNotSaved {
+				kept, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(res.Unsaved)))
+				if err != nil || string(kept) != tt.entry || res.Reason != ReasonEntrySecret || len(res.Secrets) == 0 {
+					t.Errorf("not saved, kept in %q (%v): %q, reason %q", res.Unsaved, err, kept, res.Reason)
+				}
 			}
 			if res != nil && res.Status == StatusCompactedAndSaved && (res.Compaction == nil || res.Size > res.Budget) {
 				t.Errorf("compacted and saved, yet %d/%d %s", res.Size, res.Budget, res.Unit)
