@@ -122,12 +122,6 @@ var verbEntryPoints = map[string][]string{
 	"sweep":    {"Records"}, // the store part of every sweep Request
 }
 
-// notYetThin are the CLI files whose verbs have not moved onto an engine
-// entry point yet, with the engine identifiers they still reach for. The
-// test fails when one of them no longer needs to be here, so the list only
-// shrinks.
-var notYetThin = map[string]bool{}
-
 // TestFacesUseOnlyEntryPoints: no file in internal/cli uses an engine
 // package beyond its entry point (see entryPoint).
 func TestFacesUseOnlyEntryPoints(t *testing.T) {
@@ -165,11 +159,8 @@ func TestFacesUseOnlyEntryPoints(t *testing.T) {
 		})
 		sort.Strings(bad)
 		name := filepath.Base(fileName(f))
-		switch {
-		case len(bad) > 0 && !notYetThin[name]:
+		if len(bad) > 0 {
 			t.Errorf("%s reaches past engine entry points: %s", name, strings.Join(bad, ", "))
-		case len(bad) == 0 && notYetThin[name]:
-			t.Errorf("%s now uses only entry points: take it off notYetThin", name)
 		}
 	}
 }
