@@ -77,7 +77,7 @@ func runAdmit(env *Env, args []string) error {
 	req.Index, req.File, req.LockWait, req.Now = f.index, pos[0], lockfile.DefaultWait, env.Now
 	res, err := sweepact.RunAdmit(context.Background(), req)
 	if err != nil {
-		return engineErr(err)
+		return fail(err, nil)
 	}
 	if f.json {
 		writeJSON(env, res)
@@ -110,7 +110,7 @@ func runAdopt(env *Env, args []string) error {
 	}
 	res, err := sweepact.RunAdopt(context.Background(), sweepact.AdoptRequest{Index: ix, Yes: yes, AsOf: asOf, LockWait: lockfile.DefaultWait, Now: env.Now})
 	if err != nil {
-		return engineErr(err)
+		return fail(err, nil)
 	}
 	if f.json {
 		writeJSON(env, res)
@@ -147,7 +147,7 @@ func runObserveLimit(env *Env, args []string) error {
 	}
 	row, err := sweepact.RunObserveLimit(context.Background(), sweepact.ObserveRequest{Index: ix, Value: value, Method: method, AsOf: asOf, LockWait: lockfile.DefaultWait})
 	if err != nil {
-		return engineErr(err)
+		return fail(err, nil)
 	}
 	fmt.Fprintln(env.Stdout, row)
 	return nil

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/lockfile"
-	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/sweepact"
 )
@@ -81,18 +80,6 @@ func runSweep(env *Env, args []string) error {
 	return &ExitError{Code: ExitUsage, Err: fmt.Errorf("unknown sweep step %q; one of plan, review, apply, restore", args[0])}
 }
 
-// engineErr turns an engine's refusal into the CLI's exit error.
-func engineErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	var oe *outcome.Error
-	if errors.As(err, &oe) {
-		return &ExitError{Code: int(oe.Status), Err: oe, Hints: oe.Hints}
-	}
-	return &ExitError{Code: ExitRefused, Err: err}
-}
-
 func oneIndex(pos []string, flagIndex, verb string) (string, error) {
 	switch {
 	case len(pos) == 0 && flagIndex != "":
@@ -127,7 +114,7 @@ func runSweepPlan(env *Env, args []string) error {
 	req.LockWait = lockfile.DefaultWait
 	res, err := sweepact.RunPlanFile(context.Background(), req)
 	if err != nil {
-		return engineErr(err)
+		return fail(err, nil)
 	}
 	if f.json {
 		writeJSON(env, res.Plan)
@@ -164,7 +151,7 @@ func runSweepReview(env *Env, args []string) error {
 	if res != nil {
 		fmt.Fprintf(env.Stdout, "%d decision(s) saved to %s; %d still pending\n", res.Decided, path, res.Pending)
 	}
-	return engineErr(err)
+	return fail(err, nil)
 }
 
 func runSweepApply(env *Env, args []string) error {
@@ -206,7 +193,7 @@ func runSweepApply(env *Env, args []string) error {
 				fmt.Fprintf(env.Stdout, "refused: %s %s — %s\n", r.Disposition, r.Identity, r.Detail)
 			}
 		}
-		return engineErr(err)
+		return fail(err, nil)
 	}
 	if dryRun {
 		if !f.json {
@@ -253,7 +240,7 @@ func runSweepRestore(env *Env, args []string) error {
 	}
 	res, err := sweepact.RunRestore(context.Background(), sweepact.RestoreRequest{Index: f.index, Identity: pos[0], AsOf: asOf, LockWait: lockfile.DefaultWait})
 	if err != nil {
-		return engineErr(err)
+		return fail(err, nil)
 	}
 	if f.json {
 		writeJSON(env, res)
