@@ -42,18 +42,18 @@ func DefaultPolicy() string {
 		"",
 		"Change a budget with `memcompact set-budget FILE N lines|chars [--newest N]`.",
 		"",
-		InstallNoteMarker,
+		installNoteMarker,
 		"",
 	}, "\n")
 }
 
-// InstallNoteMarker ends the policy init writes and begins the note it
+// installNoteMarker ends the policy init writes and begins the note it
 // appends to a policy it did not write; its presence makes init's second
 // run a no-op.
-const InstallNoteMarker = "<!-- memcompact init -->"
+const installNoteMarker = "<!-- memcompact init -->"
 
-// InstallNote is the short note init appends to an existing policy.
-func InstallNote(date string) string {
-	return "\n" + InstallNoteMarker + "\n" +
+// installNote is the short note init appends to an existing policy.
+func installNote(date string) string {
+	return "\n" + installNoteMarker + "\n" +
 		"*memcompact was set up on " + date + " and kept the budgets above as they were.*\n"
 }

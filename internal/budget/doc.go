@@ -21,7 +21,7 @@
 //
 // A row with a missing column, a bad number or unit, an unsafe path, or a
 // File cell that repeats an earlier row's is an error reported with its
-// line; Parse collects every error rather than stopping at the first, and a
+// line; parse collects every error rather than stopping at the first, and a
 // policy with any error is not used at all.
 //
 // # Lookup

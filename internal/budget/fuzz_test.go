@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// FuzzParse checks that Parse never panics, that a parsed policy prints back
+// FuzzParse checks that parse never panics, that a parsed policy prints back
 // byte for byte, and that Set changes only its row and re-parses.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(goodPolicy))
@@ -13,7 +13,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("| File | Budget | Newest |\r\n|-|-|-|\r\n| a | 1 line | 1 |"))
 	f.Add([]byte("\uFEFF| File | Budget | Newest |\n|-|-|-|\n| a\\|b | 1 char each | last 1 |\n"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		p, err := Parse("p.md", raw)
+		p, err := parse("p.md", raw)
 		if err != nil {
 			return
 		}
@@ -25,7 +25,7 @@ func FuzzParse(f *testing.F) {
 			if err != nil {
 				t.Fatalf("Set(%q): %v", r.Pattern, err)
 			}
-			q, err := Parse("p.md", ch.Data)
+			q, err := parse("p.md", ch.Data)
 			if err != nil {
 				t.Fatalf("after Set(%q): %v\n%q", r.Pattern, err, ch.Data)
 			}

@@ -150,10 +150,10 @@ func (res *InitResult) writePolicy(path string, existing *textfile.File, today t
 		res.Actions = append(res.Actions, "wrote "+PolicyRel+" with the default budgets")
 		return nil
 	}
-	if strings.Contains(existing.Text, InstallNoteMarker) {
+	if strings.Contains(existing.Text, installNoteMarker) {
 		return nil
 	}
-	note := InstallNote(today.Format("2006-01-02"))
+	note := installNote(today.Format("2006-01-02"))
 	if !strings.HasSuffix(existing.Text, "\n") && !strings.HasSuffix(existing.Text, "\r") && existing.Text != "" {
 		note = "\n" + note
 	}

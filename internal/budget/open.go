@@ -71,10 +71,10 @@ func Open(dir string) (string, *Policy, error) {
 	return root, p, nil
 }
 
-// OpenPolicy is LoadFile with its failures as refusals: a missing policy,
+// OpenPolicy is loadFile with its failures as refusals: a missing policy,
 // or a malformed one listing every bad line.
 func OpenPolicy(root string) (*Policy, *textfile.File, error) {
-	p, f, err := LoadFile(root)
+	p, f, err := loadFile(root)
 	if err == nil {
 		return p, f, nil
 	}

@@ -32,8 +32,8 @@ type Row struct {
 	Notes   string
 }
 
-// IsGlob reports whether the row's File cell is a glob.
-func (r *Row) IsGlob() bool { return strings.ContainsAny(r.Pattern, "*?[") }
+// isGlob reports whether the row's File cell is a glob.
+func (r *Row) isGlob() bool { return strings.ContainsAny(r.Pattern, "*?[") }
 
 // BudgetText renders the budget cell: "500 lines", "300 lines each".
 func (r *Row) BudgetText() string {
@@ -72,7 +72,7 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
-// ErrorList is every problem Parse found, in line order.
+// ErrorList is every problem parse found, in line order.
 type ErrorList []*Error
 
 func (l ErrorList) Error() string {
@@ -93,8 +93,8 @@ var (
 // overflow; no memory file comes near it.
 const maxNumber = 1 << 30
 
-// Parse parses the policy file's bytes. Errors are an ErrorList.
-func Parse(name string, raw []byte) (*Policy, error) {
+// parse parses the policy file's bytes. Errors are an ErrorList.
+func parse(name string, raw []byte) (*Policy, error) {
 	f := textfile.FromBytes(name, raw)
 	p := &Policy{Path: name, raw: textfile.SplitKeep(f.Text), bom: f.HasBOM, eol: textfile.EOL(f.Text), header: -1}
 	var errs ErrorList
@@ -291,7 +291,7 @@ func (p *Policy) Lookup(rel string) (*Row, bool) {
 		}
 	}
 	for i := range p.Rows {
-		if r := &p.Rows[i]; r.IsGlob() {
+		if r := &p.Rows[i]; r.isGlob() {
 			if ok, _ := path.Match(r.Pattern, rel); ok {
 				return r, true
 			}

@@ -16,7 +16,7 @@ const goodPolicy = "# Compaction Policy\n\n## Active Budgets\n\n" +
 	"\nAfter the table.\n"
 
 func TestParse(t *testing.T) {
-	p, err := Parse("policy.md", []byte(goodPolicy))
+	p, err := parse("policy.md", []byte(goodPolicy))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("p.md", []byte(tc.in))
+			_, err := parse("p.md", []byte(tc.in))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
@@ -105,7 +105,7 @@ func TestSet(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := Parse("p.md", []byte(tc.in))
+			p, err := parse("p.md", []byte(tc.in))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +125,7 @@ func TestSet(t *testing.T) {
 			if tc.added != (diff == 1) || diff < 0 || diff > 1 {
 				t.Errorf("line count %d -> %d", len(before), len(after))
 			}
-			q, err := Parse("p.md", ch.Data)
+			q, err := parse("p.md", ch.Data)
 			if err != nil {
 				t.Fatalf("rewritten policy does not parse: %v", err)
 			}
@@ -152,7 +152,7 @@ func TestSplitKeepAgreesWithTextfile(t *testing.T) {
 }
 
 func TestDefaultPolicyParses(t *testing.T) {
-	p, err := Parse("p.md", []byte(DefaultPolicy()+InstallNote("2026-12-02")))
+	p, err := parse("p.md", []byte(DefaultPolicy()+installNote("2026-12-02")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ func (p *Policy) Set(pattern string, n int, unit Unit, newest int) (*Change, err
 		if newest >= 0 {
 			r.Newest = newest
 		}
-		r.Each = r.IsGlob()
+		r.Each = r.isGlob()
 		cells := make([]string, p.cols.n)
 		cells[p.cols.file] = pattern
 		cells[p.cols.budget] = r.BudgetText()

@@ -46,20 +46,20 @@ func FindRoot(start string) (string, error) {
 
 // Load reads and parses root's policy.
 func Load(root string) (*Policy, error) {
-	p, _, err := LoadFile(root)
+	p, _, err := loadFile(root)
 	return p, err
 }
 
-// LoadFile is Load that also returns the policy file as read, for a caller
+// loadFile is Load that also returns the policy file as read, for a caller
 // that rewrites it: the digest it hands atomicfile.Replace is then that of
 // the very bytes it parsed, and the file is read once.
-func LoadFile(root string) (*Policy, *textfile.File, error) {
+func loadFile(root string) (*Policy, *textfile.File, error) {
 	path := filepath.Join(root, filepath.FromSlash(PolicyRel))
 	f, err := textfile.Read(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := Parse(path, f.Raw)
+	p, err := parse(path, f.Raw)
 	return p, f, err
 }
 
@@ -101,7 +101,7 @@ func (p *Policy) Files(root string) (files []File, unmatched []*Row) {
 	claimed := map[string]bool{}
 	for i := range p.Rows {
 		r := &p.Rows[i]
-		if !r.IsGlob() && !Excluded(r.Pattern) {
+		if !r.isGlob() && !Excluded(r.Pattern) {
 			claimed[r.Pattern] = true
 		}
 	}
@@ -110,7 +110,7 @@ func (p *Policy) Files(root string) (files []File, unmatched []*Row) {
 		if Excluded(r.Pattern) {
 			continue
 		}
-		if !r.IsGlob() {
+		if !r.isGlob() {
 			_, err := os.Stat(filepath.Join(root, filepath.FromSlash(r.Pattern)))
 			files = append(files, File{Rel: r.Pattern, Row: r, Missing: errors.Is(err, fs.ErrNotExist)})
 			continue

@@ -72,9 +72,9 @@ type Journal struct {
 	Store string // the store it records, absolute
 }
 
-// Open returns the journal of store under dataDir. Nothing is created
+// open returns the journal of store under dataDir. Nothing is created
 // until a snapshot is taken.
-func Open(dataDir, store string) (*Journal, error) {
+func open(dataDir, store string) (*Journal, error) {
 	abs, err := filepath.Abs(store)
 	if err != nil {
 		return nil, err

@@ -97,11 +97,11 @@ func RunHistory(ctx context.Context, req HistoryRequest) (*HistoryResult, error)
 		return nil, err
 	}
 	req.File = filepath.ToSlash(req.File)
-	j, err := Open(data, dir)
+	j, err := open(data, dir)
 	if err != nil {
 		return nil, err
 	}
-	ms, bad, err := j.Manifests()
+	ms, bad, err := j.manifests()
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +289,7 @@ func (j *Journal) text(m *Manifest, p string) (string, bool) {
 		t, _ := textfile.Decode(raw)
 		return t, true
 	}
-	raw, err := j.Object(f.Digest)
+	raw, err := j.object(f.Digest)
 	if err != nil {
 		return "", false
 	}
@@ -419,13 +419,13 @@ func quote(s string) string {
 	return s
 }
 
-// SinceLastSession compares the store as cur has it with the snapshot the
+// sinceLastSession compares the store as cur has it with the snapshot the
 // previous session started from (else the snapshot before cur), so a
 // session-start hook can report what happened in between: a background
 // consolidation, another session. It returns nil when there is no earlier
 // snapshot.
-func (j *Journal) SinceLastSession(cur *Manifest) (*Step, error) {
-	ms, _, err := j.Manifests()
+func (j *Journal) sinceLastSession(cur *Manifest) (*Step, error) {
+	ms, _, err := j.manifests()
 	if err != nil {
 		return nil, err
 	}
@@ -468,11 +468,11 @@ func Recent(ctx context.Context, req RecentRequest) (ws []Warning, ok bool, err 
 	if req.Now != nil {
 		now = req.Now
 	}
-	j, err := Open(req.DataDir, req.Store)
+	j, err := open(req.DataDir, req.Store)
 	if err != nil {
 		return nil, false, err
 	}
-	ms, _, err := j.Manifests()
+	ms, _, err := j.manifests()
 	if err != nil || len(ms) == 0 {
 		return nil, false, err
 	}

@@ -26,24 +26,24 @@ func SessionStart(ctx context.Context, req HookRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	j, err := Open(req.DataDir, req.Store)
+	j, err := open(req.DataDir, req.Store)
 	if err != nil {
 		return "", err
 	}
 	if raw, err := readStoreFile(filepath.Join(req.Store, IndexName)); err == nil {
-		_ = j.SeeIndex(req.Session, raw)
+		_ = j.seeIndex(req.Session, raw)
 	}
-	st, err := j.SinceLastSession(res.Manifest)
+	st, err := j.sinceLastSession(res.Manifest)
 	if err != nil || st == nil {
 		return "", err
 	}
-	return DeletionNote(st, req.Store), nil
+	return deletionNote(st, req.Store), nil
 }
 
-// DeletionNote is the one line that reports a step's mass removal or
+// deletionNote is the one line that reports a step's mass removal or
 // unrecorded index drop, with the command that reverses it; "" when the
 // step has neither.
-func DeletionNote(st *Step, store string) string {
+func deletionNote(st *Step, store string) string {
 	var removed []string
 	for _, c := range st.Changes {
 		if c.Kind == "removed" && isEntry(c.Path) {
@@ -69,12 +69,12 @@ func DeletionNote(st *Step, store string) string {
 // stale copy); then it records the store's state, so the write has a
 // before-state to undo to.
 func BeforeWrite(ctx context.Context, req HookRequest, path string, current, proposed []byte) (clobbered []string, err error) {
-	j, err := Open(req.DataDir, req.Store)
+	j, err := open(req.DataDir, req.Store)
 	if err != nil {
 		return nil, err
 	}
 	if filepath.Base(path) == IndexName && proposed != nil {
-		clobbered = j.Clobbered(req.Session, current, proposed)
+		clobbered = j.clobbered(req.Session, current, proposed)
 	}
 	_, err = Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "pre-write", Session: req.Session, Secret: req.Secret, Now: req.Now})
 	return clobbered, err
@@ -86,11 +86,11 @@ func AfterAllow(req HookRequest, path string, proposed []byte) error {
 	if filepath.Base(path) != IndexName || proposed == nil {
 		return nil
 	}
-	j, err := Open(req.DataDir, req.Store)
+	j, err := open(req.DataDir, req.Store)
 	if err != nil {
 		return err
 	}
-	return j.SeeIndex(req.Session, proposed)
+	return j.seeIndex(req.Session, proposed)
 }
 
 // ClobberReason is the text the agent reads when its write is denied for

@@ -105,7 +105,7 @@ func TestSnapshotUnchangedCostsNothing(t *testing.T) {
 	if third.Unchanged || third.Read != 1 {
 		t.Errorf("one file changed: unchanged=%v read=%d, want a new snapshot reading 1 file", third.Unchanged, third.Read)
 	}
-	ms, _, _ := mustJournal(t, f).Manifests()
+	ms, _, _ := mustJournal(t, f).manifests()
 	if len(ms) != 2 {
 		t.Errorf("manifests = %d, want 2", len(ms))
 	}
@@ -113,7 +113,7 @@ func TestSnapshotUnchangedCostsNothing(t *testing.T) {
 
 func mustJournal(t *testing.T, f *fixture) *Journal {
 	t.Helper()
-	j, err := Open(f.data, f.store)
+	j, err := open(f.data, f.store)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestConsolidation(t *testing.T) {
 	if got := strings.Join(wk, ","); got != "content-collapse,mass-removal,unrecorded-index-drop" { // the index's own shrinking is told by its pointers
 		t.Errorf("warnings = %s", got)
 	}
-	step, err := mustJournal(t, f).SinceLastSession(cur.Manifest)
+	step, err := mustJournal(t, f).sinceLastSession(cur.Manifest)
 	if err != nil || step == nil || len(step.Warnings) != 3 {
 		t.Fatalf("SinceLastSession = %+v, %v; want the same 3 warnings", step, err)
 	}
@@ -279,18 +279,18 @@ func TestCorruptAndHalfWrittenJournal(t *testing.T) {
 	// A corrupt manifest (a disk error) and the debris of a killed writer.
 	os.WriteFile(filepath.Join(j.manifestsDir(), "29990101T000000.000000000Z-ffffff.json"), []byte("{\"version\":1,\"id\":"), 0o644)
 	os.WriteFile(filepath.Join(j.manifestsDir(), tmpPrefix+"123"), []byte("{"), 0o644)
-	latest, err := j.Latest()
+	latest, err := j.latest()
 	if err != nil || latest == nil || latest.ID != good.Manifest.ID {
 		t.Fatalf("Latest = %v, %v; want the good snapshot past the corrupt one", latest, err)
 	}
-	ms, bad, err := j.Manifests()
+	ms, bad, err := j.manifests()
 	if err != nil || len(ms) != 1 || len(bad) != 1 {
 		t.Errorf("Manifests: %d good, %v bad, %v", len(ms), bad, err)
 	}
 	// A corrupt object is refused, never restored.
 	d := good.Manifest.File("project_auth.md").Digest
 	os.WriteFile(j.objectPath(d), []byte("garbage"), 0o644)
-	if _, err := j.Object(d); err == nil {
+	if _, err := j.object(d); err == nil {
 		t.Error("a corrupt object was trusted")
 	}
 	// An unwritable data dir is an error the caller can ignore, not a panic.
@@ -304,22 +304,22 @@ func TestCorruptAndHalfWrittenJournal(t *testing.T) {
 func TestClobbered(t *testing.T) {
 	f := newFixture(t, sampleStore())
 	j := mustJournal(t, f)
-	if err := j.SeeIndex("A", []byte(index)); err != nil {
+	if err := j.seeIndex("A", []byte(index)); err != nil {
 		t.Fatal(err)
 	}
 	// Session B adds a line; session A writes its stale copy plus its own line.
 	withB := index + "- [Deploy](reference_deploy.md) — deploys need a green canary\n"
 	staleA := index + "- [Style](feedback_style.md) — tabs, not spaces\n"
-	got := j.Clobbered("A", []byte(withB), []byte(staleA))
+	got := j.clobbered("A", []byte(withB), []byte(staleA))
 	if len(got) != 1 || !strings.Contains(got[0], "reference_deploy.md") {
 		t.Errorf("Clobbered = %q, want B's line", got)
 	}
 	// A merged write keeps B's line: allowed.
-	if got := j.Clobbered("A", []byte(withB), []byte(withB+"- [Style](feedback_style.md) — tabs\n")); got != nil {
+	if got := j.clobbered("A", []byte(withB), []byte(withB+"- [Style](feedback_style.md) — tabs\n")); got != nil {
 		t.Errorf("merged write: Clobbered = %q, want nil", got)
 	}
 	// Unknown session, or no foreign change: nothing judged.
-	if j.Clobbered("Z", []byte(withB), []byte(staleA)) != nil || j.Clobbered("A", []byte(index), []byte("")) != nil {
+	if j.clobbered("Z", []byte(withB), []byte(staleA)) != nil || j.clobbered("A", []byte(index), []byte("")) != nil {
 		t.Error("judged without evidence")
 	}
 }
@@ -354,10 +354,10 @@ func TestPrune(t *testing.T) {
 	if r.ObjectsRemoved != len(r.Removed) {
 		t.Errorf("objects removed %d, want one per removed snapshot (%d)", r.ObjectsRemoved, len(r.Removed))
 	}
-	ms, _, _ := j.Manifests()
+	ms, _, _ := j.manifests()
 	for _, m := range ms {
 		for _, fl := range m.Files {
-			if _, err := j.Object(fl.Digest); err != nil {
+			if _, err := j.object(fl.Digest); err != nil {
 				t.Fatalf("kept snapshot %s lost object of %s: %v", m.ID, fl.Path, err)
 			}
 		}
@@ -367,7 +367,7 @@ func TestPrune(t *testing.T) {
 	if err != nil || r.Kept != 1 {
 		t.Errorf("cap: kept %d, %v; want only the newest", r.Kept, err)
 	}
-	if latest, _ := j.Latest(); latest == nil || latest.ID != ms[len(ms)-1].ID {
+	if latest, _ := j.latest(); latest == nil || latest.ID != ms[len(ms)-1].ID {
 		t.Error("the size cap removed the newest snapshot")
 	}
 }
@@ -382,7 +382,7 @@ func TestSnapshotOverBudget(t *testing.T) {
 	if _, err := Snapshot(ctx, SnapshotRequest{Store: f.store, DataDir: f.data, Cause: "hook"}); err == nil || !strings.Contains(err.Error(), "the next snapshot continues") {
 		t.Fatalf("err = %v, want a stop that says the next snapshot continues", err)
 	}
-	if m, _ := mustJournal(t, f).Latest(); m != nil {
+	if m, _ := mustJournal(t, f).latest(); m != nil {
 		t.Fatalf("a manifest was written for a stopped snapshot: %s", m.ID)
 	}
 	if r := f.snap("hook", ""); r.Unchanged || len(r.Manifest.Files) != 6 {
@@ -415,7 +415,7 @@ func TestHistoryShowsTheLiveStore(t *testing.T) {
 	if len(h.Warnings) != 1 || h.Warnings[0].Kind != "unrecorded-index-drop" || h.Warnings[0].Snapshot != "now" {
 		t.Fatalf("warnings = %+v, want one unrecorded-index-drop at now", h.Warnings)
 	}
-	if ms, _, _ := mustJournal(t, f).Manifests(); len(ms) != 1 {
+	if ms, _, _ := mustJournal(t, f).manifests(); len(ms) != 1 {
 		t.Errorf("history recorded %d snapshots, want it to record nothing", len(ms))
 	}
 	if _, err := RunUndo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, RemovedSince: first.Manifest.ID,

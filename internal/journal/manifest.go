@@ -76,10 +76,10 @@ func newID(t time.Time) string {
 	return t.UTC().Format("20060102T150405.000000000Z") + "-" + hex.EncodeToString(b[:])
 }
 
-// Manifests returns every readable snapshot, oldest first. Files that do not
+// manifests returns every readable snapshot, oldest first. Files that do not
 // parse (a half-written manifest cannot be under a real name, but a disk can
 // still corrupt one) are skipped and named in bad.
-func (j *Journal) Manifests() (ms []*Manifest, bad []string, err error) {
+func (j *Journal) manifests() (ms []*Manifest, bad []string, err error) {
 	ents, err := os.ReadDir(j.manifestsDir())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -103,8 +103,8 @@ func (j *Journal) Manifests() (ms []*Manifest, bad []string, err error) {
 	return ms, bad, nil
 }
 
-// Latest returns the newest readable snapshot, or nil when there is none.
-func (j *Journal) Latest() (*Manifest, error) {
+// latest returns the newest readable snapshot, or nil when there is none.
+func (j *Journal) latest() (*Manifest, error) {
 	ents, err := os.ReadDir(j.manifestsDir())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -126,11 +126,11 @@ func (j *Journal) Latest() (*Manifest, error) {
 	return nil, nil
 }
 
-// Find returns the snapshot whose ID is id or starts with it (a unique
+// lookup returns the snapshot whose ID is id or starts with it (a unique
 // prefix), or the newest taken at or before a time given as RFC 3339 or
 // YYYY-MM-DD (end of that day).
-func (j *Journal) Find(ref string) (*Manifest, error) {
-	ms, _, err := j.Manifests()
+func (j *Journal) lookup(ref string) (*Manifest, error) {
+	ms, _, err := j.manifests()
 	if err != nil {
 		return nil, err
 	}

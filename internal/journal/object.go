@@ -33,8 +33,8 @@ func (j *Journal) putObject(digest string, data []byte) (wrote bool, err error) 
 	return true, writeFile(p, data, false)
 }
 
-// Object returns the stored bytes of digest, checked against it.
-func (j *Journal) Object(digest string) ([]byte, error) {
+// object returns the stored bytes of digest, checked against it.
+func (j *Journal) object(digest string) ([]byte, error) {
 	if len(digest) != 64 {
 		return nil, fmt.Errorf("bad object digest %q", digest)
 	}

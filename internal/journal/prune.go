@@ -61,11 +61,11 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	j, err := Open(data, dir)
+	j, err := open(data, dir)
 	if err != nil {
 		return nil, err
 	}
-	ms, _, err := j.Manifests()
+	ms, _, err := j.manifests()
 	if err != nil {
 		return nil, err
 	}

@@ -29,10 +29,10 @@ func (j *Journal) sessionPath(session string) string {
 	return filepath.Join(j.Dir, "sessions", safe+".json")
 }
 
-// SeeIndex records that session now knows the index as text (it was shown
+// seeIndex records that session now knows the index as text (it was shown
 // it at session start, or wrote it). Errors are returned for the caller to
 // ignore: a hook never fails on the journal.
-func (j *Journal) SeeIndex(session string, text []byte) error {
+func (j *Journal) seeIndex(session string, text []byte) error {
 	if session == "" {
 		return nil
 	}
@@ -48,12 +48,12 @@ func (j *Journal) SeeIndex(session string, text []byte) error {
 	return writeVerified(j.sessionPath(session), raw)
 }
 
-// Clobbered returns the lines a write of the index would remove that
+// clobbered returns the lines a write of the index would remove that
 // another writer added after session last saw the index: the mark of a
 // write based on a stale copy. It is nil when the session's view is
 // unknown (nothing is judged without evidence) or the index is unchanged
 // since.
-func (j *Journal) Clobbered(session string, current, proposed []byte) []string {
+func (j *Journal) clobbered(session string, current, proposed []byte) []string {
 	if session == "" {
 		return nil
 	}
@@ -65,7 +65,7 @@ func (j *Journal) Clobbered(session string, current, proposed []byte) []string {
 	if json.Unmarshal(raw, &st) != nil || st.Index == "" || st.Index == textfile.Digest(current) {
 		return nil
 	}
-	seen, err := j.Object(st.Index)
+	seen, err := j.object(st.Index)
 	if err != nil {
 		return nil
 	}

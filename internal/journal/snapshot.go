@@ -58,11 +58,11 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 	if limit <= 0 {
 		limit = DefaultMaxFileSize
 	}
-	j, err := Open(req.DataDir, req.Store)
+	j, err := open(req.DataDir, req.Store)
 	if err != nil {
 		return nil, err
 	}
-	prev, err := j.Latest()
+	prev, err := j.latest()
 	if err != nil {
 		return nil, err
 	}

@@ -83,7 +83,7 @@ func TestTortureKillDuringSnapshot(t *testing.T) {
 				t.Fatalf("the child was not killed at %s", step)
 			}
 			j := mustJournal(t, f)
-			latest, err := j.Latest()
+			latest, err := j.latest()
 			if err != nil || latest == nil {
 				t.Fatalf("journal unreadable after a kill at %s: %v", step, err)
 			}
@@ -95,7 +95,7 @@ func TestTortureKillDuringSnapshot(t *testing.T) {
 			if next.Unchanged {
 				t.Error("the change was lost after the crash")
 			}
-			if _, err := j.Object(next.Manifest.File("project_auth.md").Digest); err != nil {
+			if _, err := j.object(next.Manifest.File("project_auth.md").Digest); err != nil {
 				t.Errorf("object after recovery: %v", err)
 			}
 		})
@@ -124,7 +124,7 @@ func TestTortureKillDuringUndo(t *testing.T) {
 					t.Errorf("%s is neither old nor new after a kill at %s: %q", p, step, n)
 				}
 			}
-			if _, _, err := mustJournal(t, f).Manifests(); err != nil {
+			if _, _, err := mustJournal(t, f).manifests(); err != nil {
 				t.Errorf("journal unreadable: %v", err)
 			}
 			// Running the undo again finishes the job.

@@ -96,7 +96,7 @@ func RunUndo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 	if req.Secret == nil {
 		req.Secret = containsSecret
 	}
-	j, err := Open(req.DataDir, req.Store)
+	j, err := open(req.DataDir, req.Store)
 	if err != nil {
 		return nil, err
 	}
@@ -234,8 +234,9 @@ func (j *Journal) presentElsewhere(seen []File, f File) bool {
 	return false
 }
 
+// find is lookup, a snapshot not found being a refusal.
 func (j *Journal) find(ref string) (*Manifest, error) {
-	m, err := j.Find(ref)
+	m, err := j.lookup(ref)
 	if err != nil {
 		return nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonNoSnapshot, Msg: err.Error()}
 	}
@@ -260,7 +261,7 @@ func (j *Journal) planEntry(name, at string) (*UndoPlan, error) {
 			return nil, err
 		}
 	} else {
-		ms, _, err := j.Manifests()
+		ms, _, err := j.manifests()
 		if err != nil {
 			return nil, err
 		}
@@ -299,7 +300,7 @@ func (j *Journal) planFile(p *UndoPlan, m *Manifest, rel string) {
 	case present && cur == f.Digest:
 		return
 	default:
-		data, err := j.Object(f.Digest)
+		data, err := j.object(f.Digest)
 		if err != nil {
 			p.Skipped = append(p.Skipped, fmt.Sprintf("%s: %v", rel, err))
 			return

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/secrets"
 	"github.com/memcompact/memcompact/internal/store"
@@ -117,11 +118,7 @@ type RecordJSON struct {
 
 // JSON is the result as the journal verb's --json document.
 func (r *SnapshotResult) JSON() RecordJSON {
-	withheld := r.Withheld
-	if withheld == nil {
-		withheld = []File{}
-	}
-	return RecordJSON{1, r.Journal, r.Manifest.ID, r.Unchanged, len(r.Manifest.Files), r.Read, withheld}
+	return RecordJSON{1, r.Journal, r.Manifest.ID, r.Unchanged, len(r.Manifest.Files), r.Read, jsonout.NonNil(r.Withheld)}
 }
 
 // PruneJSON is journal prune's --json document: the result's Go field
@@ -144,15 +141,7 @@ type HistoryJSON struct {
 // JSON is the result as history's --json document, every list present.
 func (r *HistoryResult) JSON() HistoryJSON {
 	c := *r
-	if c.Steps == nil {
-		c.Steps = []Step{}
-	}
-	if c.Warnings == nil {
-		c.Warnings = []Warning{}
-	}
-	if c.Unread == nil {
-		c.Unread = []string{}
-	}
+	c.Steps, c.Warnings, c.Unread = jsonout.NonNil(c.Steps), jsonout.NonNil(c.Warnings), jsonout.NonNil(c.Unread)
 	return HistoryJSON{1, &c}
 }
 
