@@ -142,13 +142,45 @@ type Plan struct {
 func Prepare(ctx context.Context, o Options) *Plan {
 	rep := &Report{File: o.Rel, Unit: string(o.Row.Unit), Budget: o.Row.Budget, Secrets: []Secret{}, Summarizer: summarizerName(o)}
 	pl := &Plan{Report: rep, o: o, abs: filepath.Join(o.Root, filepath.FromSlash(o.Rel)), snapDir: filepath.Join(o.Root, filepath.FromSlash(budget.SnapshotsRel))}
-	f := o.File
+	if done := pl.read(); done != nil {
+		return done
+	}
+	limit := o.Row.Budget - o.Reserve
+	rep.SizeBefore = budget.Measure(pl.orig.Text, o.Row.Unit)
+	rep.SizeAfter = rep.SizeBefore
+	if !o.Explicit && rep.SizeBefore <= limit {
+		rep.Status = StatusWithin
+		rep.Message = fmt.Sprintf("%s is %d/%d %s, within budget; nothing to do.", o.Rel, rep.SizeBefore, o.Row.Budget, o.Row.Unit)
+		return pl
+	}
+	if done := pl.split(); done != nil {
+		return done
+	}
+	pl.findSecrets()
+	pl.readBlock()
+	if done := pl.nothingToCompact(limit); done != nil {
+		return done
+	}
+	if o.PlanOnly {
+		return pl.plan()
+	}
+	if o.Summary != nil || o.Command != "" || o.Model != nil {
+		return pl.outside(ctx)
+	}
+	return pl.search()
+}
+
+// read reads the file (unless the caller already has), refusing one that
+// does not exist or is not UTF-8 text. It returns the refused plan, or
+// nil to go on.
+func (pl *Plan) read() *Plan {
+	f, rel := pl.o.File, pl.o.Rel
 	var err error
 	if f == nil {
 		f, err = textfile.Read(pl.abs)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return pl.refuse(outcome.Refused, "%s does not exist", o.Rel)
+		return pl.refuse(outcome.Refused, "%s does not exist", rel)
 	}
 	if err != nil {
 		return pl.refuse(outcome.Refused, "%v", err)
@@ -158,24 +190,20 @@ func Prepare(ctx context.Context, o Options) *Plan {
 		body = body[len(textfile.BOM):]
 	}
 	if !utf8.Valid(body) || bytes.IndexByte(body, 0) >= 0 {
-		return pl.refuse(outcome.Refused, "%s is not UTF-8 text; rewriting it would change bytes that are not entries", o.Rel)
+		return pl.refuse(outcome.Refused, "%s is not UTF-8 text; rewriting it would change bytes that are not entries", rel)
 	}
-	pl.orig = f
-	text := f.Text
-	pl.eol = textfile.EOL(text)
-	limit := o.Row.Budget - o.Reserve
-	rep.SizeBefore = budget.Measure(text, o.Row.Unit)
-	rep.SizeAfter = rep.SizeBefore
-	if !o.Explicit && rep.SizeBefore <= limit {
-		rep.Status = StatusWithin
-		rep.Message = fmt.Sprintf("%s is %d/%d %s, within budget; nothing to do.", o.Rel, rep.SizeBefore, o.Row.Budget, o.Row.Unit)
-		return pl
-	}
+	pl.orig, pl.eol = f, textfile.EOL(f.Text)
+	return nil
+}
 
-	doc, err := entries.Split(text, entries.Options{EntryHeading: o.EntryHeading})
+// split splits the file into entries and tiers, refusing one with no
+// recognizable entries. It returns the refused plan, or nil to go on.
+func (pl *Plan) split() *Plan {
+	rep := pl.Report
+	doc, err := entries.Split(pl.orig.Text, entries.Options{EntryHeading: pl.o.EntryHeading})
 	if errors.Is(err, entries.ErrNoEntries) {
 		rep.Reason = ReasonNoEntries
-		return pl.refuse(outcome.Refused, "%s: %v; nothing was changed", o.Rel, err)
+		return pl.refuse(outcome.Refused, "%s: %v; nothing was changed", pl.o.Rel, err)
 	}
 	if err != nil {
 		return pl.refuse(outcome.Usage, "%v", err)
@@ -183,15 +211,23 @@ func Prepare(ctx context.Context, o Options) *Plan {
 	pl.doc = doc
 	rep.Mode = string(doc.Mode)
 	rep.Entries = len(doc.Entries)
-	pl.tiers = doc.Tier(o.Row.Newest)
+	pl.tiers = doc.Tier(pl.o.Row.Newest)
 	t := pl.tiers
 	rep.Oldest = pl.tierSize(0, t.MidStart)
 	rep.Mid = pl.tierSize(t.MidStart, t.NewestStart)
 	rep.Newest = pl.tierSize(t.NewestStart, len(doc.Entries))
-
 	pl.parents = parentsOf(doc)
+	return nil
+}
+
+// findSecrets marks the entries of the oldest and mid tiers that hold a
+// secret (or sit under a secret heading): they are never summarized. The
+// secret values themselves are kept in memory, to be looked for in the
+// block.
+func (pl *Plan) findSecrets() {
+	doc := pl.doc
 	pl.secret = map[int]string{}
-	for i := 0; i < t.NewestStart; i++ {
+	for i := 0; i < pl.tiers.NewestStart; i++ {
 		e := doc.Entries[i]
 		reason, excerpt := "", ""
 		fs, vals := secrets.ScanValues(doc.EntryText(i))
@@ -203,12 +239,16 @@ func Prepare(ctx context.Context, o Options) *Plan {
 		}
 		if reason != "" {
 			pl.secret[i] = reason
-			rep.Secrets = append(rep.Secrets, Secret{Line: e.Start + 1, Title: secretTitle(doc, e, excerpt), Reason: reason})
+			pl.Report.Secrets = append(pl.Report.Secrets, Secret{Line: e.Start + 1, Title: secretTitle(doc, e, excerpt), Reason: reason})
 		}
 	}
+}
 
-	pl.readBlock()
-
+// nothingToCompact ends the plan when neither the oldest nor the mid tier
+// has an entry that may be summarized: nothing to do within limit, a
+// shortfall above it. It returns nil to go on.
+func (pl *Plan) nothingToCompact(limit int) *Plan {
+	rep, t, o := pl.Report, pl.tiers, pl.o
 	midEntries := 0
 	for i := t.MidStart; i < t.NewestStart; i++ {
 		if _, s := pl.secret[i]; !s {
@@ -216,22 +256,15 @@ func Prepare(ctx context.Context, o Options) *Plan {
 		}
 	}
 	pl.setTier(t.MidStart)
-	if len(pl.distill) == 0 && midEntries == 0 {
-		if rep.SizeBefore <= limit {
-			rep.Status = StatusNothing
-			rep.Message = fmt.Sprintf("%s: nothing to compact: %s; it is %d/%d %s.", o.Rel, whyNothing(rep, len(pl.secret)), rep.SizeBefore, o.Row.Budget, o.Row.Unit)
-			return pl
-		}
-		return pl.shortfall(rep.SizeBefore, "nothing can be compacted: "+whyNothing(rep, len(pl.secret)))
+	if len(pl.distill) > 0 || midEntries > 0 {
+		return nil
 	}
-
-	if o.PlanOnly {
-		return pl.plan()
+	if rep.SizeBefore <= limit {
+		rep.Status = StatusNothing
+		rep.Message = fmt.Sprintf("%s: nothing to compact: %s; it is %d/%d %s.", o.Rel, whyNothing(rep, len(pl.secret)), rep.SizeBefore, o.Row.Budget, o.Row.Unit)
+		return pl
 	}
-	if o.Summary != nil || o.Command != "" || o.Model != nil {
-		return pl.outside(ctx)
-	}
-	return pl.search()
+	return pl.shortfall(rep.SizeBefore, "nothing can be compacted: "+whyNothing(rep, len(pl.secret)))
 }
 
 // plan is --plan: the oldest tier's text, the facts that must survive,
