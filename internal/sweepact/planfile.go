@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/records"
@@ -66,13 +69,84 @@ func ReadPlan(path string) (*Plan, error) {
 	dec.DisallowUnknownFields()
 	var pl Plan
 	if err := dec.Decode(&pl); err != nil {
-		return nil, refusef(ReasonPlanInvalid, path, "not a sweep plan: %v", err)
+		e := refusef(ReasonPlanInvalid, path, "not a sweep plan: %v", err)
+		e.Line, e.Msg = jsonErrorAt(f.Text, dec, err, e.Msg)
+		return nil, e
 	}
 	if err := validatePlan(&pl); err != nil {
-		return nil, refusef(ReasonPlanInvalid, path, "%v", err)
+		e := refusef(ReasonPlanInvalid, path, "%v", err)
+		if se := (*subjectError)(nil); errors.As(err, &se) {
+			e.Line = subjectLine(f.Text, se.n)
+		}
+		return nil, e
 	}
 	pl.readFrom, pl.readDigest = absPath(path), f.Digest
 	return &pl, nil
+}
+
+// jsonErrorAt locates a decoding error in the plan's text for an owner who
+// edited it by hand: the line of the error (0 when unknown) and the message
+// with its column, and for a misspelt field the fields a subject takes.
+func jsonErrorAt(text string, dec *json.Decoder, err error, msg string) (int, string) {
+	off := dec.InputOffset()
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+		want := map[reflect.Kind]string{reflect.Int: "a whole number", reflect.Bool: "true or false", reflect.String: "text in quotes",
+			reflect.Slice: "a list [...]", reflect.Struct: "an object {...}", reflect.Pointer: "a number or null"}[te.Type.Kind()]
+		if te.Field != "" && want != "" {
+			msg = fmt.Sprintf("not a sweep plan: %s must be %s, found %s", te.Field, want, te.Value)
+		}
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		// The decoder reports no offset for it: the field's first
+		// occurrence as a key is where the owner typed it.
+		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		off = -1
+		if i := strings.Index(text, name+":"); i >= 0 {
+			off = int64(i) + 1
+		} else if i := strings.Index(text, name); i >= 0 {
+			off = int64(i) + 1
+		}
+		msg += "; check its spelling (a subject's fields: identity, name, population, line, disposition, decision, reason, evidence, critical, critical_why, assess, destination, lesson_probe, destination_landed, into, until, duplicate_lines, units, recalls, loads_now)"
+	}
+	if off <= 0 || off > int64(len(text)) {
+		return 0, msg
+	}
+	before := text[:off]
+	line := strings.Count(before, "\n") + 1
+	col := len(before) - strings.LastIndexByte(before, '\n')
+	return line, fmt.Sprintf("%s (column %d)", msg, col)
+}
+
+// subjectError is a validation error about the plan's n-th subject
+// (1-based), so a refusal can name the line the owner edits.
+type subjectError struct {
+	n   int
+	msg string
+}
+
+func (e *subjectError) Error() string { return e.msg }
+
+func subjectErr(n int, format string, a ...any) error {
+	return &subjectError{n: n, msg: fmt.Sprintf(format, a...)}
+}
+
+// subjectLine is the line of the n-th subject's "identity" key in a plan
+// file's text, or 0.
+func subjectLine(text string, n int) int {
+	off := 0
+	for k := 0; k < n; k++ {
+		i := strings.Index(text[off:], `"identity"`)
+		if i < 0 {
+			return 0
+		}
+		off += i + 1
+	}
+	return strings.Count(text[:off], "\n") + 1
 }
 
 func validatePlan(pl *Plan) error {
@@ -89,31 +163,31 @@ func validatePlan(pl *Plan) error {
 	for i, s := range pl.Subjects {
 		n := i + 1
 		if _, why := records.ParseIdentity(s.Identity, records.MaxDate); why != "" {
-			return fmt.Errorf("subject %d: %s", n, why)
+			return subjectErr(n, "subject %d: %s", n, why)
 		}
 		if j, dup := ids[s.Identity]; dup {
-			return fmt.Errorf("subject %d: '%s' is planned twice (also subject %d); one subject takes one disposition", n, s.Identity, j)
+			return subjectErr(n, "subject %d: '%s' is planned twice (also subject %d); one subject takes one disposition", n, s.Identity, j)
 		}
 		ids[s.Identity] = n
 		if !slices.Contains(PlanDispositions, s.Disposition) {
-			return fmt.Errorf("subject %d (%s): unknown disposition %q; one of %v", n, s.Identity, s.Disposition, PlanDispositions)
+			return subjectErr(n, "subject %d (%s): unknown disposition %q; one of %v", n, s.Identity, s.Disposition, PlanDispositions)
 		}
 		switch s.Decision {
 		case Pending, Accepted, Rejected:
 		default:
-			return fmt.Errorf("subject %d (%s): unknown decision %q; one of pending, accepted, rejected", n, s.Identity, s.Decision)
+			return subjectErr(n, "subject %d (%s): unknown decision %q; one of pending, accepted, rejected", n, s.Identity, s.Decision)
 		}
 		switch s.Critical {
 		case "", "yes", "no":
 		default:
-			return fmt.Errorf("subject %d (%s): critical must be yes, no or empty; found %q", n, s.Identity, s.Critical)
+			return subjectErr(n, "subject %d (%s): critical must be yes, no or empty; found %q", n, s.Identity, s.Critical)
 		}
 		if s.Disposition == "dedupe-into" && s.Into == "" {
-			return fmt.Errorf("subject %d (%s): dedupe-into names no surviving entry in 'into'", n, s.Identity)
+			return subjectErr(n, "subject %d (%s): dedupe-into names no surviving entry in 'into'", n, s.Identity)
 		}
 		if s.Disposition == "keep-hot-with-expiry" {
 			if _, ok := records.ParseDate(s.Until); !ok {
-				return fmt.Errorf("subject %d (%s): keep-hot-with-expiry needs 'until' as a yyyy-MM-dd date; found %q", n, s.Identity, s.Until)
+				return subjectErr(n, "subject %d (%s): keep-hot-with-expiry needs 'until' as a yyyy-MM-dd date; found %q", n, s.Identity, s.Until)
 			}
 		}
 	}
