@@ -41,3 +41,46 @@ func TestProvenanceThreeRounds(t *testing.T) {
 	}
 	checkRewrite(t, "three rounds", text, string(got), root, "", nil)
 }
+
+// TestRepeatAcrossRounds: a list file with one section; a second round
+// whose new items repeat a bullet of the first round's block merges the
+// repeat into that bullet (both dates), and every original line is still
+// in the file or a snapshot it names. A file with two sections does not
+// merge (the block's bullets could have come from either).
+func TestRepeatAcrossRounds(t *testing.T) {
+	for _, tc := range []struct {
+		name, other string
+		merged      bool
+	}{{"one section", "", true}, {"two sections", "### Tools\n\n- 2026-01-02: Uses make.\n- 2026-01-09: Builds with Go 1.26.\n\n", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			first := "# Prefs\n\n" + tc.other + "## Preferences\n\n- 2026-01-03: Builds with Go 1.26.\n- 2026-01-04: Lives in Berlin.\n- 2026-01-05: Works remotely.\n- 2026-01-06: Has a cat.\n"
+			root := setup(t, "main/prefs.md", first)
+			round := func(i, budget int) string {
+				o := opts(root, "main/prefs.md", budget, 2)
+				o.Explicit, o.Now = true, now.Add(time.Duration(i)*time.Second)
+				pl := Prepare(context.Background(), o)
+				if pl.Report.Status != StatusCompacted {
+					t.Fatalf("round %d: %s", i, pl.Report.Message)
+				}
+				if err := pl.Write(); err != nil {
+					t.Fatal(err)
+				}
+				got, _ := os.ReadFile(filepath.Join(root, "main/prefs.md"))
+				return string(got)
+			}
+			after1 := round(1, 1000)
+			if !strings.Contains(after1, "- 2026-01-03: Builds with Go 1.26.\n") {
+				t.Fatalf("round 1:\n%s", after1)
+			}
+			second := after1 + "- 2026-02-07: Builds with Go 1.26.\n- 2026-02-08: Reads a lot.\n- 2026-02-09: Swims.\n"
+			os.WriteFile(filepath.Join(root, "main/prefs.md"), []byte(second), 0o644)
+			after2 := round(2, 1000)
+			n := strings.Count(after2, "Builds with Go 1.26.")
+			if merged := strings.Contains(after2, "- 2026-01-03, 2026-02-07: Builds with Go 1.26.\n") && n == 1; merged != tc.merged {
+				t.Errorf("merged %v (%d times), want %v:\n%s", merged, n, tc.merged, after2)
+			}
+			checkRewrite(t, tc.name, first, after2, root, "", nil)
+			checkRewrite(t, tc.name, second, after2, root, "", nil)
+		})
+	}
+}

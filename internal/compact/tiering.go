@@ -184,7 +184,7 @@ func (pl *Plan) sources(k int) []distill.Source {
 	}
 	srcs := make([]distill.Source, 0, len(d.Entries)+1)
 	if pl.kept != "" {
-		srcs = append(srcs, distill.Source{Text: pl.kept, Kept: true})
+		srcs = append(srcs, distill.Source{Text: pl.kept, Kept: true, Parent: pl.soleParent()})
 	}
 	for i, src := range pl.entrySrc {
 		if _, s := pl.secret[i]; s {
@@ -206,6 +206,39 @@ func (pl *Plan) tierOnly() []distill.Source {
 		}
 	}
 	return out
+}
+
+// soleParent is the section every list entry of the file sits under, when
+// the file has exactly one section besides its title and the Compacted
+// History block: then the bullets of an earlier block came from it too,
+// and a repeat of one may merge into it (never across parents). "" when
+// that cannot be known.
+func (pl *Plan) soleParent() string {
+	d := pl.doc
+	if d.Mode != entries.ModeList || len(pl.parents) == 0 || pl.parents[0] == "" {
+		return ""
+	}
+	for _, p := range pl.parents {
+		if p != pl.parents[0] {
+			return ""
+		}
+	}
+	inEntry := make([]bool, len(d.Lines))
+	for _, e := range d.Entries {
+		for j := e.Start; j < e.End; j++ {
+			inEntry[j] = true
+		}
+	}
+	for i, l := range d.Lines {
+		m := headingRE().FindStringSubmatch(l)
+		if m == nil || inEntry[i] || len(m[1]) == 1 || d.History != nil && i == d.History.Start {
+			continue
+		}
+		if strings.TrimSpace(strings.TrimRight(l, "\r\n")) != pl.parents[0] {
+			return ""
+		}
+	}
+	return pl.parents[0]
 }
 
 // nextSnapshot names the snapshot the block will point to.

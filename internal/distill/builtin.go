@@ -34,7 +34,10 @@ type Source struct {
 	Parent string
 	// Kept marks the body of an existing Compacted History block: its
 	// bullets are distilled already and are kept, condensed further only
-	// at the higher levels.
+	// at the higher levels. Its Parent, when set, is the one parent every
+	// bullet of it came from (the file has one section): a new list item
+	// that repeats one of its one-line bullets then merges into it, as
+	// repeats within a round do.
 	Kept bool
 	// Later marks an entry that follows the tier (mid or newest): it is
 	// not summarized, only read to mark the statements it reverses.
@@ -72,7 +75,7 @@ type parsedEntry struct {
 // Distill distills srcs at the given level, reading each entry through
 // the cache.
 func (c *Cache) Distill(srcs []Source, level int) []string {
-	b := &builtin{level: level, merged: map[string]*item{}}
+	b := &builtin{level: level, merged: map[string]*item{}, earlier: map[string]*item{}}
 	for _, s := range srcs {
 		if s.Kept {
 			b.kept(s)
@@ -91,8 +94,9 @@ func (c *Cache) Distill(srcs []Source, level int) []string {
 			continue
 		}
 		if pe.mergeKey != "" {
-			// The same statement under the same parent: one bullet, every date.
-			if old := b.merged[pe.mergeKey]; old != nil {
+			// The same statement under the same parent: one bullet, every
+			// date — an earlier round's bullet included.
+			if old := b.mergeTarget(pe.mergeKey); old != nil {
 				old.addStamp(pe.stamp)
 				continue
 			}
@@ -105,6 +109,30 @@ func (c *Cache) Distill(srcs []Source, level int) []string {
 	}
 	b.supersede()
 	return b.render()
+}
+
+// mergeTarget is the item a list statement with merge key k merges into:
+// one of this round, or an earlier block's bullet, which then stops being
+// kept as it was written and is rendered again with the new date.
+func (b *builtin) mergeTarget(k string) *item {
+	if it := b.merged[k]; it != nil {
+		return it
+	}
+	it := b.earlier[k]
+	if it == nil {
+		return nil
+	}
+	delete(b.earlier, k)
+	if it.raw != "" {
+		pb, _ := parseBullet(it.raw)
+		it.raw, it.sep, it.head, it.stated = "", pb.sep, pb.head, true
+		for _, st := range pb.stamps {
+			it.addStamp(st)
+		}
+		it.index()
+	}
+	b.merged[k] = it
+	return it
 }
 
 // parseEntry reads one entry.
@@ -135,8 +163,12 @@ type builtin struct {
 	level  int
 	items  []*item
 	merged map[string]*item // parent + "\x00" + sameKey of a list statement -> its item
-	after  []stmt           // statements of later entries, for reversals
-	said   map[string]bool  // parent + sameKey of every statement written
+	// earlier are an earlier block's one-line bullets, by the same key,
+	// when the block's parent is known; a repeat turns one back into an
+	// item it merges into.
+	earlier map[string]*item
+	after   []stmt          // statements of later entries, for reversals
+	said    map[string]bool // parent + sameKey of every statement written
 }
 
 // stmt is a statement of a later entry.

@@ -252,3 +252,39 @@ func TestKeyEveryRune(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeAcrossRounds: a new list item that repeats a one-line bullet of
+// an earlier block (the same after whitespace, width, date and separator)
+// merges into it, keeping both dates, when the block's parent is known
+// and is the item's; never across parents, never when unknown.
+func TestMergeAcrossRounds(t *testing.T) {
+	block := "- 2026-01-03: Prefers tabs in Go files.\n- 2026-01-04: Uses ripgrep for search.\n"
+	item := func(text, parent string) Source { return Source{Text: text, Parent: parent} }
+	for _, tc := range []struct {
+		name, blockParent, itemParent, item string
+		want                                string
+	}{
+		{"same parent", "## Preferences", "## Preferences", "- 2026-02-07: Prefers tabs in Go files.\n",
+			"2026-01-03, 2026-02-07: Prefers tabs in Go files.\n2026-01-04: Uses ripgrep for search."},
+		{"width and spacing", "## Preferences", "## Preferences", "- 2026-02-07：Prefers  tabs in Go files.\n",
+			"2026-01-03, 2026-02-07: Prefers tabs in Go files.\n2026-01-04: Uses ripgrep for search."},
+		{"other parent", "## Preferences", "## Work", "- 2026-02-07: Prefers tabs in Go files.\n",
+			"2026-01-03: Prefers tabs in Go files.\n2026-01-04: Uses ripgrep for search.\n2026-02-07: Prefers tabs in Go files."},
+		{"parent unknown", "", "## Preferences", "- 2026-02-07: Prefers tabs in Go files.\n",
+			"2026-01-03: Prefers tabs in Go files.\n2026-01-04: Uses ripgrep for search.\n2026-02-07: Prefers tabs in Go files."},
+		{"different statement", "## Preferences", "## Preferences", "- 2026-02-07: Prefers spaces in Go files.\n",
+			"2026-01-03: Prefers tabs in Go files.\n2026-01-04: Uses ripgrep for search.\n2026-02-07: Prefers spaces in Go files."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srcs := []Source{{Text: block, Kept: true, Parent: tc.blockParent}, item(tc.item, tc.itemParent)}
+			if got := bullets(srcs, LevelSignal); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+	// At the keep level the merged statement is written once.
+	srcs := []Source{{Text: block, Kept: true, Parent: "## P"}, item("- 2026-02-07: Prefers tabs in Go files.\n", "## P")}
+	if got := bullets(srcs, LevelYear); strings.Count(got, "Prefers tabs") != 1 || !strings.Contains(got, "2026 — 3 entries") {
+		t.Errorf("year level: %s", got)
+	}
+}

@@ -63,7 +63,8 @@ func (b *builtin) render() []string {
 			if title == "" && len(it.stamps) > 0 {
 				title = it.stamps[0]
 			}
-			fold(b.label(it.month), 1, b.keptOf(it), strings.ReplaceAll(title, "; ", ", "))
+			// A merged list statement stands for every entry it carries.
+			fold(b.label(it.month), max(1, len(it.stamps)), b.keptOf(it), strings.ReplaceAll(title, "; ", ", "))
 			continue
 		}
 		if s := b.line(it); s != "" {
@@ -207,11 +208,20 @@ func (b *builtin) wants(it *item, p *part) bool {
 func (b *builtin) kept(s Source) {
 	for _, bl := range splitBullets(s.Text) {
 		pb, ok := parseBullet(bl)
+		// A one-line statement bullet can take a later repeat's date.
+		oneLine := ok && s.Parent != "" && pb.stated && len(pb.nested) == 0
 		if !ok || b.level == LevelSignal {
-			b.items = append(b.items, &item{raw: bl, keep: keepText(bl)})
+			it := &item{raw: bl, keep: keepText(bl), parent: s.Parent}
+			if oneLine {
+				b.earlier[s.Parent+"\x00"+sameKey(pb.head)] = it
+			}
+			b.items = append(b.items, it)
 			continue
 		}
-		it := &item{sep: pb.sep, head: pb.head, stated: pb.stated, keep: pb.stated && keepText(pb.head)}
+		it := &item{sep: pb.sep, head: pb.head, stated: pb.stated, keep: pb.stated && keepText(pb.head), parent: s.Parent}
+		if oneLine {
+			b.earlier[s.Parent+"\x00"+sameKey(pb.head)] = it
+		}
 		for _, st := range pb.stamps {
 			it.addStamp(st)
 		}
