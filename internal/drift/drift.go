@@ -16,6 +16,11 @@
 //   - An entry file is a regular file directly in the index's directory
 //     (not in sub-folders: a store's snapshots, archives and tooling live
 //     there) whose name ends in .md (any case) and does not start with '.'.
+//     The one sub-folder that holds entries is team/: Claude Code keeps
+//     team memories there (team/x.md, or team/<mount>/x.md) and indexes
+//     them from the same MEMORY.md as "team/x.md", so .md files anywhere
+//     under team/ are entries too (a MEMORY.md there is a team index, not
+//     an entry), and one is named only by a link to its path under team/.
 //     The store's own files are not entries: the index itself, LEDGER.md,
 //     SLATE.md, ARCHIVE.md and POLICY.md (names compared without regard to
 //     case, as the sweep's inventory does), and the policy file the index's
@@ -43,6 +48,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -137,6 +143,9 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 	res := &Result{Store: dir, Index: indexPath, Ledger: filepath.Join(dir, "LEDGER.md")}
 
 	named := map[string]bool{} // lower-cased file names of link targets
+	// lower-cased paths of link targets inside team/, which name team
+	// entries (a bare "x.md" names the store's own x.md, not team/x.md)
+	namedTeam := map[string]bool{}
 	// listings caches directory listings for the letter-case hint, so a
 	// store with many dangling pointers is listed once, not once each.
 	listings := map[string][]string{}
@@ -152,6 +161,7 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 			for _, k := range links {
 				if k.Subject {
 					name(named, k.Target)
+					nameTeam(namedTeam, k.Target)
 				}
 			}
 			continue
@@ -159,6 +169,7 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 		for _, k := range ln.Subjects() {
 			res.Pointers++
 			name(named, k.Target)
+			nameTeam(namedTeam, k.Target)
 			if d, ok := dangling(dir, ln.Num, k.Target, listings); ok {
 				res.Dangling = append(res.Dangling, d)
 			}
@@ -183,12 +194,21 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 	if err != nil {
 		return nil, err
 	}
-	res.Entries = len(entries)
-	var ledger *records.Ledger
+	team := teamFiles(dir)
+	res.Entries = len(entries) + len(team)
+	unnamed := make([]string, 0, len(entries)+len(team))
 	for _, name := range entries {
-		if named[strings.ToLower(name)] {
-			continue
+		if !named[strings.ToLower(name)] {
+			unnamed = append(unnamed, name)
 		}
+	}
+	for _, name := range team {
+		if !namedTeam[strings.ToLower(name)] {
+			unnamed = append(unnamed, name)
+		}
+	}
+	var ledger *records.Ledger
+	for _, name := range unnamed {
 		if ledger == nil {
 			ledger, err = records.ReadLedger(res.Ledger, asOf)
 			if err != nil {
@@ -199,7 +219,7 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 				res.LedgerProblems++
 			}
 		}
-		id, err := records.EntryIdentity(filepath.Join(dir, name))
+		id, err := records.EntryIdentity(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil {
 			return nil, err
 		}
@@ -230,6 +250,57 @@ func name(named map[string]bool, target string) {
 			named[strings.ToLower(index.FileName(u))] = true
 		}
 	}
+}
+
+// nameTeam marks the team entry a link target names: its path, cleaned,
+// when it lies under team/.
+func nameTeam(named map[string]bool, target string) {
+	for _, t := range []string{target, unescaped(target)} {
+		if p := path.Clean(strings.TrimPrefix(t, "./")); strings.HasPrefix(strings.ToLower(p), teamDir+"/") {
+			named[strings.ToLower(p)] = true
+		}
+	}
+}
+
+func unescaped(target string) string {
+	if u, err := url.PathUnescape(target); err == nil {
+		return u
+	}
+	return target
+}
+
+// teamDir is the store's folder of team memories.
+const teamDir = "team"
+
+// teamFiles lists the entry files under dir's team/ folder, as paths
+// relative to dir with forward slashes, sorted; at most three folders deep.
+func teamFiles(dir string) []string {
+	var out []string
+	var walk func(rel string, depth int)
+	walk = func(rel string, depth int) {
+		des, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return
+		}
+		for _, de := range des {
+			name := de.Name()
+			if strings.HasPrefix(name, ".") {
+				continue
+			}
+			p := rel + "/" + name
+			fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p))) // follows a symlink
+			switch {
+			case err != nil:
+			case fi.IsDir() && depth < 3:
+				walk(p, depth+1)
+			case fi.Mode().IsRegular() && strings.HasSuffix(strings.ToLower(name), ".md") && !strings.EqualFold(name, IndexName):
+				out = append(out, p)
+			}
+		}
+	}
+	walk(teamDir, 1)
+	sort.Strings(out)
+	return out
 }
 
 // entryFiles lists the entry files of dir, sorted by name.
