@@ -28,7 +28,7 @@ func Indexes(projects string) ([]string, error) {
 // DiagnoseAll diagnoses each index with opt (Index replaced), calling
 // progress before each one when it is not nil.
 func DiagnoseAll(projects string, indexes []string, opt Options, progress func(i, n int, index string)) *All {
-	a := &All{SchemaVersion: SchemaVersion, Projects: projects, Stores: []*Report{}}
+	a := &All{SchemaVersion: SchemaVersion, Projects: projects, Stores: []*Report{}, ByProject: []ProjectStores{}}
 	for i, ix := range indexes {
 		if progress != nil {
 			progress(i, len(indexes), ix)

@@ -117,5 +117,7 @@ func runAll(req Request, getenv func(string) string, opt Options) (*Result, erro
 		return nil, &outcome.Error{Status: outcome.Usage, Reason: ReasonNoStores, Msg: fmt.Sprintf("cannot list the stores: %v", err), Err: err,
 			Hints: []string{"Claude Code keeps them under <config dir>/projects/*/memory/; the config dir is $CLAUDE_CONFIG_DIR or ~/.claude"}}
 	}
-	return &Result{All: DiagnoseAll(projects, indexes, opt, req.Progress)}, nil
+	all := DiagnoseAll(projects, indexes, opt, req.Progress)
+	all.ByProject = ProjectsOf(projects, getenv, req.Where.Home, req.Where.Options())
+	return &Result{All: all}, nil
 }

@@ -48,11 +48,20 @@ type All struct {
 	Healthy       int       `json:"healthy"`
 	WithProblems  int       `json:"with_problems"`
 	Unreadable    int       `json:"unreadable"`
+	// ByProject groups the stores by the projects Claude Code has run in
+	// (from its session transcripts): the store it loads for each and the
+	// split stores whose entries it never loads.
+	ByProject []ProjectStores `json:"by_project"`
 }
 
 // ExitCode is the worst of the stores' codes (0 when there are none).
 func (a *All) ExitCode() int {
 	code := 0
+	for _, p := range a.ByProject {
+		if len(p.Split) > 0 {
+			code = 1
+		}
+	}
 	for _, r := range a.Stores {
 		code = max(code, r.ExitCode())
 	}
@@ -81,6 +90,7 @@ func WriteAllText(w io.Writer, a *All) error {
 		fmt.Fprintf(&b, "%-*s  %5d  %8d  %4d  %5d  %2d  %7d  %7d  %7d  %s\n", name, project(r), r.Lines, r.Subjects, r.PastCut, r.WithoutHook, r.SharedNotes, r.Orphans, r.Dangling, r.Secrets, verdict)
 	}
 	fmt.Fprintf(&b, "\n%d healthy, %d with problems, %d unreadable; 'memcompact doctor INDEX' explains one store\n", a.Healthy, a.WithProblems, a.Unreadable)
+	writeByProject(&b, a.ByProject)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -89,4 +99,29 @@ func WriteAllText(w io.Writer, a *All) error {
 // memory/), which is how Claude Code names the project.
 func project(r *Report) string {
 	return filepath.Base(filepath.Dir(r.Store))
+}
+
+// writeByProject says, per project Claude Code has run in, which store it
+// loads and which stores hold entries it never loads.
+func writeByProject(b *strings.Builder, ps []ProjectStores) {
+	if len(ps) == 0 {
+		return
+	}
+	split := 0
+	for _, p := range ps {
+		if len(p.Split) > 0 {
+			split++
+		}
+	}
+	fmt.Fprintf(b, "\nby project (from Claude Code's session transcripts): %d project(s), %d with split stores\n", len(ps), split)
+	for _, p := range ps {
+		fmt.Fprintf(b, "  %s\n    loads %s: %d entry file(s); %s\n", p.Project, p.Loads, p.Entries, p.Rule)
+		for _, r := range p.Split {
+			index := ""
+			if r.Index {
+				index = " and a MEMORY.md"
+			}
+			fmt.Fprintf(b, "    never loads %s: %d entry file(s)%s — %s\n", r.Dir, r.Entries, index, r.Why)
+		}
+	}
 }
