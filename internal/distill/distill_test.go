@@ -284,7 +284,7 @@ func TestMergeAcrossRounds(t *testing.T) {
 	}
 	// At the keep level the merged statement is written once.
 	srcs := []Source{{Text: block, Kept: true, Parent: "## P"}, item("- 2026-02-07: Prefers tabs in Go files.\n", "## P")}
-	if got := bullets(srcs, LevelYear); strings.Count(got, "Prefers tabs") != 1 || !strings.Contains(got, "2026 — 3 entries") {
+	if got := bullets(srcs, LevelYear); strings.Count(got, "Prefers tabs") != 1 || !strings.Contains(got, "2026 — 2 entries") {
 		t.Errorf("year level: %s", got)
 	}
 }

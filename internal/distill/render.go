@@ -63,8 +63,7 @@ func (b *builtin) render() []string {
 			if title == "" && len(it.stamps) > 0 {
 				title = it.stamps[0]
 			}
-			// A merged list statement stands for every entry it carries.
-			fold(b.label(it.month), max(1, len(it.stamps)), b.keptOf(it), strings.ReplaceAll(title, "; ", ", "))
+			fold(b.label(it.month), 1, b.keptOf(it), strings.ReplaceAll(title, "; ", ", "))
 			continue
 		}
 		if s := b.line(it); s != "" {
