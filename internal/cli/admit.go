@@ -69,7 +69,7 @@ func runAdmit(env *Env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 || f.index == "" || req.Hook == "" {
-		return Usagef("admit takes --index INDEX, --hook TEXT and one entry FILE")
+		return usagef("admit takes --index INDEX, --hook TEXT and one entry FILE")
 	}
 	if req.AsOf, err = f.asOfDate(env); err != nil {
 		return err

@@ -96,9 +96,9 @@ func runCheck(env *Env, args []string) error {
 	}
 	rep, err := check.Run(context.Background(), req)
 	if rerr := renderCheck(env, asJSON, rep); rerr != nil {
-		return &ExitError{Code: worst(rep.ExitCode(), ExitRefused), Err: rerr}
+		return &exitError{Code: worst(rep.ExitCode(), exitRefused), Err: rerr}
 	}
-	return &ExitError{Code: rep.ExitCode(), Hints: hintsOf(err)}
+	return &exitError{Code: rep.ExitCode(), Hints: hintsOf(err)}
 }
 
 func renderCheck(env *Env, asJSON bool, rep *check.Report) error {
@@ -113,9 +113,9 @@ func renderCheck(env *Env, asJSON bool, rep *check.Report) error {
 func checkUsageError(env *Env, asJSON bool, indexPath, reason string, hints ...string) error {
 	rep := check.UsageReport(indexPath, errors.New(reason))
 	if err := renderCheck(env, asJSON, rep); err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return &exitError{Code: exitUsage, Err: err}
 	}
-	return &ExitError{Code: ExitUsage, Hints: hints}
+	return &exitError{Code: exitUsage, Hints: hints}
 }
 
 // expandPSPrefixes rewrites an unambiguous prefix of a PowerShell parameter

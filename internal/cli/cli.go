@@ -1,7 +1,7 @@
 // Package cli is memcompact's command line: a table of verbs, each with its
 // own flag set, each following one data flow (read, parse, decide, render).
 //
-// Only Main's caller exits. Verbs return errors; an *ExitError carries the
+// Only Main's caller exits. Verbs return errors; an *exitError carries the
 // exit code, and the worst code wins. The codes are a contract shared with
 // the reference scripts: 0 clean, 1 defects, 2 refused, 3 usage error. The
 // output format (--json or text) never changes the code.
@@ -22,10 +22,10 @@ import (
 
 // Exit codes.
 const (
-	ExitClean   = 0 // nothing wrong (or nothing to do)
-	ExitDefects = 1 // findings reported
-	ExitRefused = 2 // input not fully recognized; no verdict given
-	ExitUsage   = 3 // the command line or its paths are wrong
+	exitClean   = 0 // nothing wrong (or nothing to do)
+	exitDefects = 1 // findings reported
+	exitRefused = 2 // input not fully recognized; no verdict given
+	exitUsage   = 3 // the command line or its paths are wrong
 )
 
 // Version is memcompact's version, set at build time with -ldflags.
@@ -70,8 +70,8 @@ func (e *Env) Home() string {
 	return ""
 }
 
-// OSEnv is the Env of a real process.
-func OSEnv(stdin io.Reader, stdout, stderr io.Writer) *Env {
+// osEnv is the Env of a real process.
+func osEnv(stdin io.Reader, stdout, stderr io.Writer) *Env {
 	return &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookupEnv: os.LookupEnv, Now: time.Now}
 }
 
@@ -98,7 +98,7 @@ func register(c *command) {
 // Main runs memcompact with args (without the program name) and returns the
 // exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return Run(OSEnv(stdin, stdout, stderr), args)
+	return Run(osEnv(stdin, stdout, stderr), args)
 }
 
 // Run runs memcompact in env and returns the exit code.
@@ -109,12 +109,12 @@ func Run(env *Env, args []string) (code int) {
 		if r := recover(); r != nil {
 			fmt.Fprintf(env.Stderr, "memcompact: error: internal error: %v\n", r)
 			fmt.Fprintf(env.Stderr, "memcompact: hint: this is a bug; please report it with the input that caused it\n")
-			code = ExitRefused
+			code = exitRefused
 		}
 	}()
 	if len(args) == 0 {
 		printUsage(env.Stderr)
-		return ExitUsage
+		return exitUsage
 	}
 	name := args[0]
 	switch name {
@@ -123,17 +123,17 @@ func Run(env *Env, args []string) (code int) {
 			if c, ok := commands[args[1]]; ok {
 				return report(env, c.run(env, []string{"-h"}))
 			}
-			return report(env, Usagef("unknown verb %q", args[1]))
+			return report(env, usagef("unknown verb %q", args[1]))
 		}
 		printUsage(env.Stdout)
-		return ExitClean
+		return exitClean
 	case "-version", "--version", "version":
 		fmt.Fprintf(env.Stdout, "memcompact %s\n", Version)
-		return ExitClean
+		return exitClean
 	}
 	c, ok := commands[name]
 	if !ok {
-		err := Usagef("unknown verb %q", name)
+		err := usagef("unknown verb %q", name)
 		if s := suggest(name); s != "" {
 			err.Hints = append(err.Hints, fmt.Sprintf("did you mean %q?", s))
 		}
@@ -154,13 +154,13 @@ func runVerb(env *Env, c *command, args []string) int {
 	venv := *env
 	venv.Stdout = out
 	err := c.run(&venv, args)
-	var ee *ExitError
+	var ee *exitError
 	if err != nil && out.n == 0 && wantsJSON(args) {
-		code, msg, hints := ExitRefused, err.Error(), []string(nil)
+		code, msg, hints := exitRefused, err.Error(), []string(nil)
 		if errors.As(err, &ee) {
 			code, hints = ee.Code, ee.Hints
 		}
-		if (ee == nil || ee.Err != nil) && code != ExitClean {
+		if (ee == nil || ee.Err != nil) && code != exitClean {
 			writeJSONTo(env.Stdout, jsonout.ErrorOf(code, msg, hints))
 		}
 	}
@@ -201,12 +201,12 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // report prints err in memcompact's voice and returns its exit code.
 func report(env *Env, err error) int {
 	if err == nil {
-		return ExitClean
+		return exitClean
 	}
-	var ee *ExitError
+	var ee *exitError
 	if !errors.As(err, &ee) {
 		fmt.Fprintf(env.Stderr, "memcompact: error: %v\n", err)
-		return ExitRefused
+		return exitRefused
 	}
 	if ee.Err != nil {
 		fmt.Fprintf(env.Stderr, "memcompact: error: %v\n", ee.Err)

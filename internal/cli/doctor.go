@@ -51,7 +51,7 @@ func runDoctor(env *Env, args []string) error {
 	}
 	pos = withIndexFlag(*indexFlag, pos)
 	if len(pos) > 1 || (req.All && len(pos) > 0) {
-		return Usagef("doctor takes one INDEX, or --all")
+		return usagef("doctor takes one INDEX, or --all")
 	}
 	if len(pos) == 1 {
 		req.Index = pos[0]
@@ -78,7 +78,7 @@ func runDoctor(env *Env, args []string) error {
 		err = doctor.WriteText(env.Stdout, res.Report)
 	}
 	if err != nil {
-		return &ExitError{Code: ExitRefused, Err: err}
+		return &exitError{Code: exitRefused, Err: err}
 	}
 	return exitCode(int(res.Status()))
 }

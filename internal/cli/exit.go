@@ -7,43 +7,43 @@ import (
 	"github.com/memcompact/memcompact/internal/outcome"
 )
 
-// ExitError is an error that carries an exit code and optional hints. An
-// ExitError with a nil Err prints nothing: the verb has already rendered
+// exitError is an error that carries an exit code and optional hints. An
+// exitError with a nil Err prints nothing: the verb has already rendered
 // its result and only the code remains to be returned.
-type ExitError struct {
+type exitError struct {
 	Code  int
 	Err   error
 	Hints []string
 }
 
-func (e *ExitError) Error() string {
+func (e *exitError) Error() string {
 	if e.Err == nil {
 		return fmt.Sprintf("exit %d", e.Code)
 	}
 	return e.Err.Error()
 }
 
-func (e *ExitError) Unwrap() error { return e.Err }
+func (e *exitError) Unwrap() error { return e.Err }
 
 // ExitCode returns the code.
-func (e *ExitError) ExitCode() int { return e.Code }
+func (e *exitError) ExitCode() int { return e.Code }
 
-// exitCode returns a silent error carrying code, or nil for ExitClean.
+// exitCode returns a silent error carrying code, or nil for exitClean.
 func exitCode(code int) error {
-	if code == ExitClean {
+	if code == exitClean {
 		return nil
 	}
-	return &ExitError{Code: code}
+	return &exitError{Code: code}
 }
 
-// Usagef is a usage error (exit 3).
-func Usagef(format string, a ...any) *ExitError {
-	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, a...)}
+// usagef is a usage error (exit 3).
+func usagef(format string, a ...any) *exitError {
+	return &exitError{Code: exitUsage, Err: fmt.Errorf(format, a...)}
 }
 
-// Refusef is a refusal (exit 2).
-func Refusef(format string, a ...any) *ExitError {
-	return &ExitError{Code: ExitRefused, Err: fmt.Errorf(format, a...)}
+// refusef is a refusal (exit 2).
+func refusef(format string, a ...any) *exitError {
+	return &exitError{Code: exitRefused, Err: fmt.Errorf(format, a...)}
 }
 
 // worst returns the higher of two exit codes: the worst outcome wins.
@@ -58,9 +58,9 @@ func engineError(err error) error {
 	}
 	var e *outcome.Error
 	if !errors.As(err, &e) {
-		return &ExitError{Code: ExitRefused, Err: err}
+		return &exitError{Code: exitRefused, Err: err}
 	}
-	return &ExitError{Code: int(e.Status), Err: errors.New(e.Msg), Hints: e.Hints}
+	return &exitError{Code: int(e.Status), Err: errors.New(e.Msg), Hints: e.Hints}
 }
 
 // hintsOf is an engine error's hints, or none.
@@ -76,7 +76,7 @@ func hintsOf(err error) []string {
 // then printed it: a failed print is a refusal, the worse code wins.
 func rendered(code int, printErr error) error {
 	if printErr != nil {
-		return &ExitError{Code: worst(code, ExitRefused), Err: printErr}
+		return &exitError{Code: worst(code, exitRefused), Err: printErr}
 	}
 	return exitCode(code)
 }

@@ -29,7 +29,7 @@ func alias(fs *flag.FlagSet, name string, aliases ...string) {
 
 // errHelp is returned by parseFlags when -h was asked for; verbs return it
 // and Run maps it to exit 0 after printing the flags.
-var errHelp = &ExitError{Code: ExitClean}
+var errHelp = &exitError{Code: exitClean}
 
 // parseFlags parses args into fs, allowing flags after positional arguments
 // and matching flag names without regard to letter case (PowerShell's
@@ -46,7 +46,7 @@ func parseFlags(env *Env, fs *flag.FlagSet, usage string, args []string) ([]stri
 				printFlags(env.Stdout, fs, usage)
 				return nil, errHelp
 			}
-			return nil, &ExitError{Code: ExitUsage, Err: err, Hints: []string{"run 'memcompact " + fs.Name() + " -h' for its flags"}}
+			return nil, &exitError{Code: exitUsage, Err: err, Hints: []string{"run 'memcompact " + fs.Name() + " -h' for its flags"}}
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

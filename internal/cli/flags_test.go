@@ -33,8 +33,8 @@ func TestParseFlags(t *testing.T) {
 		{"powershell names any case", []string{"-indexpath", "i.md", "-JSON"}, true, "", nil, -1},
 		{"equals form", []string{"--reference=r.md", "i.md"}, false, "r.md", []string{"i.md"}, -1},
 		{"double dash ends flags", []string{"--", "--json"}, false, "", []string{"--json"}, -1},
-		{"unknown flag is usage", []string{"--nope"}, false, "", nil, ExitUsage},
-		{"help", []string{"-h"}, false, "", nil, ExitClean},
+		{"unknown flag is usage", []string{"--nope"}, false, "", nil, exitUsage},
+		{"help", []string{"-h"}, false, "", nil, exitClean},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,7 +49,7 @@ func TestParseFlags(t *testing.T) {
 			fs.StringVar(&idx, "IndexPath", "", "index")
 			pos, err := parseFlags(env, fs, "check", tt.args)
 			if tt.wantErr >= 0 {
-				var ee *ExitError
+				var ee *exitError
 				if !errors.As(err, &ee) || ee.Code != tt.wantErr {
 					t.Fatalf("err = %v, want exit %d", err, tt.wantErr)
 				}
@@ -67,7 +67,7 @@ func TestParseFlags(t *testing.T) {
 
 func TestRunUnknownVerb(t *testing.T) {
 	env, _, errb := testEnv()
-	if code := Run(env, []string{"no-such-verb"}); code != ExitUsage {
+	if code := Run(env, []string{"no-such-verb"}); code != exitUsage {
 		t.Fatalf("code = %d", code)
 	}
 	if !strings.HasPrefix(errb.String(), "memcompact: error: unknown verb") {
@@ -76,7 +76,7 @@ func TestRunUnknownVerb(t *testing.T) {
 }
 
 func TestWorst(t *testing.T) {
-	if worst(ExitDefects, ExitRefused) != ExitRefused || worst(ExitClean, ExitDefects) != ExitDefects {
+	if worst(exitDefects, exitRefused) != exitRefused || worst(exitClean, exitDefects) != exitDefects {
 		t.Fatal("worst does not pick the higher code")
 	}
 }

@@ -67,7 +67,7 @@ func (f *sweepFlags) asOfDate(env *Env) (records.Date, error) {
 	}
 	d, ok := records.ParseDate(strings.TrimSpace(f.asOf))
 	if !ok {
-		return records.Date{}, Usagef("--as-of must be a date in yyyy-MM-dd form; found %q", f.asOf)
+		return records.Date{}, usagef("--as-of must be a date in yyyy-MM-dd form; found %q", f.asOf)
 	}
 	return d, nil
 }
@@ -107,7 +107,7 @@ func sweepUsage(env *Env, asJSON bool, reason string) error {
 	} else {
 		fmt.Fprintf(env.Stdout, "RESULT: usage-error\nreason: %s\n", reason)
 	}
-	return exitCode(ExitUsage)
+	return exitCode(exitUsage)
 }
 
 func writeJSON(env *Env, v any) {

@@ -93,7 +93,7 @@ Exit codes: 0 undone (or shown, without --yes off a terminal), 2 refused
 // current project's store.
 func journalStoreArg(verb string, pos []string) (string, error) {
 	if len(pos) > 1 {
-		return "", Usagef("%s takes one store; found %d arguments", verb, len(pos))
+		return "", usagef("%s takes one store; found %d arguments", verb, len(pos))
 	}
 	if len(pos) == 1 {
 		return pos[0], nil
@@ -108,7 +108,7 @@ func journalHint(err error, hint string) error {
 	case store.ReasonNoIndex, journal.ReasonNoStore, journal.ReasonNoDataDir:
 		return fail(err, nil)
 	}
-	e := fail(err, nil).(*ExitError)
+	e := fail(err, nil).(*exitError)
 	e.Hints = append(e.Hints, hint)
 	return e
 }
@@ -287,9 +287,9 @@ func confirmUndo(env *Env, yes bool) error {
 	case yes:
 		return nil
 	case !isTerminal(env.Stdin):
-		return &ExitError{Code: ExitRefused, Err: errors.New("undo needs confirmation; nothing was changed"), Hints: []string{"run it in a terminal to be asked, or pass --yes"}}
+		return &exitError{Code: exitRefused, Err: errors.New("undo needs confirmation; nothing was changed"), Hints: []string{"run it in a terminal to be asked, or pass --yes"}}
 	case !ask(env, "Apply this undo?"):
-		return Refusef("not confirmed; nothing was changed")
+		return refusef("not confirmed; nothing was changed")
 	}
 	return nil
 }

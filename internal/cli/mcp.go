@@ -39,13 +39,13 @@ func runMCP(env *Env, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return Usagef("mcp takes no arguments")
+		return usagef("mcp takes no arguments")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	server := mcpserver.New(&mcpserver.Host{Getenv: env.Getenv, Home: env.Home(), Today: env.Today, Now: env.Now}, Version)
 	if err := mcpserver.Serve(ctx, server, env.Stdin, env.Stdout); err != nil && ctx.Err() == nil {
-		return Refusef("mcp: %v", err)
+		return refusef("mcp: %v", err)
 	}
 	return nil
 }

@@ -71,7 +71,7 @@ func runMeasure(env *Env, args []string) error {
 		} else {
 			fmt.Fprintf(env.Stdout, "RESULT: usage-error\nreason: %s\n", outcome.MessageOf(err))
 		}
-		return exitCode(ExitUsage)
+		return exitCode(exitUsage)
 	}
 	switch v := res.Verdict; {
 	case v != nil:

@@ -36,7 +36,7 @@ func fail(err error, hints map[outcome.Reason]string) error {
 	}
 	var oe *outcome.Error
 	if !errors.As(err, &oe) {
-		return &ExitError{Code: ExitRefused, Err: err}
+		return &exitError{Code: exitRefused, Err: err}
 	}
 	h := slices.Clone(oe.Hints)
 	if s, ok := rootHints[oe.Reason]; ok {
@@ -45,7 +45,7 @@ func fail(err error, hints map[outcome.Reason]string) error {
 	if s, ok := hints[oe.Reason]; ok {
 		h = append(h, s)
 	}
-	return &ExitError{Code: int(oe.Status), Err: oe, Hints: h}
+	return &exitError{Code: int(oe.Status), Err: oe, Hints: h}
 }
 
 // rootArgument reconciles the optional ROOT argument of init and budgets
@@ -54,11 +54,11 @@ func fail(err error, hints map[outcome.Reason]string) error {
 func rootArgument(verb string, pos []string, rootFlag string) (string, error) {
 	switch {
 	case len(pos) > 1:
-		return "", Usagef("%s takes at most one ROOT", verb)
+		return "", usagef("%s takes at most one ROOT", verb)
 	case len(pos) == 0:
 		return rootFlag, nil
 	case rootFlag != "" && rootFlag != pos[0]:
-		return "", Usagef("give ROOT or --root, not both")
+		return "", usagef("give ROOT or --root, not both")
 	}
 	return pos[0], nil
 }
@@ -106,11 +106,11 @@ type jsonError struct {
 // withJSONError renders err as a JSON object when asJSON and err carries a
 // code, then returns it unchanged.
 func withJSONError(env *Env, asJSON bool, err error) error {
-	var ee *ExitError
+	var ee *exitError
 	if !asJSON || err == nil || !errors.As(err, &ee) || ee.Err == nil || ee == errHelp {
 		return err
 	}
-	status := map[int]string{ExitDefects: "failed", ExitRefused: "refused", ExitUsage: "usage"}[ee.Code]
+	status := map[int]string{exitDefects: "failed", exitRefused: "refused", exitUsage: "usage"}[ee.Code]
 	printJSON(env, jsonError{SchemaVersion: 1, Status: status, Code: ee.Code, Error: ee.Err.Error()})
 	return err
 }

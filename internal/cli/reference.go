@@ -41,7 +41,7 @@ func runReference(env *Env, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("reference takes no arguments; found %q", pos[0]), Hints: []string{"usage: memcompact " + referenceUsage}}
+		return &exitError{Code: exitUsage, Err: fmt.Errorf("reference takes no arguments; found %q", pos[0]), Hints: []string{"usage: memcompact " + referenceUsage}}
 	}
 	res, err := reference.Run(context.Background(), req)
 	if err != nil {

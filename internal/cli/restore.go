@@ -54,7 +54,7 @@ func runRestore(env *Env, args []string) (err error) {
 	}
 	defer func() { err = withJSONError(env, asJSON, err) }()
 	if len(pos) != 1 {
-		return Usagef("restore needs exactly one SNAPSHOT")
+		return usagef("restore needs exactly one SNAPSHOT")
 	}
 	req.Snapshot = pos[0]
 	// What is about to happen is shown once, before the question when

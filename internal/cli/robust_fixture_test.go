@@ -168,7 +168,7 @@ var generated = sync.OnceValues(func() (gen struct {
 	}
 	for _, args := range [][]string{{"reference"}, {"inventory", f.p(pIndex), "--as-of", "2026-12-02"}} {
 		env, out, errb := f.env(nil)
-		if code := Run(env, args); code != ExitClean {
+		if code := Run(env, args); code != exitClean {
 			return gen, fmt.Errorf("setup %v: exit %d\n%s%s", args, code, out, errb)
 		}
 		if args[0] == "reference" {
@@ -275,7 +275,7 @@ func runBare(env *Env, args []string) (code int, panicked any, stack string) {
 	}()
 	c, ok := commands[args[0]]
 	if !ok {
-		return report(env, Usagef("unknown verb %q", args[0])), nil, ""
+		return report(env, usagef("unknown verb %q", args[0])), nil, ""
 	}
 	return report(env, c.run(env, args[1:])), nil, ""
 }

@@ -43,7 +43,7 @@ var robustPlan = sync.OnceValues(func() (gen struct {
 	}
 	out := filepath.Join(dir, "plan.json")
 	env, o, e := f.env(nil)
-	if code := Run(env, []string{"sweep", "plan", "--as-of", sweepToday, "--out", out, f.p(pIndex)}); code != ExitClean {
+	if code := Run(env, []string{"sweep", "plan", "--as-of", sweepToday, "--out", out, f.p(pIndex)}); code != exitClean {
 		return gen, fmt.Errorf("setup sweep plan: exit %d\n%s%s", code, o, e)
 	}
 	gen.plan, err = os.ReadFile(out)
@@ -91,7 +91,7 @@ func withoutPolicy(t testing.TB, f *fixture) {
 func withJournal(t testing.TB, f *fixture) {
 	t.Helper()
 	env, o, e := f.env(nil)
-	if code := Run(env, []string{"journal", f.storeDir}); code != ExitClean {
+	if code := Run(env, []string{"journal", f.storeDir}); code != exitClean {
 		t.Fatalf("setup journal: exit %d\n%s%s", code, o, e)
 	}
 	must(t, os.Remove(filepath.Join(f.storeDir, "reference_staging_db.md")))
@@ -370,7 +370,7 @@ func TestRobustSweepRefusals(t *testing.T) {
 			must(t, os.MkdirAll(team, 0o755))
 			must(t, os.WriteFile(filepath.Join(team, "shared.md"), []byte("- the team's shared note\n"), 0o644))
 			env, o, e := f.env(nil)
-			if code := Run(env, []string{"journal", f.storeDir}); code != ExitClean {
+			if code := Run(env, []string{"journal", f.storeDir}); code != exitClean {
 				t.Fatalf("setup journal: exit %d\n%s%s", code, o, e)
 			}
 			return linkOut(t, f, "team")
@@ -420,8 +420,8 @@ func TestRobustSweepRefusals(t *testing.T) {
 // in the fixture or behind the symlink.
 func checkRefusal(t *testing.T, f *fixture, code int, stdout, stderr, why string, before *map[string]string, outside string, outBefore map[string]string) {
 	t.Helper()
-	if code != ExitRefused {
-		t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, ExitRefused, clip(stdout), clip(stderr))
+	if code != exitRefused {
+		t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitRefused, clip(stdout), clip(stderr))
 	}
 	if !regexp.MustCompile(why).MatchString(stdout + stderr) {
 		t.Errorf("the refusal does not match %q\nstdout: %s\nstderr: %s", why, clip(stdout), clip(stderr))

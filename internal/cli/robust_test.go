@@ -195,7 +195,7 @@ func robustRun(t *testing.T, vc verbCase, kind *badKind, pos string) {
 		}
 	}
 	after := fsState(t, f.dir)
-	if d := diffState(before, after); len(d) > 0 && (!vc.writes || code >= ExitRefused) {
+	if d := diffState(before, after); len(d) > 0 && (!vc.writes || code >= exitRefused) {
 		t.Errorf("%v: exit %d, and files changed: %v\nstdout: %s\nstderr: %s", args, code, d, clip(stdout), clip(stderr))
 	}
 }
@@ -255,7 +255,7 @@ func TestRobustRegressions(t *testing.T) {
 		name:  "init-unreadable-master-writes-nothing",
 		setup: func(t *testing.T, f *fixture) { applyBad(t, f, kindNamed("directory"), pMaster) },
 		args:  func(f *fixture) []string { return []string{"init", f.root} },
-		code:  ExitRefused,
+		code:  exitRefused,
 		check: func(t *testing.T, f *fixture, _ int, _, stderr string) {
 			if b, _ := os.ReadFile(f.p(pCPolicy)); string(b) != robustCPolicy {
 				t.Errorf("the policy changed:\n%s", b)
@@ -269,7 +269,7 @@ func TestRobustRegressions(t *testing.T) {
 		name:  "load-unreadable-names-path-once",
 		setup: func(t *testing.T, f *fixture) { applyBad(t, f, kindNamed("unreadable"), pIndex) },
 		args:  func(f *fixture) []string { return []string{"load", f.p(pIndex)} },
-		code:  ExitRefused,
+		code:  exitRefused,
 		check: func(t *testing.T, f *fixture, _ int, _, stderr string) {
 			if n := strings.Count(stderr, f.p(pIndex)); n != 1 {
 				t.Errorf("the path appears %d times, want 1: %s", n, stderr)
@@ -282,7 +282,7 @@ func TestRobustRegressions(t *testing.T) {
 			return []string{"save", filepath.Join(f.root, "main", "notes.md"), "--root", f.root}
 		},
 		stdin: []byte("- 2026-12-02: \x00\x01\xff\xfe binary\n"),
-		code:  ExitUsage,
+		code:  exitUsage,
 		check: func(t *testing.T, f *fixture, _ int, _, stderr string) {
 			if !strings.Contains(stderr, "not text") {
 				t.Errorf("stderr does not say the entry is not text: %s", stderr)
@@ -297,7 +297,7 @@ func TestRobustRegressions(t *testing.T) {
 		args: func(f *fixture) []string {
 			return []string{"save", f.p(pMemFile), "--entry", f.p(pNewEntry), "--yes", "--root", f.root}
 		},
-		code: ExitUsage,
+		code: exitUsage,
 		check: func(t *testing.T, f *fixture, _ int, _, stderr string) {
 			if !strings.Contains(stderr, "not UTF-8 text") {
 				t.Errorf("stderr: %s", stderr)
@@ -313,7 +313,7 @@ func TestRobustRegressions(t *testing.T) {
 		args: func(f *fixture) []string {
 			return []string{"save", f.p(pMemFile), "--entry", f.p(pNewEntry), "--yes", "--root", f.root}
 		},
-		code: ExitDefects,
+		code: exitDefects,
 		check: func(t *testing.T, f *fixture, _ int, stdout, stderr string) {
 			// The entry is saved anyway (a save never drops it), and the
 			// file reported over budget.
@@ -336,7 +336,7 @@ func TestRobustRegressions(t *testing.T) {
 				"printf -- '- 2026-01-01 to 2026-01-05: retries 1 attempts 2 attempts 3 attempts 4 attempts 5 attempts, job-1 job-2 job-3 job-4 job-5 config/job-1.yaml config/job-2.yaml config/job-3.yaml config/job-4.yaml config/job-5.yaml 2026-01-01 2026-01-02 2026-01-03 2026-01-04 2026-01-05\\n'\n"), 0o755))
 			return []string{"save", f.p(pMemFile), "--entry", f.p(pNewEntry), "--yes", "--root", f.root, "--summarizer", "sh " + script}
 		},
-		code: ExitRefused,
+		code: exitRefused,
 		check: func(t *testing.T, f *fixture, _ int, stdout, stderr string) {
 			b, _ := os.ReadFile(f.p(pMemFile))
 			if string(b) != robustMainMemory(12)+"- edited by another session\n" {

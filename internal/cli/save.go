@@ -56,7 +56,7 @@ func runSave(env *Env, args []string) (err error) {
 	}
 	defer func() { err = withJSONError(env, f.json, err) }()
 	if len(pos) != 1 {
-		return Usagef("save needs exactly one FILE")
+		return usagef("save needs exactly one FILE")
 	}
 	c := f.request(env)
 	req := compact.SaveRequest{Root: c.Root, File: pos[0], Summarizing: c.Summarizing, Timeout: c.Timeout, EntryHeading: c.EntryHeading,
@@ -165,13 +165,13 @@ func readEntry(env *Env, entryFile string) ([]byte, string, error) {
 	if entryFile != "" {
 		ef, err := textfile.Read(entryFile)
 		if err != nil {
-			return nil, "", Usagef("--entry: %v", err)
+			return nil, "", usagef("--entry: %v", err)
 		}
 		return ef.Raw, "--entry " + entryFile, nil
 	}
 	raw, err := io.ReadAll(io.LimitReader(env.Stdin, textfile.MaxSize+1))
 	if err != nil {
-		return nil, "", Usagef("reading the entry from standard input: %v", err)
+		return nil, "", usagef("reading the entry from standard input: %v", err)
 	}
 	return raw, "the entry on standard input", nil
 }

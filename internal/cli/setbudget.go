@@ -50,7 +50,7 @@ func runSetBudget(env *Env, args []string) (err error) {
 		}
 	}
 	if len(pos) != 3 {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("set-budget needs FILE, a number and a unit"), Hints: []string{"usage: memcompact " + usage}}
+		return &exitError{Code: exitUsage, Err: fmt.Errorf("set-budget needs FILE, a number and a unit"), Hints: []string{"usage: memcompact " + usage}}
 	}
 	req.File, req.Budget, req.Unit = pos[0], pos[1], pos[2]
 	if newest != -1 || flagGiven(fset, "newest") {

@@ -37,7 +37,7 @@ func runSnapshots(env *Env, args []string) (err error) {
 	}
 	defer func() { err = withJSONError(env, asJSON, err) }()
 	if len(pos) > 1 {
-		return Usagef("snapshots takes at most one FILE")
+		return usagef("snapshots takes at most one FILE")
 	}
 	if len(pos) == 1 {
 		req.File = pos[0]

@@ -65,7 +65,7 @@ func runSweep(env *Env, args []string) error {
 			fmt.Fprintln(env.Stdout, "usage: memcompact "+sweepSynopsis)
 			return errHelp
 		}
-		return &ExitError{Code: ExitUsage, Err: errors.New("sweep needs a step: plan, review, apply or restore"), Hints: []string{"usage: memcompact " + sweepSynopsis}}
+		return &exitError{Code: exitUsage, Err: errors.New("sweep needs a step: plan, review, apply or restore"), Hints: []string{"usage: memcompact " + sweepSynopsis}}
 	}
 	switch args[0] {
 	case "plan":
@@ -77,7 +77,7 @@ func runSweep(env *Env, args []string) error {
 	case "restore":
 		return runSweepRestore(env, args[1:])
 	}
-	return &ExitError{Code: ExitUsage, Err: fmt.Errorf("unknown sweep step %q; one of plan, review, apply, restore", args[0])}
+	return &exitError{Code: exitUsage, Err: fmt.Errorf("unknown sweep step %q; one of plan, review, apply, restore", args[0])}
 }
 
 func oneIndex(pos []string, flagIndex, verb string) (string, error) {
@@ -87,7 +87,7 @@ func oneIndex(pos []string, flagIndex, verb string) (string, error) {
 	case len(pos) == 1 && flagIndex == "":
 		return pos[0], nil
 	}
-	return "", Usagef("%s takes one index (positional or --index)", verb)
+	return "", usagef("%s takes one index (positional or --index)", verb)
 }
 
 func runSweepPlan(env *Env, args []string) error {
@@ -106,7 +106,7 @@ func runSweepPlan(env *Env, args []string) error {
 		return err
 	}
 	if req.TargetUnits < 0 {
-		return Usagef("--target must be a positive number of units")
+		return usagef("--target must be a positive number of units")
 	}
 	if req.AsOf, err = f.asOfDate(env); err != nil {
 		return err
@@ -132,7 +132,7 @@ func planPath(pos []string, index, verb string) (string, error) {
 	case len(pos) == 0 && index != "":
 		return filepath.Join(filepath.Dir(index), sweepact.DefaultPlanRel), nil
 	}
-	return "", Usagef("%s takes one plan file (or --index for the store's default plan)", verb)
+	return "", usagef("%s takes one plan file (or --index for the store's default plan)", verb)
 }
 
 func runSweepReview(env *Env, args []string) error {
@@ -179,7 +179,7 @@ func runSweepApply(env *Env, args []string) error {
 	if admission != "" {
 		var ok bool
 		if landed, ok = records.ParseDate(admission); !ok {
-			return Usagef("--admission-landed must be a date in yyyy-MM-dd form; found %q", admission)
+			return usagef("--admission-landed must be a date in yyyy-MM-dd form; found %q", admission)
 		}
 	}
 	res, err := sweepact.RunApply(context.Background(), sweepact.ApplyRequest{PlanPath: path, Yes: yes, DryRun: dryRun, AsOf: asOf,
@@ -232,7 +232,7 @@ func runSweepRestore(env *Env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 || f.index == "" {
-		return Usagef("sweep restore takes --index INDEX and one IDENTITY (a life key, or a name when one life of it exited)")
+		return usagef("sweep restore takes --index INDEX and one IDENTITY (a life key, or a name when one life of it exited)")
 	}
 	asOf, err := f.asOfDate(env)
 	if err != nil {
