@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -219,6 +220,16 @@ func renderCompact(env *Env, r *compact.Report, dryRun, hints bool) {
 	}
 }
 
+// repairWords says what a repair round asked for.
+func repairWords(kinds []string) string {
+	words := map[string]string{"too-long": "too long for the budget", "misplaced": "statements under the wrong parent", "missing": "lines that must stay were missing"}
+	var out []string
+	for _, k := range kinds {
+		out = append(out, words[k])
+	}
+	return strings.Join(out, "; ")
+}
+
 // renderKept says what a compaction kept that a summary would have lost:
 // the secret entries left in place, the lines a model summary missed, the
 // mid tier's light summary.
@@ -235,9 +246,12 @@ func renderKept(w io.Writer, r *compact.Report) {
 		fmt.Fprintln(w)
 	}
 	if m := r.Model; m != nil && m.Repaired && r.Status != compact.StatusAborted {
-		if len(m.Appended) == 0 {
+		switch {
+		case len(m.Appended) == 0 && slices.Contains(m.RepairedFor, "missing"):
 			fmt.Fprintf(w, "The summary missed what must stay; one repair round brought it back.\n")
-		} else {
+		case len(m.Appended) == 0:
+			fmt.Fprintf(w, "The summary was sent back once (%s); its second answer was used.\n", repairWords(m.RepairedFor))
+		default:
 			fmt.Fprintf(w, "The summary missed what must stay even after one repair round; %d %s appended verbatim:\n", len(m.Appended), textfile.Plural(len(m.Appended), "line was", "lines were"))
 			for _, l := range m.Appended {
 				fmt.Fprintf(w, "  + %s\n", l)

@@ -30,6 +30,9 @@ type ModelRun struct {
 	Summarizer string `json:"summarizer"` // which model, where
 	Rounds     int    `json:"rounds"`     // 1, or 2 with the repair round
 	Repaired   bool   `json:"repaired"`
+	// RepairedFor is what the repair round asked for: "missing" (a
+	// must-keep statement), "too-long", "misplaced".
+	RepairedFor []string `json:"repaired_for,omitempty"`
 	// Appended are the source lines added verbatim because the model left
 	// out what they hold even after the repair round.
 	Appended []string `json:"appended_lines,omitempty"`
@@ -203,7 +206,7 @@ func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source) ([]stri
 	if err != nil {
 		return nil, err
 	}
-	run.Rounds, run.Repaired, run.Appended = res.Rounds, res.Repaired, res.Appended
+	run.Rounds, run.Repaired, run.RepairedFor, run.Appended = res.Rounds, res.Repaired, res.RepairedFor, res.Appended
 	return res.Bullets, nil
 }
 

@@ -42,6 +42,21 @@ type Verdict struct {
 	Misplaced []string
 }
 
+// kinds names what is wrong, as Result.RepairedFor does.
+func (v Verdict) kinds() []string {
+	var out []string
+	if len(v.Missing) > 0 {
+		out = append(out, "missing")
+	}
+	if v.Over != "" {
+		out = append(out, "too-long")
+	}
+	if len(v.Misplaced) > 0 {
+		out = append(out, "misplaced")
+	}
+	return out
+}
+
 func (v Verdict) ok() bool { return len(v.Missing) == 0 && v.Over == "" && len(v.Misplaced) == 0 }
 
 // Check verifies bullets as the compaction would: every must-keep line and
@@ -52,6 +67,9 @@ type Check func(bullets []string) Verdict
 type Result struct {
 	Bullets  []string // the bullets to write, appended lines included
 	Repaired bool     // a repair round was needed
+	// RepairedFor says what the repair round asked for: "missing",
+	// "too-long", "misplaced".
+	RepairedFor []string
 	// Appended are the source lines added verbatim because the model left
 	// them out even after the repair round.
 	Appended []string
@@ -92,7 +110,7 @@ func Distill(ctx context.Context, m Model, in Input, check Check, strict bool) (
 	}
 	turns = append(turns, Turn{Role: "assistant", Text: answer}, Turn{Role: "user", Text: Repair(v)})
 	answer, err = m.Complete(ctx, turns)
-	res.Rounds, res.Repaired = 2, true
+	res.Rounds, res.Repaired, res.RepairedFor = 2, true, v.kinds()
 	if err != nil {
 		return nil, fmt.Errorf("in the repair round: %w", err)
 	}
