@@ -342,7 +342,7 @@ func TestPrune(t *testing.T) {
 		return nil
 	})
 	now := f.clk.t
-	r, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Retention: DefaultRetention, Now: func() time.Time { return now }})
+	r, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Retention: defaultRetention, Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,16 +19,16 @@ type Retention struct {
 	MaxBytes  int64
 }
 
-// DefaultRetention keeps two weeks whole, daily snapshots for three months,
+// defaultRetention keeps two weeks whole, daily snapshots for three months,
 // weekly ones after that, within 256 MiB.
-var DefaultRetention = Retention{KeepAll: 14 * 24 * time.Hour, KeepDaily: 90 * 24 * time.Hour, MaxBytes: 256 << 20}
+var defaultRetention = Retention{KeepAll: 14 * 24 * time.Hour, KeepDaily: 90 * 24 * time.Hour, MaxBytes: 256 << 20}
 
 // PruneRequest asks for a store's journal to be pruned.
 type PruneRequest struct {
 	Store     string      // the store folder or its MEMORY.md; "" for the current project's
 	DataDir   string      // memcompact's data directory; "" for DataDir's
 	Where     store.Where // where the current project's store and the data directory are found
-	Retention Retention   // zero: DefaultRetention
+	Retention Retention   // zero: defaultRetention
 	DryRun    bool
 	Now       func() time.Time
 }
@@ -55,7 +55,7 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 		now = req.Now
 	}
 	if req.Retention == (Retention{}) {
-		req.Retention = DefaultRetention
+		req.Retention = defaultRetention
 	}
 	dir, data, err := resolve("journal", req.Store, req.DataDir, req.Where)
 	if err != nil {
@@ -94,24 +94,8 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 			}
 		}
 	}
-	for d, size := range sizes {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if refs[d] {
-			res.BytesKept += size
-			continue
-		}
-		p := j.objectPath(d)
-		if fi, err := os.Stat(p); err != nil || now().Sub(fi.ModTime()) < staleAfter {
-			res.BytesKept += size
-			continue
-		}
-		res.ObjectsRemoved++
-		res.BytesFreed += size
-		if !req.DryRun {
-			os.Remove(p)
-		}
+	if err := j.removeObjects(ctx, sizes, refs, res, now()); err != nil {
+		return nil, err
 	}
 	if !req.DryRun {
 		removeDebris(j.manifestsDir(), now())
@@ -122,6 +106,31 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// removeObjects removes (or, in a dry run, counts) the objects no kept
+// snapshot references, except those younger than staleAfter.
+func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, refs map[string]bool, res *PruneResult, now time.Time) error {
+	for d, size := range sizes {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if refs[d] {
+			res.BytesKept += size
+			continue
+		}
+		p := j.objectPath(d)
+		if fi, err := os.Stat(p); err != nil || now.Sub(fi.ModTime()) < staleAfter {
+			res.BytesKept += size
+			continue
+		}
+		res.ObjectsRemoved++
+		res.BytesFreed += size
+		if !res.DryRun {
+			os.Remove(p)
+		}
+	}
+	return nil
 }
 
 // chooseKept marks the snapshots the age rules keep.
