@@ -153,3 +153,32 @@ func writeHolder(path string) {
 	_, _ = f.Write([]byte(line))
 	_ = f.Close()
 }
+
+// Busy reports whether another memcompact run holds dir's lock, waiting
+// until ctx ends for it to be let go, and names the holder. It never takes
+// the lock or creates the lock file: a reader that must not act while a
+// writer rewrites the directory (the pre-write guard, judging an agent's
+// write) asks this and steps aside. A lock file no one holds (left by a
+// killed run) is not busy.
+func Busy(ctx context.Context, dir string) (holder string, busy bool) {
+	path := filepath.Join(dir, Name)
+	for {
+		fl := flock.New(path, flock.SetFlag(os.O_RDONLY))
+		ok, err := fl.TryRLock()
+		fl.Close()
+		if ok || err != nil {
+			// Free, no lock file at all, or a file that cannot be opened:
+			// no evidence of a holder.
+			return "", false
+		}
+		select {
+		case <-ctx.Done():
+			who := Holder(path)
+			if who == "" {
+				who = "another memcompact run"
+			}
+			return who, true
+		case <-time.After(retry):
+		}
+	}
+}

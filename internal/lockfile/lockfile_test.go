@@ -130,3 +130,46 @@ func TestLockAcrossProcessesAndKill(t *testing.T) {
 	}
 	release()
 }
+
+// TestBusy: Busy sees a held lock and names its holder, waits for its
+// release, never creates the lock file, and takes a killed run's leftover
+// file for free.
+func TestBusy(t *testing.T) {
+	dir := t.TempDir()
+	short := func() context.Context {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+		t.Cleanup(cancel)
+		return ctx
+	}
+	if _, busy := Busy(short(), dir); busy {
+		t.Fatal("busy with no lock file")
+	}
+	if _, err := os.Stat(filepath.Join(dir, Name)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("Busy created the lock file: %v", err)
+	}
+	release, err := Lock(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	who, busy := Busy(short(), dir)
+	if !busy || !strings.Contains(who, "pid "+strconv.Itoa(os.Getpid())) {
+		t.Fatalf("Busy = %q, %v while held; want busy naming this process", who, busy)
+	}
+	// Released while Busy waits: not busy.
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		release()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, busy := Busy(ctx, dir); busy {
+		t.Fatal("still busy after the release")
+	}
+	// A leftover file nobody holds (a killed run's) is not busy.
+	if err := os.WriteFile(filepath.Join(dir, Name), []byte("pid 1 on h since t: memcompact sweep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, busy := Busy(short(), dir); busy {
+		t.Fatal("busy on a lock file nobody holds")
+	}
+}

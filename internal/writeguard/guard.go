@@ -126,6 +126,9 @@ func Judge(call *Call) *Verdict {
 	}
 	v.Store = storeDir
 	v.Index = filepath.Base(path) == store.IndexName && filepath.Dir(path) == storeDir
+	if checkBusy(v, storeDir, BusyWait) {
+		return v
+	}
 
 	cur, err := textfile.Read(path)
 	exists := err == nil

@@ -1,6 +1,7 @@
 package writeguard
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/lockfile"
 )
 
 func str(s string) *string { return &s }
@@ -283,5 +285,35 @@ func TestJudgeClaudeCodeLoadModel(t *testing.T) {
 	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str("## Feedback\n"), NewString: str("## Feedback\nsee <!-- x --> below\n")})
 	if codes(v) != "load-cut" {
 		t.Fatalf("inline comment line at the limit: %s", codes(v))
+	}
+}
+
+// TestJudgeBusyStore: while another memcompact run holds the store's lock
+// (a sweep rewriting the index), a write to any memory file of the store
+// is denied naming the holder; once it lets go, the same write is judged
+// as usual.
+func TestJudgeBusyStore(t *testing.T) {
+	dir := testStore(t, map[string]string{"MEMORY.md": "# Memory\n\n## Feedback\n" + pointers(1, 3)})
+	idx := filepath.Join(dir, "MEMORY.md")
+	release, err := lockfile.Lock(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := claudehooks.ToolInput{OldString: str("lesson 2 teaches"), NewString: str("lesson two teaches")}
+	t0 := time.Now()
+	v := judge(idx, "Edit", edit)
+	if codes(v) != "busy" || !strings.Contains(v.Reason(), fmt.Sprintf("pid %d", os.Getpid())) || !strings.Contains(v.Reason(), "Read the file again") {
+		t.Fatalf("write during a locked rewrite: %s\n%s", codes(v), v.Reason())
+	}
+	if waited := time.Since(t0); waited < BusyWait/2 {
+		t.Errorf("denied after %s without waiting for the holder", waited)
+	}
+	entry := judge(filepath.Join(dir, "feedback_new.md"), "Write", claudehooks.ToolInput{Content: str("---\nname: new\n---\nA lesson.\n")})
+	if codes(entry) != "busy" {
+		t.Errorf("an entry write during a locked rewrite: %s", codes(entry))
+	}
+	release()
+	if v := judge(idx, "Edit", edit); v.Deny() {
+		t.Fatalf("after the release: %s", v.Reason())
 	}
 }
