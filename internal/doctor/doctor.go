@@ -312,7 +312,7 @@ func (d *diagnosis) entries() {
 const maxPointerUnits = 200
 
 func (d *diagnosis) load() {
-	res := loadcut.Compute(d.text, loadcut.DefaultLines, loadcut.DefaultUnits)
+	res := loadcut.ComputeParsed(d.text, d.ix, loadcut.DefaultLines, loadcut.DefaultUnits, true)
 	d.r.Load = res
 	d.r.PastCut = len(res.PastCut)
 	cmd := "memcompact load " + quote(d.opt.Index)

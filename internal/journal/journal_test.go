@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -432,6 +433,20 @@ func TestHistoryShowsTheLiveStore(t *testing.T) {
 	for _, st := range h.Steps {
 		if st.To == "now" {
 			t.Errorf("--file project_auth.md shows a live step %+v, though that file did not change", st)
+		}
+	}
+}
+
+// TestRemovedLines: counting only the lines between the common start and
+// end gives the multiset difference of the whole texts.
+func TestRemovedLines(t *testing.T) {
+	texts := []string{"", "a\n", "a\nb\nc\n", "a\nb\nb\nc\n", "a\n\nb  \nc\r\n", "\ufeffa\nb\n", "x\na\nb\nc\ny\n", "a\nc\n", "b\na\nc\n", "a\xff\nb\n"}
+	for _, cur := range texts {
+		for _, prop := range texts {
+			want := minus(lineSet([]byte(cur)), lineSet([]byte(prop)))
+			if got := removedLines([]byte(cur), []byte(prop)); !reflect.DeepEqual(got, want) {
+				t.Errorf("removedLines(%q, %q) = %v, want %v", cur, prop, got, want)
+			}
 		}
 	}
 }

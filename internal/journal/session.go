@@ -57,6 +57,10 @@ func (j *Journal) clobbered(session string, current, proposed []byte) []string {
 	if session == "" {
 		return nil
 	}
+	removed := removedLines(current, proposed)
+	if len(removed) == 0 {
+		return nil // a write that removes no line clobbers nothing
+	}
 	raw, err := os.ReadFile(j.sessionPath(session))
 	if err != nil {
 		return nil
@@ -70,7 +74,6 @@ func (j *Journal) clobbered(session string, current, proposed []byte) []string {
 		return nil
 	}
 	foreign := minus(lineSet(current), lineSet(seen))
-	removed := minus(lineSet(current), lineSet(proposed))
 	var out []string
 	for _, l := range orderedLines(current) {
 		if foreign[l] > 0 && removed[l] > 0 {
@@ -85,13 +88,34 @@ func (j *Journal) clobbered(session string, current, proposed []byte) []string {
 // lineSet counts the non-blank lines of b.
 func lineSet(b []byte) map[string]int {
 	t, _ := textfile.Decode(b)
+	return countLines(textfile.Lines(t))
+}
+
+func countLines(lines []string) map[string]int {
 	m := map[string]int{}
-	for _, l := range textfile.Lines(t) {
+	for _, l := range lines {
 		if strings.TrimSpace(l) != "" {
 			m[strings.TrimRight(l, " \t")]++
 		}
 	}
 	return m
+}
+
+// removedLines is the multiset lineSet(current) − lineSet(proposed),
+// counted over the lines between the two texts' common first and last
+// lines only (the lines both share count the same on both sides): a
+// write usually changes a few lines of a long index.
+func removedLines(current, proposed []byte) map[string]int {
+	ct, _ := textfile.Decode(current)
+	pt, _ := textfile.Decode(proposed)
+	c, p := textfile.Lines(ct), textfile.Lines(pt)
+	for len(c) > 0 && len(p) > 0 && c[0] == p[0] {
+		c, p = c[1:], p[1:]
+	}
+	for len(c) > 0 && len(p) > 0 && c[len(c)-1] == p[len(p)-1] {
+		c, p = c[:len(c)-1], p[:len(p)-1]
+	}
+	return minus(countLines(c), countLines(p))
 }
 
 func orderedLines(b []byte) []string {

@@ -142,7 +142,7 @@ func Compute(text string, lines, units int) Result {
 // ComputeSized is Compute for a file of size bytes on disk (the 4 MiB rule
 // is about bytes, and decoding may change the count).
 func ComputeSized(text string, size, lines, units int) Result {
-	return compute(text, size, lines, units, false)
+	return compute(text, size, lines, units, index.Parse(textfile.Lines(text)), false, true)
 }
 
 // ComputeGiven is Compute for an index text Claude Code is handed rather
@@ -150,15 +150,23 @@ func ComputeSized(text string, size, lines, units int) Result {
 // the warning and the final clean-up, but neither the 4 MiB rule nor the
 // removal of frontmatter and block comments.
 func ComputeGiven(text string, lines, units int) Result {
-	return compute(text, 0, lines, units, true)
+	return compute(text, 0, lines, units, index.Parse(textfile.Lines(text)), true, true)
 }
 
-func compute(text string, size, lines, units int, given bool) Result {
+// ComputeParsed is Compute for a caller that has parsed the text already:
+// ix is index.Parse(textfile.Lines(text)), which it only reads. Without
+// withText the loaded text itself is not built (Result.Text, Warning and
+// Escaped stay empty): the pre-write guard judges two versions of the
+// index on every memory write and needs only the cut and the subjects.
+func ComputeParsed(text string, ix *index.Index, lines, units int, withText bool) Result {
+	return compute(text, len(text), lines, units, ix, false, withText)
+}
+
+func compute(text string, size, lines, units int, ix *index.Index, given, withText bool) Result {
 	r := Result{LineLimit: lines, UnitLimit: units, Limit: LimitNone, PastCut: []Subject{}}
 	fileStart, fileEnd := trimBounds(text)
 	fileLines := strings.Count(text[fileStart:fileEnd], "\n") + 1
 	fileUnits := jsLen(text[fileStart:fileEnd])
-	ix := index.Parse(textfile.Lines(text))
 	offsets := lineOffsets(text, len(ix.Lines))
 
 	if size > MaxBytes {
@@ -208,9 +216,13 @@ func compute(text string, size, lines, units int, given bool) Result {
 	r.CutOffset = len(text)
 	if r.Cut {
 		r.CutOffset = v.orig[start+len(kept)]
+	}
+	switch {
+	case !withText:
+	case r.Cut:
 		r.Warning = warning(kept, trimmed, lines, units)
 		r.Text, r.Escaped = neutralize(sanitize(kept + "\n\n" + r.Warning))
-	} else {
+	default:
 		r.Text, r.Escaped = neutralize(sanitize(kept))
 	}
 

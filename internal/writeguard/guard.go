@@ -187,7 +187,8 @@ type change struct {
 // computing it on first use.
 func (c *change) loadedBefore() *loadcut.Result {
 	if c.loadBefore == nil {
-		r := loadcut.Compute(c.before, loadcut.DefaultLines, loadcut.DefaultUnits)
+		ix, _ := c.indexes()
+		r := loadcut.ComputeParsed(c.before, ix, loadcut.DefaultLines, loadcut.DefaultUnits, false)
 		c.loadBefore = &r
 	}
 	return c.loadBefore
@@ -197,7 +198,8 @@ func (c *change) loadedBefore() *loadcut.Result {
 // it on first use.
 func (c *change) loadedAfter() *loadcut.Result {
 	if c.loadAfter == nil {
-		r := loadcut.Compute(c.after, loadcut.DefaultLines, loadcut.DefaultUnits)
+		_, ix := c.indexes()
+		r := loadcut.ComputeParsed(c.after, ix, loadcut.DefaultLines, loadcut.DefaultUnits, false)
 		c.loadAfter = &r
 	}
 	return c.loadAfter
