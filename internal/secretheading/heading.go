@@ -5,7 +5,10 @@
 // disagree. It has no dependencies, so asking costs nothing at start-up.
 package secretheading
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // secretWords are the first words that make a title a secret section.
 var secretWords = []string{"secrets", "credentials", "creds", "tokens", "passwords", "passwds", "api keys", "api-keys", "keys and tokens", "logins"}
@@ -18,7 +21,7 @@ var secretWords = []string{"secrets", "credentials", "creds", "tokens", "passwor
 // staging", "**Passwords**". "Secret sharing" and "Token budgets" are
 // not: only the plural names a list of them.
 func Secret(title string) bool {
-	t := strings.ToLower(skipLead(title))
+	t := strings.ToLower(head(skipLead(title)))
 	for _, w := range secretWords {
 		if strings.HasPrefix(t, w) && (len(t) == len(w) || !isWordByte(t[len(w)])) {
 			return true
@@ -29,6 +32,24 @@ func Secret(title string) bool {
 
 // skipLead drops what may come before a title's first word: markers,
 // punctuation, emoji, and dates or times (digits with - / : .).
+// headBytes is as much of a title as Secret lowers: the longest word is
+// 15 bytes, and no character lowers to less than a quarter of its bytes,
+// so the first 64 bytes lower to at least 16, enough for every word and
+// the byte after it. A long pointer line is not lowered whole.
+const headBytes = 64
+
+// head cuts s to about headBytes, at a character boundary.
+func head(s string) string {
+	if len(s) <= headBytes {
+		return s
+	}
+	i := headBytes
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i]
+}
+
 func skipLead(s string) string {
 	for {
 		t := strings.TrimLeftFunc(s, func(r rune) bool {
