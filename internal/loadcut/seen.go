@@ -4,8 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -123,7 +123,7 @@ func (v *view) stripComments() bool {
 	before := &view{s: v.s, orig: v.orig}
 	v.normalizeBreaks()
 	src := v.s
-	doc := goldmark.DefaultParser().Parse(text.NewReader(src))
+	doc := markdownParser().Parse(text.NewReader(src))
 	type span struct{ from, to int }
 	var spans []span
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
@@ -208,4 +208,15 @@ func hasNonSpace(s []byte, cut []struct{ from, to int }) bool {
 	rest := string(keepText(s, cut))
 	a, b := trimBounds(rest)
 	return a < b
+}
+
+// markdownParser is goldmark's default parser (goldmark.DefaultParser),
+// built from its parser package directly: importing goldmark's root
+// package would link its HTML renderer, whose package initialisation every
+// run of memcompact would pay for, and this package only parses.
+func markdownParser() parser.Parser {
+	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)
 }
