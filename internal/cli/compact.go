@@ -130,7 +130,8 @@ func runCompact(env *Env, args []string) (err error) {
 	req := f.request(env)
 	req.Files, req.All, req.DryRun, req.Steps, req.Plan, req.SummaryFile = pos, all, dryRun, steps, plan, summaryFile
 	if !f.json {
-		req.OnFile = func(r *compact.Report) { renderCompact(env, r, req.DryRun, true) }
+		again := "memcompact compact " + shellWords(args)
+		req.OnFile = func(r *compact.Report) { renderCompact(env, r, req.DryRun, again) }
 	}
 	res, err := compact.Run(context.Background(), req)
 	if err != nil {
@@ -148,10 +149,10 @@ func runCompact(env *Env, args []string) (err error) {
 	return exitCode(int(res.Outcome))
 }
 
-// compactHints are the hints of compact's and save's refusals, by reason.
+// compactHints are the hints of compact's and save's refusals, by reason
+// (a file's own refusals get refusalHints).
 var compactHints = map[outcome.Reason]string{
-	compact.ReasonRemoteNotAllowed: "pass --yes, answer on a terminal, or set allow_remote = true in compaction/summarizer.toml; --plan shows what would be sent",
-	budget.ReasonOutsideRoot:       "FILE paths are relative to the working directory; the memory root is where compaction/ is",
+	budget.ReasonOutsideRoot: "FILE paths are relative to the working directory; the memory root is where compaction/ is",
 }
 
 func allWithin(rs []*compact.Report) bool {
@@ -164,9 +165,10 @@ func allWithin(rs []*compact.Report) bool {
 }
 
 // renderCompact prints one file's outcome, with compact's hints when
-// hints is set (save prints its own: after a save, running compact's
-// hint again would save the entry twice).
-func renderCompact(env *Env, r *compact.Report, dryRun, hints bool) {
+// again (the command as run, to paste with a flag added) is set; save
+// prints its own (after a save, running it again would save the entry
+// twice).
+func renderCompact(env *Env, r *compact.Report, dryRun bool, again string) {
 	w := env.Stdout
 	switch r.Status {
 	case compact.StatusWithin:
@@ -178,17 +180,8 @@ func renderCompact(env *Env, r *compact.Report, dryRun, hints bool) {
 		return
 	case compact.StatusRefused, compact.StatusNotConfirmed:
 		fmt.Fprintf(env.Stderr, "memcompact: error: %s\n", r.Message)
-		if !hints {
-			return
-		}
-		if r.Status == compact.StatusNotConfirmed {
-			fmt.Fprintf(env.Stderr, "memcompact: hint: run it in a terminal to be asked, or pass --yes\n")
-		}
-		if r.Reason == compact.ReasonNoEntries {
-			fmt.Fprintf(env.Stderr, "memcompact: hint: name what starts an entry with --entry-heading '##' or a regular expression\n")
-		}
-		if h := compactHints[r.Reason]; h != "" {
-			fmt.Fprintf(env.Stderr, "memcompact: hint: %s\n", h)
+		if again != "" {
+			refusalHints(env.Stderr, r, again)
 		}
 		return
 	}
@@ -206,7 +199,7 @@ func renderCompact(env *Env, r *compact.Report, dryRun, hints bool) {
 		fmt.Fprintf(w, "  secret in the summary: %s\n", s)
 	}
 	renderKept(w, r)
-	if r.Status == compact.StatusShortfall && hints {
+	if r.Status == compact.StatusShortfall && again != "" {
 		fmt.Fprint(w, shortfallHint(r))
 	}
 	if dryRun && len(r.SnapshotOnly) > 0 {
@@ -218,6 +211,29 @@ func renderCompact(env *Env, r *compact.Report, dryRun, hints bool) {
 	if dryRun && r.Status == compact.StatusCompacted {
 		fmt.Fprintf(w, "Dry run: nothing was written. The history block would be:\n%s", r.Block)
 	}
+}
+
+// refusalHints are the hints of a file's refusal: the command as run with
+// the flag that gives the missing consent, where there is one.
+func refusalHints(w io.Writer, r *compact.Report, again string) {
+	switch {
+	case r.Status == compact.StatusNotConfirmed:
+		fmt.Fprintf(w, "memcompact: hint: run it in a terminal to be asked, or confirm it: %s --yes\n", again)
+	case r.Reason == compact.ReasonRemoteNotAllowed:
+		fmt.Fprintf(w, "memcompact: hint: see what would be sent: %s --plan\n", again)
+		fmt.Fprintf(w, "memcompact: hint: allow sending it (or set allow_remote = true in compaction/summarizer.toml): %s --yes\n", again)
+	case r.Reason == compact.ReasonNoEntries:
+		fmt.Fprintf(w, "memcompact: hint: name what starts an entry with --entry-heading '##' or a regular expression\n")
+	}
+}
+
+// shellWords joins args for a shell, each quoted if it needs it.
+func shellWords(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = shellWord(a)
+	}
+	return strings.Join(out, " ")
 }
 
 // repairWords says what a repair round asked for.

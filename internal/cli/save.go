@@ -75,7 +75,7 @@ func runSave(env *Env, args []string) (err error) {
 		return exitCode(int(res.Outcome))
 	}
 	if res.Compaction != nil {
-		renderCompact(env, res.Compaction, false, false)
+		renderCompact(env, res.Compaction, false, "")
 	}
 	renderSave(env, res, saveHints{file: pos[0], root: f.root})
 	return exitCode(int(res.Outcome))
