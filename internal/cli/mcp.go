@@ -43,7 +43,7 @@ func runMCP(env *Env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	server := mcpserver.New(&mcpserver.Host{Getenv: env.Getenv, Home: env.Home(), Today: env.Today, Now: env.Now}, Version)
+	server := mcpserver.New(&mcpserver.Host{Getenv: env.Getenv, LookupEnv: env.LookupEnv, Home: env.Home(), Today: env.Today, Now: env.Now}, Version)
 	if err := mcpserver.Serve(ctx, server, env.Stdin, env.Stdout); err != nil && ctx.Err() == nil {
 		return refusef("mcp: %v", err)
 	}

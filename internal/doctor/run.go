@@ -108,10 +108,10 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 }
 
 func runAll(req Request, getenv func(string) string, opt Options) (*Result, error) {
-	if req.Where.Home == "" && getenv("CLAUDE_CONFIG_DIR") == "" {
+	if _, set := req.Where.Options().LookupEnvOr(getenv, "CLAUDE_CONFIG_DIR"); req.Where.Home == "" && !set {
 		return nil, &outcome.Error{Status: outcome.Usage, Reason: ReasonNoConfigDir, Msg: "cannot find the Claude config dir: neither CLAUDE_CONFIG_DIR nor HOME is set"}
 	}
-	projects := filepath.Join(store.ConfigDir(getenv, req.Where.Home), "projects")
+	projects := filepath.Join(store.ConfigDirWith(getenv, req.Where.Home, req.Where.Cwd, req.Where.Options()), "projects")
 	indexes, err := Indexes(projects)
 	if err != nil {
 		return nil, &outcome.Error{Status: outcome.Usage, Reason: ReasonNoStores, Msg: fmt.Sprintf("cannot list the stores: %v", err), Err: err,

@@ -40,7 +40,7 @@ func preWrite(ctx context.Context, req Request, in *claudehooks.Input, res *Resu
 	}
 	v := writeguard.JudgeWithin(&writeguard.Call{
 		Tool: in.ToolName, Input: t, Cwd: cwd,
-		Getenv: req.Getenv, Home: req.Home, Today: req.Today,
+		Getenv: req.Getenv, LookupEnv: req.LookupEnv, Home: req.Home, Today: req.Today,
 	}, budget(req.Getenv))
 	for _, s := range v.Skipped {
 		res.note("%s", s)
@@ -139,7 +139,7 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	indexPath, _, err := store.FindIndex(req.Getenv, req.Home, cwd)
+	_, indexPath, _, err := store.FindIndexWith(req.Getenv, req.Home, cwd, store.Options{LookupEnv: req.LookupEnv})
 	if err != nil {
 		res.note("%v; nothing to report", err)
 		return

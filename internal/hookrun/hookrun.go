@@ -39,9 +39,12 @@ type Request struct {
 	Event  string    // EventPreWrite, EventSessionStart or EventPostRead
 	Input  io.Reader // the hook's JSON, as Claude Code sends it on stdin
 	Getenv func(string) string
-	Home   string
-	Today  time.Time
-	Now    func() time.Time
+	// LookupEnv tells a variable set to "" from one not set (see
+	// store.Options.LookupEnv); nil counts "" as unset.
+	LookupEnv func(string) (string, bool)
+	Home      string
+	Today     time.Time
+	Now       func() time.Time
 }
 
 // Result is a hook's decision. A hook always exits 0 once its event is

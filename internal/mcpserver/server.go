@@ -44,12 +44,19 @@ import (
 // environment, the home directory and today's date, as the CLI reads them.
 type Host struct {
 	Getenv func(string) string
-	Home   string
-	Today  func() time.Time
-	Now    func() time.Time // the clock that names snapshots; nil for time.Now
+	// LookupEnv tells a variable set to "" from one not set, as Claude
+	// Code does (see store.Options.LookupEnv); nil counts "" as unset.
+	LookupEnv func(string) (string, bool)
+	Home      string
+	Today     func() time.Time
+	Now       func() time.Time // the clock that names snapshots; nil for time.Now
 }
 
-func (h *Host) where() store.Where { return store.Here(h.Getenv, h.Home) }
+func (h *Host) where() store.Where {
+	w := store.Here(h.Getenv, h.Home)
+	w.LookupEnv = h.LookupEnv
+	return w
+}
 
 // New returns a server with every tool registered.
 func New(h *Host, version string) *mcp.Server {

@@ -86,6 +86,12 @@ type Options struct {
 	LookupEnv func(string) (string, bool)
 }
 
+// LookupEnvOr reads variable k with o.LookupEnv, or with getenv (where
+// "" counts as unset) when o has none, reporting whether it is set.
+func (o Options) LookupEnvOr(getenv func(string) string, k string) (string, bool) {
+	return o.lookup(getenv, k)
+}
+
 // lookup reads variable k, reporting whether it is set.
 func (o Options) lookup(getenv func(string) string, k string) (string, bool) {
 	if o.LookupEnv != nil {

@@ -72,6 +72,13 @@ func ConfigDir(getenv func(string) string, home string) string {
 	return filepath.Join(home, ".claude")
 }
 
+// ConfigDirWith is ConfigDir for a session started in cwd with o: with
+// o.LookupEnv, a CLAUDE_CONFIG_DIR set but empty is the working directory
+// (Claude Code joins "" with the rest, a relative path), in NFC form.
+func ConfigDirWith(getenv func(string) string, home, cwd string, o Options) string {
+	return o.configDir(getenv, home, cwd)
+}
+
 // ProjectRoot returns the project Claude Code files dir's memory under: the
 // root of the main worktree of the git repository enclosing dir (when dir
 // is in a linked worktree whose back-pointer checks out), else the root of
@@ -353,10 +360,16 @@ func StoreOf(path string) (storeDir string, ok bool) {
 // StoreOfIn is StoreOf, and also recognizes the store of the project
 // enclosing cwd when autoMemoryDirectory moved it elsewhere.
 func StoreOfIn(path string, getenv func(string) string, home, cwd string) (storeDir string, ok bool) {
+	return StoreOfInWith(path, getenv, home, cwd, Options{})
+}
+
+// StoreOfInWith is StoreOfIn for a session started with o (o.LookupEnv
+// tells an empty CLAUDE_CONFIG_DIR from an unset one, as Claude Code does).
+func StoreOfInWith(path string, getenv func(string) string, home, cwd string, o Options) (storeDir string, ok bool) {
 	if d, ok := StoreOf(path); ok {
 		return d, true
 	}
-	dir, _ := MemoryDir(getenv, home, cwd)
+	dir := Locate(getenv, home, cwd, o).Dir
 	p := filepath.Clean(path)
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(cwd, p)

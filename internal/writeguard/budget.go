@@ -42,7 +42,7 @@ func JudgeWithin(call *Call, budget time.Duration) *Verdict {
 		path = filepath.Join(call.Cwd, path)
 	}
 	v := &Verdict{Path: path, Problems: []Problem{}}
-	storeDir, ok := store.StoreOfIn(path, call.Getenv, call.Home, call.Cwd)
+	storeDir, ok := store.StoreOfInWith(path, call.Getenv, call.Home, call.Cwd, store.Options{LookupEnv: call.LookupEnv})
 	if !ok {
 		v.Skipped = append(v.Skipped, fmt.Sprintf("could not finish judging within %s, and %s is not inside a memory store; allowing", budget, path))
 		return v

@@ -52,8 +52,12 @@ type Call struct {
 	Cwd   string                 // the session's working directory
 
 	Getenv func(string) string
-	Home   string
-	Today  time.Time
+	// LookupEnv tells a variable set to "" from one not set, as Claude
+	// Code does (an empty CLAUDE_CONFIG_DIR moves the store); nil counts
+	// "" as unset.
+	LookupEnv func(string) (string, bool)
+	Home      string
+	Today     time.Time
 }
 
 // Problem is one reason to deny a call.
@@ -119,7 +123,7 @@ func Judge(call *Call) *Verdict {
 		path = filepath.Join(call.Cwd, path)
 	}
 	v := &Verdict{Path: path, Problems: []Problem{}}
-	storeDir, ok := store.StoreOfIn(path, call.Getenv, call.Home, call.Cwd)
+	storeDir, ok := store.StoreOfInWith(path, call.Getenv, call.Home, call.Cwd, store.Options{LookupEnv: call.LookupEnv})
 	if !ok {
 		v.Skipped = append(v.Skipped, path+" is not inside a memory store; nothing to guard")
 		return v
