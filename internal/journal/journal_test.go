@@ -450,3 +450,29 @@ func TestRemovedLines(t *testing.T) {
 		}
 	}
 }
+
+// TestSeeIndexAgain: a session that sees the index it saw already (a
+// resumed session) leaves its record as it is; another index replaces it.
+func TestSeeIndexAgain(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	j := mustJournal(t, f)
+	if err := j.seeIndex("A", []byte(index)); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(j.sessionPath("A"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.seeIndex("A", []byte(index)); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.Stat(j.sessionPath("A")); !os.SameFile(before, again) || !again.ModTime().Equal(before.ModTime()) {
+		t.Error("the same index rewrote the session's record")
+	}
+	if err := j.seeIndex("A", []byte(index+"- [X](x.md) — more\n")); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.Stat(j.sessionPath("A")); os.SameFile(before, after) {
+		t.Error("another index did not replace the session's record")
+	}
+}

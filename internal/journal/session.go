@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -45,6 +46,9 @@ func (j *Journal) seeIndex(session string, text []byte) error {
 		}
 	}
 	raw, _ := json.Marshal(sessionState{Index: d})
+	if old, err := os.ReadFile(j.sessionPath(session)); err == nil && bytes.Equal(old, raw) {
+		return nil // the session saw this index already (a resumed session)
+	}
 	return writeVerified(j.sessionPath(session), raw)
 }
 

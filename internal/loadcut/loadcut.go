@@ -378,13 +378,7 @@ func jsSpace(r rune) bool {
 // jsLen is the length of s in UTF-16 code units with no line-ending
 // normalization: the counting rule applied to each "\n"-separated piece
 // (which holds no CRLF to fold), plus one per "\n".
-func jsLen(s string) int {
-	n := strings.Count(s, "\n")
-	for piece := range strings.SplitSeq(s, "\n") {
-		n += textfile.Units(piece)
-	}
-	return n
-}
+func jsLen(s string) int { return textfile.UTF16Len(s) }
 
 // nthNewline returns the byte offset of the n-th "\n" in s (n >= 1), which
 // ends the first n lines; len(s) if s has fewer.
