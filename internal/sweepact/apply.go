@@ -223,12 +223,37 @@ func prepare(s *store, pl *Plan, req ApplyRequest) ([]*act, error) {
 		}
 		acts = append(acts, &act{sub: sub, body: s.bodies[sub.Name], kind: kind})
 	}
+	if err := survivorsStay(pl, acts); err != nil {
+		return nil, err
+	}
 	if len(pending) > 0 {
 		return nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonUnconfirmed, File: pl.Index,
 			Msg:   fmt.Sprintf("%d disposition(s) wait on the owner's decision (the first: %s); nothing was written", len(pending), pending[0]),
 			Hints: []string{"decide them with 'memcompact sweep review', edit the plan file, or pass --yes to accept every pending one"}}
 	}
 	return acts, nil
+}
+
+// survivorsStay refuses a dedupe-into whose survivor this same sweep
+// takes out of the index (demotes, removes, promotes, folds into a third):
+// the folded subject's lesson would then live only in a body nothing
+// loads, and its exit record would name a destination that is leaving.
+func survivorsStay(pl *Plan, acts []*act) error {
+	exiting := map[string]string{}
+	for _, a := range acts {
+		if records.IsExit(a.kind) {
+			exiting[a.sub.Identity] = a.kind
+		}
+	}
+	for _, a := range acts {
+		if a.kind != "dedupe-into" {
+			continue
+		}
+		if kind, ok := exiting[a.sub.Into]; ok {
+			return refusef(ReasonPlanInvalid, pl.Index, "'%s' is deduped into '%s', which this plan also takes out of the index (%s); keep the survivor, or dedupe into an entry that stays", a.sub.Identity, a.sub.Into, kind)
+		}
+	}
+	return nil
 }
 
 // takesPointer reports whether an act takes (some of) the subject's

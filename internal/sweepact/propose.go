@@ -230,9 +230,16 @@ func reachTarget(s *store, pl *Plan, asOf records.Date) {
 	if f, _ := after(s, pl); f.WithinTarget {
 		return
 	}
+	// A dedupe's survivor carries the folded subjects' lessons: it stays.
+	survivor := map[string]bool{}
+	for _, sub := range pl.Subjects {
+		if sub.Disposition == "dedupe-into" {
+			survivor[sub.Into] = true
+		}
+	}
 	var cands []int
 	for i, sub := range pl.Subjects {
-		if sub.Population == sweep.PopPointer && sub.Disposition == Keep && sub.Critical != "yes" && s.bodies[sub.Name].Exists {
+		if sub.Population == sweep.PopPointer && sub.Disposition == Keep && sub.Critical != "yes" && s.bodies[sub.Name].Exists && !survivor[sub.Identity] {
 			cands = append(cands, i)
 		}
 	}
