@@ -53,6 +53,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/lazyre"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // stampsRE matches a list of stamps as a bullet written by the built-in
@@ -191,9 +192,14 @@ func keepUnits(lines []string) []string {
 	return out
 }
 
-// splitLines splits text at line ends, terminators dropped.
+// splitLines splits text at line ends by textfile's one rule, terminators
+// dropped, without the blank lines at the end; the empty text is one
+// empty line, so a source always has a first line.
 func splitLines(text string) []string {
-	return strings.Split(strings.TrimRight(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n"), "\n"), "\n")
+	if lines := textfile.Lines(strings.TrimRight(text, "\r\n")); lines != nil {
+		return lines
+	}
+	return []string{""}
 }
 
 // dedent removes the indentation common to the non-blank lines.
