@@ -166,12 +166,12 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 	r := Result{LineLimit: lines, UnitLimit: units, Limit: LimitNone, PastCut: []Subject{}}
 	fileStart, fileEnd := trimBounds(text)
 	fileLines := strings.Count(text[fileStart:fileEnd], "\n") + 1
-	fileUnits := jsLen(text[fileStart:fileEnd])
+	fileUnits := func() int { return jsLen(text[fileStart:fileEnd]) } // only reported for some files
 	offsets := lineOffsets(text, len(ix.Lines))
 
 	if size > MaxBytes {
 		r.TooLarge, r.Cut, r.Limit = true, true, LimitSize
-		r.LinesTotal, r.UnitsTotal = fileLines, fileUnits
+		r.LinesTotal, r.UnitsTotal = fileLines, fileUnits()
 		r.FirstCutLine = 1
 		r.CutOffset = 0
 		forSubjects(ix, offsets, func(l *index.Line, k index.Link, start, end int) {
@@ -197,13 +197,15 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 	r.LinesOver = lines > 0 && r.LinesTotal > lines
 	r.UnitsOver = units > 0 && r.UnitsTotal > units
 
-	kept := trimmed
+	kept, keptUnits := trimmed, r.UnitsTotal
 	if r.LinesOver {
 		kept = trimmed[:nthNewline(trimmed, lines)]
+		keptUnits = jsLen(kept)
 		r.Limit = LimitLines
 	}
-	if units > 0 && jsLen(kept) > units {
+	if units > 0 && keptUnits > units {
 		kept = kept[:unitCut(kept, units)]
+		keptUnits = jsLen(kept)
 		r.Limit = LimitUnits
 	}
 	r.Cut = len(kept) < len(trimmed)
@@ -211,7 +213,7 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 	if kept == "" && r.Cut {
 		r.LinesLoaded = 0
 	}
-	r.UnitsLoaded = jsLen(kept)
+	r.UnitsLoaded = keptUnits
 	loaded := visible(v.orig[start:start+len(kept)], len(text))
 	r.CutOffset = len(text)
 	if r.Cut {
@@ -227,7 +229,7 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 	}
 
 	if fmBytes > 0 || commented {
-		r.FileLines, r.FileUnits = fileLines, fileUnits
+		r.FileLines, r.FileUnits = fileLines, fileUnits()
 		r.FrontmatterLines = linesWithin(text, offsets, 0, fmBytes, nil)
 		if commented {
 			r.CommentLines = linesWithin(text, offsets, fmBytes, len(text), seen)

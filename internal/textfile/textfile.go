@@ -154,6 +154,21 @@ func Lines(text string) []string {
 	}
 	lines := make([]string, 0, strings.Count(text, "\n")+1)
 	start := 0
+	if strings.IndexByte(text, '\r') < 0 {
+		// LF only (the common case): jump from one LF to the next.
+		for {
+			i := strings.IndexByte(text[start:], '\n')
+			if i < 0 {
+				break
+			}
+			lines = append(lines, text[start:start+i])
+			start += i + 1
+		}
+		if start < len(text) {
+			lines = append(lines, text[start:])
+		}
+		return lines
+	}
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '\n':

@@ -52,3 +52,45 @@ func TestUnitsFast(t *testing.T) {
 		}
 	}
 }
+
+// linesByByte is Lines as it was written before its LF-only shortcut.
+func linesByByte(text string) []string {
+	if text == "" {
+		return nil
+	}
+	var lines []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			lines = append(lines, text[start:i])
+			start = i + 1
+		case '\r':
+			lines = append(lines, text[start:i])
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			start = i + 1
+		}
+	}
+	if start < len(text) {
+		lines = append(lines, text[start:])
+	}
+	return lines
+}
+
+func TestLinesShortcut(t *testing.T) {
+	pieces := []string{"a", "abc def", "\n", "\n\n", "\r", "\r\n", "é", ""}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		got, want := Lines(s), linesByByte(s)
+		if len(got) != len(want) || strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Fatalf("Lines(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
