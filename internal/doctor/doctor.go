@@ -251,6 +251,11 @@ func (d *diagnosis) stores() {
 		split = append(split, fmt.Sprintf("%s: %d entry file(s)%s, never loaded — %s", r.Dir, r.Entries, map[bool]string{true: " and a MEMORY.md", false: ""}[r.Index], r.Why))
 	}
 	details := append([]string{loc.Describe()}, loc.Rejected...)
+	if loc.IndexContent != nil {
+		// Cowork sessions hand Claude Code the index text: the file this
+		// report reads is not what the session loads.
+		details = append(details, "the session loads $"+loc.IndexFrom+", not "+store.IndexName+" (memcompact load shows what it loads)")
+	}
 	if len(split) == 0 {
 		d.add(Finding{Area: AreaStore, Status: StatusOK, Summary: "one store: " + loc.Dir, Details: details})
 		return
