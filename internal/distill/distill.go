@@ -302,7 +302,7 @@ func TierText(srcs []Source) string {
 // separators and a "*Distilled from …*" line are ignored.
 func ParseBullets(out string) []string {
 	var bullets []string
-	for _, l := range strings.Split(strings.ReplaceAll(strings.ReplaceAll(out, "\r\n", "\n"), "\r", "\n"), "\n") {
+	for _, l := range textfile.Lines(out) {
 		t := strings.TrimSpace(l)
 		if t == "" || headingRE().MatchString(t) || breakRE().MatchString(t) || strings.HasPrefix(t, "*Distilled from") {
 			continue

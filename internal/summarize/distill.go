@@ -8,6 +8,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/secrets"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // Turn is one message of a conversation with a model.
@@ -179,7 +180,7 @@ var (
 // tolerated, and an indented line continues the bullet above it; any other
 // line means the answer is not a list, and the error quotes it.
 func Bullets(answer string) ([]string, error) {
-	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(answer, "\r\n", "\n"), "\r", "\n"), "\n")
+	lines := textfile.Lines(answer)
 	// A fence around the whole answer.
 	var inner []string
 	for _, l := range lines {
