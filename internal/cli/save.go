@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,13 +33,14 @@ append. A file not in the policy is saved without a budget check. The first
 compaction of a file needs confirmation (a terminal, or --yes).
 
 An entry that holds a secret is not saved (memory is read back into every
-future session) unless --allow-secret is given; nor is one whose file
-changed while it was being compacted. Either way its text is kept in
-compaction/unsaved/ and the message says where.
+future session) unless --allow-secret is given; nor is one while the
+policy is malformed, or whose file changed while it was being compacted.
+Each time its text is kept in compaction/unsaved/ and the message says
+where.
 
 Exit 0 saved; 1 saved, but the file is over its budget; 2 refused (not
-saved: a secret, the file changed; kept in compaction/unsaved/); 3 usage
-(including an empty entry).`,
+saved: a secret, a malformed policy, the file changed — kept in
+compaction/unsaved/); 3 usage (including an empty entry).`,
 		run: runSave,
 	})
 }
@@ -66,6 +68,12 @@ func runSave(env *Env, args []string) (err error) {
 	}
 	res, err := compact.Save(context.Background(), req)
 	if err != nil {
+		var oe *outcome.Error
+		if res != nil && res.Unsaved != "" && errors.As(err, &oe) {
+			// A refusal that kept the entry: the hint saves it from there.
+			h := saveHints{file: pos[0], root: f.root}
+			oe.Hints = append(oe.Hints, fmt.Sprintf("fix those lines of compaction/compaction-policy.md, then save the entry: memcompact save %s --entry %s", h.args(), h.path(res.Root, res.Unsaved)))
+		}
 		return fail(err, nil)
 	}
 	if f.json {

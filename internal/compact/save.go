@@ -29,7 +29,8 @@ const (
 	// given; the entry is kept in compaction/unsaved/.
 	ReasonEntrySecret outcome.Reason = "secret"
 	// ReasonFileChanged: the file changed while it was being compacted;
-	// the entry is kept in compaction/unsaved/.
+	// the entry is kept in compaction/unsaved/ (as it is for
+	// budget.ReasonMalformedPolicy).
 	ReasonFileChanged outcome.Reason = "file-changed"
 )
 
@@ -126,7 +127,7 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, p, err := budget.Open(req.Root)
+	root, err := budget.ResolveRoot(req.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -136,6 +137,10 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 	}
 	if budget.Excluded(rel) {
 		return nil, &outcome.Error{Status: outcome.Refused, Reason: budget.ReasonExcluded, File: rel, Msg: "memcompact does not save into compaction/"}
+	}
+	p, _, err := budget.OpenPolicy(root)
+	if err != nil {
+		return keepForPolicy(root, rel, entry, err, req.Now)
 	}
 	row, budgeted := p.Lookup(rel)
 	abs := filepath.Join(root, filepath.FromSlash(rel))
@@ -251,6 +256,25 @@ func (req *SaveRequest) next(ctx context.Context, root, rel string, row *budget.
 	rep := Prepare(ctx, Options{Root: root, Rel: rel, Row: *row, File: f, EntryHeading: req.EntryHeading,
 		Timeout: req.Timeout, Explicit: true, Today: req.Today, Now: req.Now}).Report
 	return &Next{Compacts: rep.Status == StatusCompacted, SuggestBudget: rep.SuggestBudget, SuggestNewest: rep.SuggestNewest}
+}
+
+// keepForPolicy is save refused by a policy it cannot read: with no
+// budget to honour, writing the file could break what the policy's owner
+// meant, so the entry is kept in compaction/unsaved/ instead (malformed
+// policy), and the refusal names where. Other failures (no policy) are
+// returned as they are.
+func keepForPolicy(root, rel, entry string, perr error, now time.Time) (*SaveResult, error) {
+	var oe *outcome.Error
+	if !errors.As(perr, &oe) || oe.Reason != budget.ReasonMalformedPolicy {
+		return nil, perr
+	}
+	res := &SaveResult{SchemaVersion: SchemaVersion, Root: root, File: rel, Reason: oe.Reason}
+	if _, err := res.keepUnsaved(root, rel, entry, outcome.Refused, now); err != nil {
+		return nil, perr
+	}
+	kept := *oe
+	kept.Msg = strings.Replace(oe.Msg, "; nothing was changed", "; the entry was not saved into "+rel+": its text is in "+res.Unsaved, 1)
+	return res, &kept
 }
 
 // keepUnsaved writes the entry to compaction/unsaved/ when a refusal that
