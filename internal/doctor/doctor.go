@@ -48,7 +48,9 @@ type Options struct {
 	Today         time.Time
 	// Quick skips the strict check (policy comparison and reference
 	// resolution), which a session-start hook does not report: the hook
-	// runs on every session and says only what the agent can act on.
+	// runs on every session and says only what the agent can act on. It
+	// also leaves the loaded text's warning and escape count out of Load
+	// (the note does not use them), which spares building the loaded text.
 	Quick bool
 	// JournalDir is memcompact's data directory, whose store journal doctor
 	// reads for recent mass deletions; "" skips that area.
@@ -317,7 +319,7 @@ func (d *diagnosis) entries() {
 const maxPointerUnits = 200
 
 func (d *diagnosis) load() {
-	res := loadcut.ComputeParsed(d.text, d.ix, loadcut.DefaultLines, loadcut.DefaultUnits, true)
+	res := loadcut.ComputeParsed(d.text, d.ix, loadcut.DefaultLines, loadcut.DefaultUnits, !d.opt.Quick)
 	d.r.Load = res
 	d.r.PastCut = len(res.PastCut)
 	cmd := "memcompact load " + quote(d.opt.Index)
