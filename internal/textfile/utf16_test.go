@@ -53,30 +53,18 @@ func TestUnitsFast(t *testing.T) {
 	}
 }
 
-// linesByByte is Lines as it was written before its LF-only shortcut.
-func linesByByte(text string) []string {
+// linesBySplit is what Lines means, said another way: the normalized
+// text split at LF, without the empty piece after a final terminator.
+func linesBySplit(text string) []string {
 	if text == "" {
 		return nil
 	}
-	var lines []string
-	start := 0
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '\n':
-			lines = append(lines, text[start:i])
-			start = i + 1
-		case '\r':
-			lines = append(lines, text[start:i])
-			if i+1 < len(text) && text[i+1] == '\n' {
-				i++
-			}
-			start = i + 1
-		}
+	n := Normalize(text)
+	ls := strings.Split(n, "\n")
+	if strings.HasSuffix(n, "\n") {
+		ls = ls[:len(ls)-1]
 	}
-	if start < len(text) {
-		lines = append(lines, text[start:])
-	}
-	return lines
+	return ls
 }
 
 func TestLinesShortcut(t *testing.T) {
@@ -88,7 +76,7 @@ func TestLinesShortcut(t *testing.T) {
 			b.WriteString(pieces[r.IntN(len(pieces))])
 		}
 		s := b.String()
-		got, want := Lines(s), linesByByte(s)
+		got, want := Lines(s), linesBySplit(s)
 		if len(got) != len(want) || strings.Join(got, "\x00") != strings.Join(want, "\x00") {
 			t.Fatalf("Lines(%q) = %q, want %q", s, got, want)
 		}
