@@ -271,7 +271,8 @@ func (a *act) takesPointer() bool {
 // rewritten computes the index after every act, and refuses one that
 // would trim a hook (R1) or fold subjects under one note (R2).
 func rewritten(s *store, acts []*act) ([]string, error) {
-	ix := index.Parse(s.lines)
+	ix := s.parsed()
+	byName := slotsByName(ix)
 	drop := map[Slot]bool{}
 	owner := map[Slot]*act{}
 	for _, a := range acts {
@@ -282,21 +283,15 @@ func rewritten(s *store, acts []*act) ([]string, error) {
 		for _, l := range a.sub.DuplicateLines {
 			dups[l] = true
 		}
-		for i := range ix.Lines {
-			l := &ix.Lines[i]
-			for n, k := range l.Subjects() {
-				if records.EntryName(k.Target) != a.sub.Name {
-					continue
-				}
-				if a.kind == "duplicates" && !dups[l.Num] {
-					continue
-				}
-				drop[Slot{l.Num, n}] = true
-				owner[Slot{l.Num, n}] = a
+		for _, sl := range byName[a.sub.Name] {
+			if a.kind == "duplicates" && !dups[sl.Line] {
+				continue
 			}
+			drop[sl] = true
+			owner[sl] = a
 		}
 	}
-	lines, cuts := rebuild(s.lines, drop)
+	lines, cuts := rebuildIndex(ix, drop)
 	for _, c := range cuts {
 		owner[c.Slot].cuts = append(owner[c.Slot].cuts, c)
 	}

@@ -135,6 +135,15 @@ type store struct {
 	bodies  map[string]*body // by entry name
 	budget  *int
 	recalls map[string]int
+	ix      *index.Index // lines parsed, once (see parsed)
+}
+
+// parsed is the index's lines parsed; they never change once read.
+func (s *store) parsed() *index.Index {
+	if s.ix == nil {
+		s.ix = index.Parse(s.lines)
+	}
+	return s.ix
 }
 
 func readStore(indexPath string, asOf records.Date) (*store, error) {
@@ -248,8 +257,7 @@ func RunPlan(req PlanRequest) (*Plan, error) {
 // slotsOf maps each planned exit to the index slots it empties.
 func slotsOf(s *store, pl *Plan) map[Slot]bool {
 	drop := map[Slot]bool{}
-	ix := index.Parse(s.lines)
-	byLine := map[int][]int{} // line → subject ordinals taken by name
+	ix := s.parsed()
 	want := map[string]bool{}
 	dupLines := map[string]map[int]bool{}
 	for _, sub := range pl.Subjects {
@@ -269,7 +277,6 @@ func slotsOf(s *store, pl *Plan) map[Slot]bool {
 			name := records.EntryName(k.Target)
 			if want[name] || dupLines[name][l.Num] {
 				drop[Slot{l.Num, n}] = true
-				byLine[l.Num] = append(byLine[l.Num], n)
 			}
 		}
 	}
@@ -296,7 +303,7 @@ func leaves(sub Subject) bool {
 
 // after computes the index the plan would leave and who would load.
 func after(s *store, pl *Plan) (Figures, []string) {
-	lines, _ := rebuild(s.lines, slotsOf(s, pl))
+	lines, _ := rebuildIndex(s.parsed(), slotsOf(s, pl))
 	f, r := figures(lines, pl.Target)
 	past := map[string]bool{}
 	for _, p := range r.PastCut {

@@ -2,10 +2,12 @@ package sweepact
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/recall"
+	"github.com/memcompact/memcompact/internal/records"
 )
 
 // Slot names one subject link on the index: its 1-based line and its
@@ -35,9 +37,13 @@ const separators = " \t;,·|/"
 // removal loses its heading too. It returns the new lines and what was
 // cut, in slot order.
 func rebuild(lines []string, drop map[Slot]bool) ([]string, []Cut) {
-	ix := index.Parse(lines)
+	return rebuildIndex(index.Parse(lines), drop)
+}
+
+// rebuildIndex is rebuild over lines already parsed.
+func rebuildIndex(ix *index.Index, drop map[Slot]bool) ([]string, []Cut) {
 	var cuts []Cut
-	out := make([]string, 0, len(lines))
+	out := make([]string, 0, len(ix.Lines))
 	section := ""
 	emptied := map[int]bool{} // out positions of headings whose pointers all went
 	headingAt, lostAll := -1, false
@@ -138,14 +144,34 @@ func trimSegment(s string) string { return strings.TrimRight(s, separators) }
 // subject that had a recall hook before has none after) or fold subjects
 // under one note (R2: a shared note the old index did not carry).
 func hookCheck(before, after []string) error {
-	bSubs, bNotes := recall.Judge(index.Parse(before))
-	aSubs, aNotes := recall.Judge(index.Parse(after))
-	had := map[string]int{}
-	for _, s := range bSubs {
+	return judgeHooks(index.Parse(before)).check(index.Parse(after))
+}
+
+// hookState is what hookCheck needs of the index before a rebuild: how
+// many hooked links each target had, and the shared notes it carried.
+type hookState struct {
+	hooked map[string]int
+	notes  map[string]bool
+}
+
+func judgeHooks(ix *index.Index) hookState {
+	subs, notes := recall.Judge(ix)
+	h := hookState{hooked: map[string]int{}, notes: map[string]bool{}}
+	for _, s := range subs {
 		if s.HasHook {
-			had[s.Target]++
+			h.hooked[s.Target]++
 		}
 	}
+	for _, n := range notes {
+		h.notes[n.Note] = true
+	}
+	return h
+}
+
+// check judges the rebuilt index against the one before (see hookCheck).
+func (h hookState) check(after *index.Index) error {
+	aSubs, aNotes := recall.Judge(after)
+	had := maps.Clone(h.hooked)
 	for _, s := range aSubs {
 		if s.HasHook {
 			had[s.Target]--
@@ -156,14 +182,23 @@ func hookCheck(before, after []string) error {
 			return fmt.Errorf("line %d: rebuilding it would leave '%s' without its recall hook (R1): %s", s.Line, s.Target, s.Reason)
 		}
 	}
-	known := map[string]bool{}
-	for _, n := range bNotes {
-		known[n.Note] = true
-	}
 	for _, n := range aNotes {
-		if !known[n.Note] {
+		if !h.notes[n.Note] {
 			return fmt.Errorf("line %d: rebuilding it would put several subjects under one note (R2): %q", n.Line, n.Note)
 		}
 	}
 	return nil
+}
+
+// slotsByName lists each entry name's subject links on the index.
+func slotsByName(ix *index.Index) map[string][]Slot {
+	out := map[string][]Slot{}
+	for i := range ix.Lines {
+		l := &ix.Lines[i]
+		for n, k := range l.Subjects() {
+			name := records.EntryName(k.Target)
+			out[name] = append(out[name], Slot{l.Num, n})
+		}
+	}
+	return out
 }
