@@ -114,8 +114,7 @@ func Budgeted(root string, p *Policy, file string) (string, *Row, error) {
 	row, ok := p.Lookup(rel)
 	if !ok {
 		return "", nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonNotInPolicy,
-			Msg:   fmt.Sprintf("%s is not in the compaction policy; a file without a budget is never compacted", rel),
-			Hints: []string{"add it with 'memcompact set-budget " + file + " N lines'"}}
+			Msg: fmt.Sprintf("%s is not in the compaction policy; a file without a budget is never compacted", rel)}
 	}
 	return rel, row, nil
 }

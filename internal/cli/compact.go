@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/memcompact/memcompact/internal/compact"
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/shellword"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -130,12 +132,17 @@ func runCompact(env *Env, args []string) (err error) {
 	req := f.request(env)
 	req.Files, req.All, req.DryRun, req.Steps, req.Plan, req.SummaryFile = pos, all, dryRun, steps, plan, summaryFile
 	if !f.json {
-		again := "memcompact compact " + shellWords(args)
-		req.OnFile = func(r *compact.Report) { renderCompact(env, r, req.DryRun, again) }
+		h := &compactHinter{args: args, root: f.root}
+		req.OnFile = func(r *compact.Report) { renderCompact(env, r, req.DryRun, h) }
 	}
 	res, err := compact.Run(context.Background(), req)
 	if err != nil {
-		return fail(err, compactHints)
+		var oe *outcome.Error
+		if errors.As(err, &oe) && oe.Reason == budget.ReasonOutsideRoot {
+			// No command compacts a file outside the root: say so.
+			oe.Msg += "; only the files under it can be compacted (a FILE path is relative to the working directory)"
+		}
+		return fail(err, compactHints(f.root))
 	}
 	if f.json {
 		if err := printJSON(env, res); err != nil {
@@ -150,9 +157,37 @@ func runCompact(env *Env, args []string) (err error) {
 }
 
 // compactHints are the hints of compact's and save's refusals, by reason
-// (a file's own refusals get refusalHints).
-var compactHints = map[outcome.Reason]string{
-	budget.ReasonOutsideRoot: "FILE paths are relative to the working directory; the memory root is where compaction/ is",
+// (a file's own refusals get refusalHints), each a command to paste with
+// root the --root given: it replaces the shared hint for its reason.
+func compactHints(root string) map[outcome.Reason]string {
+	if root == "" {
+		return map[outcome.Reason]string{budget.ReasonNoRoot: "make the working directory the memory root: memcompact init"}
+	}
+	return map[outcome.Reason]string{budget.ReasonNoPolicy: "create its policy: memcompact init --root " + shellword.Quote(root)}
+}
+
+// compactHinter writes compact's hints as commands to paste where compact
+// was run: args are its arguments as run, root the --root given.
+type compactHinter struct {
+	args []string
+	root string
+}
+
+// again is the command as run with flags added (before a "--", after
+// which they would be FILE arguments), quoted for a shell.
+func (h *compactHinter) again(flags ...string) string {
+	i := slices.Index(h.args, "--")
+	if i < 0 {
+		i = len(h.args)
+	}
+	words := slices.Concat(h.args[:i], flags, h.args[i:])
+	return "memcompact compact " + shellWords(words)
+}
+
+// file is the report's file as a FILE argument from the working
+// directory, with --root as given, quoted for a shell.
+func (h *compactHinter) file(r *compact.Report) string {
+	return saveHints{root: h.root}.fileArgs(r.Root, r.File)
 }
 
 func allWithin(rs []*compact.Report) bool {
@@ -168,7 +203,7 @@ func allWithin(rs []*compact.Report) bool {
 // again (the command as run, to paste with a flag added) is set; save
 // prints its own (after a save, running it again would save the entry
 // twice).
-func renderCompact(env *Env, r *compact.Report, dryRun bool, again string) {
+func renderCompact(env *Env, r *compact.Report, dryRun bool, h *compactHinter) {
 	w := env.Stdout
 	switch r.Status {
 	case compact.StatusWithin:
@@ -180,8 +215,8 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool, again string) {
 		return
 	case compact.StatusRefused, compact.StatusNotConfirmed:
 		fmt.Fprintf(env.Stderr, "memcompact: error: %s\n", r.Message)
-		if again != "" {
-			refusalHints(env.Stderr, r, again)
+		if h != nil {
+			refusalHints(env.Stderr, r, h)
 		}
 		return
 	}
@@ -199,8 +234,8 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool, again string) {
 		fmt.Fprintf(w, "  secret in the summary: %s\n", s)
 	}
 	renderKept(w, r)
-	if r.Status == compact.StatusShortfall && again != "" {
-		fmt.Fprint(w, shortfallHint(r))
+	if r.Status == compact.StatusShortfall && h != nil {
+		fmt.Fprint(w, shortfallHint(r, h.file(r)))
 	}
 	if dryRun && len(r.SnapshotOnly) > 0 {
 		fmt.Fprintf(w, "Facts that would live only in the snapshot (%d):\n", len(r.SnapshotOnly))
@@ -215,26 +250,22 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool, again string) {
 
 // refusalHints are the hints of a file's refusal: the command as run with
 // the flag that gives the missing consent, where there is one.
-func refusalHints(w io.Writer, r *compact.Report, again string) {
+func refusalHints(w io.Writer, r *compact.Report, h *compactHinter) {
 	switch {
 	case r.Status == compact.StatusNotConfirmed:
-		fmt.Fprintf(w, "memcompact: hint: run it in a terminal to be asked, or confirm it: %s --yes\n", again)
+		fmt.Fprintf(w, "memcompact: hint: run it in a terminal to be asked, or confirm it: %s\n", h.again("--yes"))
 	case r.Reason == compact.ReasonRemoteNotAllowed:
-		fmt.Fprintf(w, "memcompact: hint: see what would be sent: %s --plan\n", again)
-		fmt.Fprintf(w, "memcompact: hint: allow sending it (or set allow_remote = true in compaction/summarizer.toml): %s --yes\n", again)
-	case r.Reason == compact.ReasonNoEntries:
-		fmt.Fprintf(w, "memcompact: hint: name what starts an entry with --entry-heading '##' or a regular expression\n")
+		fmt.Fprintf(w, "memcompact: hint: see what would be sent: %s\n", h.again("--plan"))
+		fmt.Fprintf(w, "memcompact: hint: allow sending it (or set allow_remote = true in compaction/summarizer.toml): %s\n", h.again("--yes"))
+	case r.Reason == compact.ReasonNoEntries && r.SuggestEntryHeading != "":
+		// A file with no heading that would do gets no hint: the message
+		// says what was looked for, and no command can be promised.
+		fmt.Fprintf(w, "memcompact: hint: start an entry at each %s heading: %s\n", r.SuggestEntryHeading, h.again("--entry-heading", r.SuggestEntryHeading))
 	}
 }
 
 // shellWords joins args for a shell, each quoted if it needs it.
-func shellWords(args []string) string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = shellWord(a)
-	}
-	return strings.Join(out, " ")
-}
+func shellWords(args []string) string { return shellword.Join(args) }
 
 // repairWords says what a repair round asked for.
 func repairWords(kinds []string) string {
@@ -310,16 +341,20 @@ func renderPlan(env *Env, r *compact.Report) {
 // shortfallHint says what can still bring a file within budget: the
 // changes the compaction verified (by planning again with them) before
 // suggesting them, as commands to paste.
-func shortfallHint(r *compact.Report) string {
+//
+// file is the file as a FILE argument (with --root) from where compact
+// was run. Without a verified change, the hint raises the budget to the
+// file's size now, which brings it within budget by itself.
+func shortfallHint(r *compact.Report, file string) string {
 	var b strings.Builder
 	if r.SuggestNewest != nil {
-		fmt.Fprintf(&b, "  hint: keep fewer entries verbatim: memcompact set-budget %s %d %s --newest %d && memcompact compact %s --yes\n", r.File, r.Budget, r.Unit, *r.SuggestNewest, r.File)
+		fmt.Fprintf(&b, "  hint: keep fewer entries verbatim: memcompact set-budget %s %d %s --newest %d && memcompact compact %s --yes\n", file, r.Budget, r.Unit, *r.SuggestNewest, file)
 	}
 	if r.SuggestBudget > 0 {
-		fmt.Fprintf(&b, "  hint: or raise the budget: memcompact set-budget %s %d %s && memcompact compact %s --yes\n", r.File, r.SuggestBudget, r.Unit, r.File)
+		fmt.Fprintf(&b, "  hint: or raise the budget: memcompact set-budget %s %d %s && memcompact compact %s --yes\n", file, r.SuggestBudget, r.Unit, file)
 	}
 	if b.Len() == 0 {
-		fmt.Fprintf(&b, "  hint: raise the budget (memcompact set-budget %s N %s) or keep fewer entries verbatim (--newest N)\n", r.File, r.Unit)
+		fmt.Fprintf(&b, "  hint: raise the budget to the file's size now: memcompact set-budget %s %d %s\n", file, r.SizeBefore, r.Unit)
 	}
 	return b.String()
 }

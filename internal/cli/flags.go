@@ -46,7 +46,7 @@ func parseFlags(env *Env, fs *flag.FlagSet, usage string, args []string) ([]stri
 				printFlags(env.Stdout, fs, usage)
 				return nil, errHelp
 			}
-			return nil, &exitError{Code: exitUsage, Err: err, Hints: []string{"run 'memcompact " + fs.Name() + " -h' for its flags"}}
+			return nil, &exitError{Code: exitUsage, Err: err, Hints: []string{"see its flags: memcompact " + fs.Name() + " -h"}}
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

@@ -28,7 +28,7 @@ var rootHints = map[outcome.Reason]string{
 
 // fail turns an engine's error into the CLI's: its status is the exit code,
 // and its hints are the engine's own, then the face's for its reason (from
-// rootHints, then hints). An error that is not an *outcome.Error is a
+// hints, else rootHints). An error that is not an *outcome.Error is a
 // refusal.
 func fail(err error, hints map[outcome.Reason]string) error {
 	if err == nil {
@@ -39,10 +39,9 @@ func fail(err error, hints map[outcome.Reason]string) error {
 		return &exitError{Code: exitRefused, Err: err}
 	}
 	h := slices.Clone(oe.Hints)
-	if s, ok := rootHints[oe.Reason]; ok {
-		h = append(h, s)
-	}
 	if s, ok := hints[oe.Reason]; ok {
+		h = append(h, s)
+	} else if s, ok := rootHints[oe.Reason]; ok {
 		h = append(h, s)
 	}
 	return &exitError{Code: int(oe.Status), Err: oe, Hints: h}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/compact"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/shellword"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -74,7 +75,7 @@ func runSave(env *Env, args []string) (err error) {
 			h := saveHints{file: pos[0], root: f.root}
 			oe.Hints = append(oe.Hints, fmt.Sprintf("fix those lines of compaction/compaction-policy.md, then save the entry: memcompact save %s --entry %s", h.args(), h.path(res.Root, res.Unsaved)))
 		}
-		return fail(err, nil)
+		return fail(err, compactHints(f.root))
 	}
 	if f.json {
 		if err := printJSON(env, res); err != nil && res.Outcome == outcome.Clean {
@@ -83,7 +84,7 @@ func runSave(env *Env, args []string) (err error) {
 		return exitCode(int(res.Outcome))
 	}
 	if res.Compaction != nil {
-		renderCompact(env, res.Compaction, false, "")
+		renderCompact(env, res.Compaction, false, nil)
 	}
 	renderSave(env, res, saveHints{file: pos[0], root: f.root})
 	return exitCode(int(res.Outcome))
@@ -115,13 +116,18 @@ func (h saveHints) path(root, rel string) string {
 	return shellWord(p)
 }
 
-// shellWord quotes s for a POSIX shell unless it needs no quoting.
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-") == "" {
-		return s
+// fileArgs is the root-relative rel as a FILE argument from the working
+// directory, and --root DIR as given, quoted for a shell.
+func (h saveHints) fileArgs(root, rel string) string {
+	s := h.path(root, rel)
+	if h.root != "" {
+		s += " --root " + shellWord(h.root)
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return s
 }
+
+// shellWord quotes s for a POSIX shell unless it needs no quoting.
+func shellWord(s string) string { return shellword.Quote(s) }
 
 // renderSave prints where the entry went, and the hints: each a command
 // that works when pasted in the memory root (the engine checked the

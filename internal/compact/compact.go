@@ -203,6 +203,7 @@ func (pl *Plan) split() *Plan {
 	doc, err := entries.Split(pl.orig.Text, entries.Options{EntryHeading: pl.o.EntryHeading})
 	if errors.Is(err, entries.ErrNoEntries) {
 		rep.Reason = ReasonNoEntries
+		rep.SuggestEntryHeading = pl.entryHeadingThatWorks()
 		return pl.refuse(outcome.Refused, "%s: %v; nothing was changed", pl.o.Rel, err)
 	}
 	if err != nil {
@@ -218,6 +219,23 @@ func (pl *Plan) split() *Plan {
 	rep.Newest = pl.tierSize(t.NewestStart, len(doc.Entries))
 	pl.parents = parentsOf(doc)
 	return nil
+}
+
+// entryHeadingThatWorks is the shallowest heading level ("#" to "######")
+// that splits the file into entries with some older than the newest tier,
+// or "".
+func (pl *Plan) entryHeadingThatWorks() string {
+	if pl.o.EntryHeading != "" {
+		return ""
+	}
+	for lv := 1; lv <= 6; lv++ {
+		h := strings.Repeat("#", lv)
+		doc, err := entries.Split(pl.orig.Text, entries.Options{EntryHeading: h})
+		if err == nil && len(doc.Entries) > 0 && doc.Tier(pl.o.Row.Newest).NewestStart > 0 {
+			return h
+		}
+	}
+	return ""
 }
 
 // findSecrets marks the entries of the oldest and mid tiers that hold a

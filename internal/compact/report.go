@@ -72,6 +72,13 @@ type Report struct {
 	// planning the compaction again with it.
 	SuggestBudget int  `json:"suggest_budget,omitempty"`
 	SuggestNewest *int `json:"suggest_newest,omitempty"`
+	// SuggestEntryHeading (with a file refused for no recognizable
+	// entries) is an --entry-heading that splits it into entries with an
+	// oldest tier to compact, or "" when no heading level does.
+	SuggestEntryHeading string `json:"-"`
+	// Root is the memory root, absolute (the Result's, for a face that
+	// gets the report alone).
+	Root string `json:"-"`
 	// Level is the built-in summarizer's level that was needed (0 the
 	// lightest); Grown how many entries the oldest tier grew by.
 	Level int `json:"level"`

@@ -2,6 +2,7 @@ package compact
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/shellword"
 	"github.com/memcompact/memcompact/internal/snapshot"
 	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -145,6 +147,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 			st = pl.write(req.Confirmed, req.Confirm)
 		}
 		pl.Report.DryRun = req.DryRun
+		pl.Report.Root = root
 		if !req.DryRun {
 			pl.Report.Block = ""
 		}
@@ -182,7 +185,7 @@ func (req *Request) targets(root string, p *budget.Policy) ([]target, error) {
 	for _, file := range req.Files {
 		rel, row, err := budget.Budgeted(root, p, file)
 		if err != nil {
-			return nil, err
+			return nil, req.budgetHint(err, file)
 		}
 		ts = append(ts, target{rel, row, true})
 	}
@@ -252,4 +255,26 @@ func (pl *Plan) write(confirmed bool, confirm func(*Report) bool) outcome.Status
 		return outcome.Refused
 	}
 	return outcome.Clean
+}
+
+// budgetHint adds to the refusal of a file the policy does not name the
+// command that gives it a budget: its size now, so that the command is
+// true as printed (the file is then within budget; a lower budget has it
+// compacted). A file that cannot be read gets no hint: there is nothing to
+// budget.
+func (req *Request) budgetHint(err error, file string) error {
+	var oe *outcome.Error
+	if !errors.As(err, &oe) || oe.Reason != budget.ReasonNotInPolicy {
+		return err
+	}
+	f, rerr := textfile.Read(file)
+	if rerr != nil {
+		return err
+	}
+	cmd := fmt.Sprintf("memcompact set-budget %s %d lines", shellword.Quote(file), max(budget.Measure(f.Text, budget.Lines), 1))
+	if req.Root != "" {
+		cmd += " --root " + shellword.Quote(req.Root)
+	}
+	oe.Hints = append(oe.Hints, "give it a budget (its size now; a lower one has it compacted): "+cmd)
+	return err
 }
