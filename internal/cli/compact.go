@@ -185,9 +185,17 @@ func (h *compactHinter) again(flags ...string) string {
 }
 
 // file is the report's file as a FILE argument from the working
-// directory, with --root as given, quoted for a shell.
+// directory, quoted for a shell.
 func (h *compactHinter) file(r *compact.Report) string {
-	return saveHints{root: h.root}.fileArgs(r.Root, r.File)
+	return saveHints{}.path(r.Root, r.File)
+}
+
+// rootFlag is " --root DIR" as given, or "".
+func (h *compactHinter) rootFlag() string {
+	if h.root == "" {
+		return ""
+	}
+	return " --root " + shellword.Quote(h.root)
 }
 
 func allWithin(rs []*compact.Report) bool {
@@ -235,7 +243,7 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool, h *compactHinter) {
 	}
 	renderKept(w, r)
 	if r.Status == compact.StatusShortfall && h != nil {
-		fmt.Fprint(w, shortfallHint(r, h.file(r)))
+		fmt.Fprint(w, shortfallHint(r, h.file(r), h.rootFlag()))
 	}
 	if dryRun && len(r.SnapshotOnly) > 0 {
 		fmt.Fprintf(w, "Facts that would live only in the snapshot (%d):\n", len(r.SnapshotOnly))
@@ -342,19 +350,20 @@ func renderPlan(env *Env, r *compact.Report) {
 // changes the compaction verified (by planning again with them) before
 // suggesting them, as commands to paste.
 //
-// file is the file as a FILE argument (with --root) from where compact
-// was run. Without a verified change, the hint raises the budget to the
-// file's size now, which brings it within budget by itself.
-func shortfallHint(r *compact.Report, file string) string {
+// file is the file as a FILE argument from where compact was run, root
+// the --root flag as given (or ""). Without a verified change, the hint
+// raises the budget to the file's size now, which brings it within budget
+// by itself.
+func shortfallHint(r *compact.Report, file, root string) string {
 	var b strings.Builder
 	if r.SuggestNewest != nil {
-		fmt.Fprintf(&b, "  hint: keep fewer entries verbatim: memcompact set-budget %s %d %s --newest %d && memcompact compact %s --yes\n", file, r.Budget, r.Unit, *r.SuggestNewest, file)
+		fmt.Fprintf(&b, "  hint: keep fewer entries verbatim: memcompact set-budget %s %d %s --newest %d%s && memcompact compact %s%s --yes\n", file, r.Budget, r.Unit, *r.SuggestNewest, root, file, root)
 	}
 	if r.SuggestBudget > 0 {
-		fmt.Fprintf(&b, "  hint: or raise the budget: memcompact set-budget %s %d %s && memcompact compact %s --yes\n", file, r.SuggestBudget, r.Unit, file)
+		fmt.Fprintf(&b, "  hint: or raise the budget: memcompact set-budget %s %d %s%s && memcompact compact %s%s --yes\n", file, r.SuggestBudget, r.Unit, root, file, root)
 	}
 	if b.Len() == 0 {
-		fmt.Fprintf(&b, "  hint: raise the budget to the file's size now: memcompact set-budget %s %d %s\n", file, r.SizeBefore, r.Unit)
+		fmt.Fprintf(&b, "  hint: raise the budget to the file's size now: memcompact set-budget %s %d %s%s\n", file, r.SizeBefore, r.Unit, root)
 	}
 	return b.String()
 }

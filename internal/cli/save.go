@@ -116,16 +116,6 @@ func (h saveHints) path(root, rel string) string {
 	return shellWord(p)
 }
 
-// fileArgs is the root-relative rel as a FILE argument from the working
-// directory, and --root DIR as given, quoted for a shell.
-func (h saveHints) fileArgs(root, rel string) string {
-	s := h.path(root, rel)
-	if h.root != "" {
-		s += " --root " + shellWord(h.root)
-	}
-	return s
-}
-
 // shellWord quotes s for a POSIX shell unless it needs no quoting.
 func shellWord(s string) string { return shellword.Quote(s) }
 
