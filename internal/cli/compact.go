@@ -132,7 +132,7 @@ func runCompact(env *Env, args []string) (err error) {
 	req := f.request(env)
 	req.Files, req.All, req.DryRun, req.Steps, req.Plan, req.SummaryFile = pos, all, dryRun, steps, plan, summaryFile
 	if !f.json {
-		h := &compactHinter{args: args, root: f.root}
+		h := &compactHinter{args: args, pos: pos, root: f.root}
 		req.OnFile = func(r *compact.Report) { renderCompact(env, r, req.DryRun, h) }
 	}
 	res, err := compact.Run(context.Background(), req)
@@ -169,8 +169,42 @@ func compactHints(root string) map[outcome.Reason]string {
 // compactHinter writes compact's hints as commands to paste where compact
 // was run: args are its arguments as run, root the --root given.
 type compactHinter struct {
-	args []string
-	root string
+	args, pos []string // as run, and the FILE arguments among them
+	root      string
+}
+
+// only is the command as run for r's file alone: that FILE, the flags as
+// given but --all, and flags added.
+func (h *compactHinter) only(r *compact.Report, flags ...string) string {
+	words := []string{h.file(r)}
+	pos := h.pos
+	for i, a := range h.args {
+		if a == "--" {
+			break
+		}
+		if len(pos) > 0 && a == pos[0] && (i == 0 || !takesValue(h.args[i-1])) {
+			pos = pos[1:]
+			continue
+		}
+		if name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && strings.EqualFold(name, "all") {
+			continue
+		}
+		words = append(words, a)
+	}
+	return "memcompact compact " + shellWords(append(words, flags...))
+}
+
+// takesValue reports whether arg is a flag of compact's that takes its
+// value from the next argument.
+func takesValue(arg string) bool {
+	if !strings.HasPrefix(arg, "-") || strings.Contains(arg, "=") {
+		return false
+	}
+	switch strings.ToLower(strings.TrimLeft(arg, "-")) {
+	case "root", "entry-heading", "summarizer", "model", "base-url", "timeout", "summarizer-timeout", "summary":
+		return true
+	}
+	return false
 }
 
 // again is the command as run with flags added (before a "--", after
@@ -268,7 +302,7 @@ func refusalHints(w io.Writer, r *compact.Report, h *compactHinter) {
 	case r.Reason == compact.ReasonNoEntries && r.SuggestEntryHeading != "":
 		// A file with no heading that would do gets no hint: the message
 		// says what was looked for, and no command can be promised.
-		fmt.Fprintf(w, "memcompact: hint: start an entry at each %s heading: %s\n", r.SuggestEntryHeading, h.again("--entry-heading", r.SuggestEntryHeading))
+		fmt.Fprintf(w, "memcompact: hint: start an entry at each %s heading: %s\n", r.SuggestEntryHeading, h.only(r, "--entry-heading", r.SuggestEntryHeading))
 	}
 }
 
