@@ -142,7 +142,7 @@ func runCompact(env *Env, args []string) (err error) {
 			// No command compacts a file outside the root: say so.
 			oe.Msg += "; only the files under it can be compacted (a FILE path is relative to the working directory)"
 		}
-		return fail(err, compactHints(f.root))
+		return fail(err, compactHints(f.root, "memcompact compact "+shellWords(args)))
 	}
 	if f.json {
 		if err := printJSON(env, res); err != nil {
@@ -158,13 +158,23 @@ func runCompact(env *Env, args []string) (err error) {
 
 // compactHints are the hints of compact's and save's refusals, by reason
 // (a file's own refusals get refusalHints), each a command to paste with
-// root the --root given: it replaces the shared hint for its reason.
-func compactHints(root string) map[outcome.Reason]string {
-	if root == "" {
-		return map[outcome.Reason]string{budget.ReasonNoRoot: "make the working directory the memory root: memcompact init"}
+// root the --root given and rerun the command as run (save's is "": it
+// says how to save the kept entry itself). Each replaces the shared hint
+// for its reason; "" drops it.
+func compactHints(root, rerun string) map[outcome.Reason]string {
+	h := map[outcome.Reason]string{budget.ReasonNoRoot: "make the working directory the memory root: memcompact init"}
+	if root != "" {
+		h = map[outcome.Reason]string{budget.ReasonNoPolicy: "create its policy: memcompact init --root " + shellword.Quote(root)}
 	}
-	return map[outcome.Reason]string{budget.ReasonNoPolicy: "create its policy: memcompact init --root " + shellword.Quote(root)}
+	h[budget.ReasonMalformedPolicy] = ""
+	if rerun != "" {
+		h[budget.ReasonMalformedPolicy] = "fix those lines of compaction/compaction-policy.md (" + policyRow + "), then run it again: " + rerun
+	}
+	return h
 }
+
+// policyRow says what a row of the budgets table looks like.
+const policyRow = `a row is | File | Budget | Newest tier | Notes |, a budget "200 lines" or "4000 chars", a newest tier "last 10 entries"`
 
 // compactHinter writes compact's hints as commands to paste where compact
 // was run: args are its arguments as run, root the --root given.

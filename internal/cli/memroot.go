@@ -28,7 +28,7 @@ var rootHints = map[outcome.Reason]string{
 
 // fail turns an engine's error into the CLI's: its status is the exit code,
 // and its hints are the engine's own, then the face's for its reason (from
-// hints, else rootHints). An error that is not an *outcome.Error is a
+// hints, else rootHints; "" in hints is none). An error that is not an *outcome.Error is a
 // refusal.
 func fail(err error, hints map[outcome.Reason]string) error {
 	if err == nil {
@@ -40,7 +40,9 @@ func fail(err error, hints map[outcome.Reason]string) error {
 	}
 	h := slices.Clone(oe.Hints)
 	if s, ok := hints[oe.Reason]; ok {
-		h = append(h, s)
+		if s != "" {
+			h = append(h, s)
+		}
 	} else if s, ok := rootHints[oe.Reason]; ok {
 		h = append(h, s)
 	}

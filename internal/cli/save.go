@@ -73,9 +73,9 @@ func runSave(env *Env, args []string) (err error) {
 		if res != nil && res.Unsaved != "" && errors.As(err, &oe) {
 			// A refusal that kept the entry: the hint saves it from there.
 			h := saveHints{file: pos[0], root: f.root}
-			oe.Hints = append(oe.Hints, fmt.Sprintf("fix those lines of compaction/compaction-policy.md, then save the entry: memcompact save %s --entry %s", h.args(), h.path(res.Root, res.Unsaved)))
+			oe.Hints = append(oe.Hints, fmt.Sprintf("fix those lines of compaction/compaction-policy.md (%s), then save the entry: memcompact save %s --entry %s", policyRow, h.args(), h.path(res.Root, res.Unsaved)))
 		}
-		return fail(err, compactHints(f.root))
+		return fail(err, compactHints(f.root, ""))
 	}
 	if f.json {
 		if err := printJSON(env, res); err != nil && res.Outcome == outcome.Clean {
