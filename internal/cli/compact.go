@@ -13,6 +13,7 @@ import (
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/compact"
 	"github.com/memcompact/memcompact/internal/distill"
+	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/shellword"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -142,7 +143,8 @@ func runCompact(env *Env, args []string) (err error) {
 			// No command compacts a file outside the root: say so.
 			oe.Msg += "; only the files under it can be compacted (a FILE path is relative to the working directory)"
 		}
-		return fail(err, compactHints(f.root, "memcompact compact "+shellWords(args)))
+		rerun := "memcompact compact " + shellWords(args)
+		return fail(lockHint(err, rerun), compactHints(f.root, rerun))
 	}
 	if f.json {
 		if err := printJSON(env, res); err != nil {
@@ -171,6 +173,17 @@ func compactHints(root, rerun string) map[outcome.Reason]string {
 		h[budget.ReasonMalformedPolicy] = "fix those lines of compaction/compaction-policy.md (" + policyRow + "), then run it again: " + rerun
 	}
 	return h
+}
+
+// lockHint replaces the hint of a refusal for a lock another run held
+// with the command to run again once it is done (rerun), when there is
+// one.
+func lockHint(err error, rerun string) error {
+	var oe *outcome.Error
+	if rerun != "" && errors.As(err, &oe) && oe.Reason == lockfile.ReasonHeld {
+		oe.Hints = []string{"wait for the other run to finish, then run it again: " + rerun}
+	}
+	return err
 }
 
 // policyRow says what a row of the budgets table looks like.

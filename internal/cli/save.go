@@ -75,6 +75,10 @@ func runSave(env *Env, args []string) (err error) {
 			h := saveHints{file: pos[0], root: f.root}
 			oe.Hints = append(oe.Hints, fmt.Sprintf("fix those lines of compaction/compaction-policy.md (%s), then save the entry: memcompact save %s --entry %s", policyRow, h.args(), h.path(res.Root, res.Unsaved)))
 		}
+		if entryFile != "" {
+			// The entry is in its file still: the same command saves it.
+			err = lockHint(err, "memcompact save "+shellWords(args))
+		}
 		return fail(err, compactHints(f.root, ""))
 	}
 	if f.json {
