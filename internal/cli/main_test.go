@@ -12,7 +12,9 @@ import (
 // battery's cost is its file-system calls.
 func TestMain(m *testing.M) {
 	cleanup := testshared.UseMemoryTempDir()
+	uncache := testshared.UseTempCache()
 	code := m.Run()
+	uncache()
 	cleanup()
 	os.Exit(code)
 }

@@ -123,7 +123,9 @@ func TestRun(t *testing.T) {
 			input: func(f *fixture) string {
 				return f.call("s1", "Write", map[string]any{"file_path": "main.go", "content": "package main\n"})
 			},
-			note: "not inside a memory store; allowing", noJournal: true},
+			// Judge may finish before a 1 ns budget runs out or not; either
+			// way the write outside every store is allowed.
+			note: "not inside a memory store", noJournal: true},
 		{name: "a budget that is not a duration is the default", event: EventPreWrite, env: map[string]string{"MEMCOMPACT_HOOK_BUDGET": "soon"},
 			input: func(f *fixture) string { return f.addPointer("s1", "- [Tables](feedback_tables.md)") },
 			deny:  "without a recall hook (R1)"},

@@ -69,7 +69,7 @@ var backends = []backend{
 			}
 		}
 		f := newFake(t, rs...)
-		c, err := Config{Kind: Anthropic, BaseURL: f.URL, Timeout: 500 * time.Millisecond}.Resolve(envOf(nil))
+		c, err := Config{Kind: Anthropic, BaseURL: f.URL, Timeout: timeoutFor(steps)}.Resolve(envOf(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ var backends = []backend{
 			}
 		}
 		f := newFake(t, rs...)
-		c, err := Config{Kind: OpenAI, BaseURL: f.URL + "/v1", Model: "llama3.2", Timeout: 500 * time.Millisecond}.Resolve(envOf(nil))
+		c, err := Config{Kind: OpenAI, BaseURL: f.URL + "/v1", Model: "llama3.2", Timeout: timeoutFor(steps)}.Resolve(envOf(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +123,7 @@ var backends = []backend{
 			}
 		}
 		dir, log := fakeClaude(t, answers...)
-		c, err := Config{Kind: Claude, Timeout: 500 * time.Millisecond}.Resolve(envOf(nil))
+		c, err := Config{Kind: Claude, Timeout: timeoutFor(steps)}.Resolve(envOf(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -401,4 +401,16 @@ func TestRefusedRequests(t *testing.T) {
 			t.Errorf("%s %q: %d requests, want 1 (no retry)", tc.kind, tc.want, n)
 		}
 	}
+}
+
+// timeoutFor is the model timeout for a fake's steps: short where a step
+// hangs (the timeout is what the test waits out), and generous otherwise,
+// so a loaded machine starting the fake slowly is not taken for a hang.
+func timeoutFor(steps []step) time.Duration {
+	for _, s := range steps {
+		if s.fail == "hang" {
+			return time.Second
+		}
+	}
+	return 20 * time.Second
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memcompact/memcompact/internal/testshared"
 )
 
 // bin is the memcompact binary the tests run.
@@ -38,7 +40,9 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
+	uncache := testshared.UseTempCache()
 	code := m.Run()
+	uncache()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

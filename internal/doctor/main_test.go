@@ -1,0 +1,17 @@
+package doctor
+
+import (
+	"os"
+	"testing"
+
+	"github.com/memcompact/memcompact/internal/testshared"
+)
+
+// TestMain keeps the result caches of the stores these tests lay out out
+// of the user's real cache directory.
+func TestMain(m *testing.M) {
+	uncache := testshared.UseTempCache()
+	code := m.Run()
+	uncache()
+	os.Exit(code)
+}
