@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/compact"
+	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/shellword"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -73,9 +74,12 @@ func runSave(env *Env, args []string) (err error) {
 		if res != nil && res.Unsaved != "" && errors.As(err, &oe) {
 			// A refusal that kept the entry: the hint saves it from there.
 			h := saveHints{file: pos[0], root: f.root}
-			oe.Hints = append(oe.Hints, fmt.Sprintf("fix those lines of compaction/compaction-policy.md (%s), then save the entry: memcompact save %s --entry %s", policyRow, h.args(), h.path(res.Root, res.Unsaved)))
-		}
-		if entryFile != "" {
+			first := fmt.Sprintf("fix those lines of compaction/compaction-policy.md (%s)", policyRow)
+			if oe.Reason == lockfile.ReasonHeld {
+				first = "wait for the other run to finish"
+			}
+			oe.Hints = []string{fmt.Sprintf("%s, then save the entry: memcompact save %s --entry %s", first, h.args(), h.path(res.Root, res.Unsaved))}
+		} else if entryFile != "" {
 			// The entry is in its file still: the same command saves it.
 			err = lockHint(err, "memcompact save "+shellWords(args))
 		}

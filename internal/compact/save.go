@@ -140,7 +140,7 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 	}
 	p, _, err := budget.OpenPolicy(root)
 	if err != nil {
-		return keepForPolicy(root, rel, entry, err, req.Now)
+		return keepFor(root, rel, entry, err, req.Now)
 	}
 	row, budgeted := p.Lookup(rel)
 	abs := filepath.Join(root, filepath.FromSlash(rel))
@@ -154,7 +154,7 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 	// so concurrent saves take turns instead of refusing each other.
 	release, err := lockfile.Lock(ctx, root)
 	if err != nil {
-		return nil, err
+		return keepFor(root, rel, entry, err, req.Now)
 	}
 	defer release()
 	if err := atomicfile.Within(root, abs); err != nil {
@@ -258,14 +258,16 @@ func (req *SaveRequest) next(ctx context.Context, root, rel string, row *budget.
 	return &Next{Compacts: rep.Status == StatusCompacted, SuggestBudget: rep.SuggestBudget, SuggestNewest: rep.SuggestNewest}
 }
 
-// keepForPolicy is save refused by a policy it cannot read: with no
-// budget to honour, writing the file could break what the policy's owner
-// meant, so the entry is kept in compaction/unsaved/ instead (malformed
-// policy), and the refusal names where. Other failures (no policy) are
-// returned as they are.
-func keepForPolicy(root, rel, entry string, perr error, now time.Time) (*SaveResult, error) {
+// keepFor keeps the entry in compaction/unsaved/ when save is refused
+// before it touched the file: by a policy it cannot read (with no budget
+// to honour, writing the file could break what the policy's owner meant)
+// or by a lock another run held for the whole wait. The refusal names
+// where the entry is, so an entry given on standard input is not lost.
+// Other failures (no policy: no root to keep it in) are returned as they
+// are.
+func keepFor(root, rel, entry string, perr error, now time.Time) (*SaveResult, error) {
 	var oe *outcome.Error
-	if !errors.As(perr, &oe) || oe.Reason != budget.ReasonMalformedPolicy {
+	if !errors.As(perr, &oe) || (oe.Reason != budget.ReasonMalformedPolicy && oe.Reason != lockfile.ReasonHeld) {
 		return nil, perr
 	}
 	res := &SaveResult{SchemaVersion: SchemaVersion, Root: root, File: rel, Reason: oe.Reason}
@@ -273,7 +275,12 @@ func keepForPolicy(root, rel, entry string, perr error, now time.Time) (*SaveRes
 		return nil, perr
 	}
 	kept := *oe
-	kept.Msg = strings.Replace(oe.Msg, "; nothing was changed", "; the entry was not saved into "+rel+": its text is in "+res.Unsaved, 1)
+	where := "the entry was not saved into " + rel + ": its text is in " + res.Unsaved
+	if strings.Contains(oe.Msg, "; nothing was changed") {
+		kept.Msg = strings.Replace(oe.Msg, "; nothing was changed", "; "+where, 1)
+	} else {
+		kept.Msg = oe.Msg + "; " + where
+	}
 	return res, &kept
 }
 

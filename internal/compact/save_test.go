@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/distill"
+	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 )
 
@@ -78,5 +80,38 @@ func TestSave(t *testing.T) {
 				t.Errorf("compacted and saved, yet %d/%d %s", res.Size, res.Budget, res.Unit)
 			}
 		})
+	}
+}
+
+// TestSaveKeepsTheEntryWhenLocked: a save that gives up on a lock another
+// run holds keeps the entry in compaction/unsaved/ (an entry given on
+// standard input exists nowhere else), says where, and leaves the file as
+// it was.
+func TestSaveKeepsTheEntryWhenLocked(t *testing.T) {
+	const entry = "## 2026-12-02 10:00 — New\n- A fact said once, on standard input.\n"
+	root := runRoot(t)
+	path := filepath.Join(root, "topics", "small.md")
+	before, _ := os.ReadFile(path)
+	release, err := lockfile.Lock(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	res, err := Save(ctx, SaveRequest{Root: root, File: path, Entry: []byte(entry), EntryName: "the entry",
+		Timeout: distill.DefaultTimeout, Today: today, Now: now})
+	if outcome.ReasonOf(err) != lockfile.ReasonHeld || outcome.StatusOf(err) != outcome.Refused {
+		t.Fatalf("err %v (%q), want a refusal for the held lock", err, outcome.ReasonOf(err))
+	}
+	if res == nil || res.Unsaved == "" || !strings.Contains(err.Error(), res.Unsaved) {
+		t.Fatalf("the refusal does not say where the entry is: %v (%+v)", err, res)
+	}
+	kept, rerr := os.ReadFile(filepath.Join(root, filepath.FromSlash(res.Unsaved)))
+	if rerr != nil || string(kept) != entry {
+		t.Errorf("kept in %s (%v): %q, want the entry", res.Unsaved, rerr, kept)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Error("the file changed under a lock another run held")
 	}
 }
