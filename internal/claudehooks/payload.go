@@ -34,6 +34,16 @@ type ToolInput struct {
 	NewString  *string `json:"new_string"`  // Edit
 	ReplaceAll bool    `json:"replace_all"` // Edit
 	Edits      []Edit  `json:"edits"`       // MultiEdit
+	// Offset and Limit are a Read of part of a file (any JSON value: only
+	// whether they were given matters).
+	Offset json.RawMessage `json:"offset"`
+	Limit  json.RawMessage `json:"limit"`
+}
+
+// Partial reports whether a Read asked for part of the file only.
+func (t *ToolInput) Partial() bool {
+	given := func(r json.RawMessage) bool { return len(r) > 0 && !isNull(r) }
+	return given(t.Offset) || given(t.Limit)
 }
 
 // Edit is one replacement of an Edit or MultiEdit call.

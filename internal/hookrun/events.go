@@ -1,6 +1,7 @@
 package hookrun
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io/fs"
@@ -188,5 +189,33 @@ func postRead(req Request, in *claudehooks.Input, res *Result) {
 	}
 	if _, err := sweepact.RunRecordRead(sweepact.RecordReadRequest{File: path, Today: req.Today}); err != nil {
 		res.note("%v; not counted", err)
+	}
+	if filepath.Base(path) == journal.IndexName && !t.Partial() {
+		sawIndex(req, in, path, res)
+	}
+}
+
+// maxWholeRead is what Claude Code's Read shows of a file without an
+// offset or a limit (its first 2,000 lines); an index longer than that
+// was not seen whole, so its read does not update the session's view.
+const maxWholeRead = 2000
+
+// sawIndex records, for the clobber guard, that the session read the
+// index of a store whole: its next write is judged against what it read.
+func sawIndex(req Request, in *claudehooks.Input, path string, res *Result) {
+	storeDir, ok := store.StoreOfInWith(path, req.Getenv, req.Home, in.Cwd, store.Options{LookupEnv: req.LookupEnv})
+	if !ok || filepath.Dir(path) != storeDir {
+		return
+	}
+	jreq, ok := hookJournal(req, storeDir, in.SessionID)
+	if !ok {
+		return
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil || bytes.Count(raw, []byte("\n")) > maxWholeRead {
+		return
+	}
+	if err := journal.SawIndex(jreq, raw); err != nil {
+		res.note("journal: %v", err)
 	}
 }

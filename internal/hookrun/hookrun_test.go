@@ -199,7 +199,8 @@ func (f *fixture) start(session string) string {
 
 // TestRunSessionNoteAndStaleIndex: a store with a subject the agent cannot
 // recall gets a session note; a Write of the index from a copy older than
-// another writer's change is denied, naming the line it would remove.
+// another writer's change is denied, naming the line it would remove,
+// until the session has read the index whole again.
 func TestRunSessionNoteAndStaleIndex(t *testing.T) {
 	f := newFixture(t)
 	res := f.run(t, EventSessionStart, f.start("a"))
@@ -214,6 +215,16 @@ func TestRunSessionNoteAndStaleIndex(t *testing.T) {
 	if !strings.Contains(res.Deny, "reference_deploy.md") {
 		t.Errorf("the denial does not name the clobbered line: %q", res.Deny)
 	}
+	// Told to re-read, the session reads part of the index: still stale.
+	part := f.call("a", "Read", map[string]any{"file_path": filepath.Join(f.store, "MEMORY.md"), "offset": 1, "limit": 3})
+	f.run(t, EventPostRead, part)
+	res = f.run(t, EventPreWrite, stale)
+	checkResult(t, res, EventPreWrite, "MEMORY.md changed since this session last read it", "", "")
+	// It reads it whole: the same write now removes a line it has seen,
+	// a choice it made, not a stale copy.
+	f.run(t, EventPostRead, f.call("a", "Read", map[string]any{"file_path": filepath.Join(f.store, "MEMORY.md")}))
+	res = f.run(t, EventPreWrite, stale)
+	checkResult(t, res, EventPreWrite, "", "", "")
 
 	bare := "# Memory\n\n## Feedback\n- [Race](feedback_race.md)\n"
 	if err := os.WriteFile(filepath.Join(f.store, "MEMORY.md"), []byte(bare), 0o644); err != nil {

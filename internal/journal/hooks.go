@@ -93,6 +93,19 @@ func AfterAllow(req HookRequest, path string, proposed []byte) error {
 	return j.seeIndex(req.Session, proposed)
 }
 
+// SawIndex records that the session has just read the index whole (raw,
+// its bytes on disk), so a write it bases on that read is judged against
+// it: a session denied for a stale copy re-reads the index, as the denial
+// tells it to, and its next write must not be denied again for lines it
+// has now seen.
+func SawIndex(req HookRequest, raw []byte) error {
+	j, err := open(req.DataDir, req.Store)
+	if err != nil {
+		return err
+	}
+	return j.seeIndex(req.Session, raw)
+}
+
 // ClobberReason is the text the agent reads when its write is denied for
 // being based on a stale copy of the index.
 func ClobberReason(lines []string) string {
