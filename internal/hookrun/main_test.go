@@ -1,7 +1,6 @@
 package hookrun
 
 import (
-	"os"
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/testshared"
@@ -9,9 +8,4 @@ import (
 
 // TestMain keeps the result caches of the stores these tests lay out out
 // of the user's real cache directory.
-func TestMain(m *testing.M) {
-	uncache := testshared.UseTempCache()
-	code := m.Run()
-	uncache()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testshared.RunWithTempCache(m) }

@@ -34,3 +34,12 @@ func UseTempCache() (cleanup func()) {
 		os.RemoveAll(dir)
 	}
 }
+
+// RunWithTempCache runs a package's tests with UseTempCache and exits with
+// their code: the whole TestMain of a package that needs nothing else.
+func RunWithTempCache(m interface{ Run() int }) {
+	uncache := UseTempCache()
+	code := m.Run()
+	uncache()
+	os.Exit(code)
+}
