@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/sweepact"
 )
@@ -43,22 +44,18 @@ func init() {
 			if strings.TrimSpace(in.Index) == "" {
 				return genericFailure(usageError("index is required: the MEMORY.md to plan a sweep of"))
 			}
-			asOf := records.DateOf(h.Today())
-			pl, err := sweepact.RunPlan(sweepact.PlanRequest{Index: in.Index, AsOf: asOf, TargetUnits: in.TargetUnits, RecordLedger: in.Record})
+			res, err := sweepact.RunPlanFile(ctx, sweepact.PlanFileRequest{
+				PlanRequest: sweepact.PlanRequest{Index: in.Index, AsOf: records.DateOf(h.Today()), TargetUnits: in.TargetUnits},
+				Record:      in.Record, LockWait: lockfile.DefaultWait})
+			if res == nil {
+				return genericFailure(err)
+			}
+			r := reply{doc: res.Plan, messages: []string{"plan written to " + res.Path}}
 			if err != nil {
-				return genericFailure(err)
+				return failure(res.Plan, err)
 			}
-			path := filepath.Join(filepath.Dir(pl.Index), sweepact.DefaultPlanRel)
-			if err := sweepact.WritePlan(path, pl); err != nil {
-				return genericFailure(err)
-			}
-			r := reply{doc: pl, messages: []string{"plan written to " + path}}
 			if in.Record {
-				n, err := sweepact.RunRecordProposals(pl, asOf, 0)
-				if err != nil {
-					return failure(pl, err)
-				}
-				r.messages = append(r.messages, "proposals recorded in the ledger: "+strconv.Itoa(n))
+				r.messages = append(r.messages, "proposals recorded in the ledger: "+strconv.Itoa(res.Recorded))
 			}
 			return r
 		})
