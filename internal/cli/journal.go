@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"time"
 
 	"github.com/memcompact/memcompact/internal/journal"
 	"github.com/memcompact/memcompact/internal/outcome"
@@ -160,12 +158,7 @@ func runPrune(env *Env, req journal.PruneRequest, asJSON bool) error {
 	if asJSON {
 		return printJSON(env, res.JSON())
 	}
-	verb := "removed"
-	if res.DryRun {
-		verb = "would remove"
-	}
-	fmt.Fprintf(env.Stdout, "journal %s: kept %d snapshot(s); %s %d snapshot(s) and %d object(s), %d bytes; %d bytes kept\n",
-		res.Journal, res.Kept, verb, len(res.Removed), res.ObjectsRemoved, res.BytesFreed, res.BytesKept)
+	res.WriteText(env.Stdout)
 	return nil
 }
 
@@ -189,48 +182,12 @@ func runHistory(env *Env, args []string) error {
 	if *asJSON {
 		err = printJSON(env, res.JSON())
 	} else {
-		writeHistory(env.Stdout, res)
+		res.WriteText(env.Stdout)
 	}
 	if err != nil {
 		return err
 	}
 	return exitCode(int(res.Status()))
-}
-
-func writeHistory(w io.Writer, res *journal.HistoryResult) {
-	fmt.Fprintf(w, "history of %s: %d snapshot(s), %d with changes\n", res.Store, res.Snapshots, len(res.Steps))
-	for _, n := range res.Unread {
-		fmt.Fprintf(w, "  (snapshot file %s could not be read and was skipped)\n", n)
-	}
-	for _, st := range res.Steps {
-		t, _ := time.Parse(time.RFC3339, st.Time)
-		fmt.Fprintf(w, "\n%s  %s  (snapshot %s)\n", t.Local().Format("2006-01-02 15:04:05"), st.Cause, st.To)
-		for _, c := range st.Changes {
-			switch c.Kind {
-			case "renamed":
-				fmt.Fprintf(w, "  renamed  %s → %s\n", c.From, c.Path)
-			case "changed":
-				fmt.Fprintf(w, "  changed  %s (%d → %d bytes)\n", c.Path, c.Before, c.After)
-			case "removed":
-				fmt.Fprintf(w, "  removed  %s (%d bytes)\n", c.Path, c.Before)
-			default:
-				fmt.Fprintf(w, "  added    %s (%d bytes)\n", c.Path, c.After)
-			}
-		}
-		for _, p := range st.Dropped {
-			fmt.Fprintf(w, "  MEMORY.md dropped line %d: %s\n", p.Line, p.Text)
-		}
-		for _, p := range st.Added {
-			fmt.Fprintf(w, "  MEMORY.md added line %d: %s\n", p.Line, p.Text)
-		}
-	}
-	if len(res.Warnings) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\nwarnings:\n")
-	for _, wn := range res.Warnings {
-		fmt.Fprintf(w, "- %s (snapshot %s): %s\n  undo: %s\n", wn.Kind, wn.Snapshot, wn.Message, wn.Undo)
-	}
 }
 
 func runUndo(env *Env, args []string) error {
@@ -257,7 +214,7 @@ func runUndo(env *Env, args []string) error {
 	var asked error
 	req.Confirm = func(r *journal.UndoResult) bool {
 		if !*asJSON {
-			writeUndoPlan(env.Stdout, r)
+			r.WritePlanText(env.Stdout)
 		}
 		asked = confirmUndo(env, *yes)
 		return asked == nil
@@ -274,8 +231,8 @@ func runUndo(env *Env, args []string) error {
 	if asked != nil {
 		return asked
 	}
-	if !*asJSON && res.Status == "undone" {
-		fmt.Fprintf(env.Stdout, "undone: %d file(s) written. To undo this: memcompact undo --to %s --store %s\n", len(res.Plan.Actions), res.Safety, res.Store)
+	if !*asJSON {
+		res.WriteText(env.Stdout)
 	}
 	return nil
 }
@@ -292,24 +249,4 @@ func confirmUndo(env *Env, yes bool) error {
 		return refusef("not confirmed; nothing was changed")
 	}
 	return nil
-}
-
-func writeUndoPlan(w io.Writer, r *journal.UndoResult) {
-	p := r.Plan
-	fmt.Fprintf(w, "undo to snapshot %s:\n", p.Snapshot)
-	for _, a := range p.Actions {
-		switch a.Kind {
-		case "delete":
-			fmt.Fprintf(w, "  remove   %s (%d bytes; it did not exist then)\n", a.Path, a.Before)
-		case "reindex":
-			for _, l := range a.Lines {
-				fmt.Fprintf(w, "  MEMORY.md gets back: %s\n", l)
-			}
-		default:
-			fmt.Fprintf(w, "  restore  %s (%d → %d bytes)\n", a.Path, a.Before, a.After)
-		}
-	}
-	for _, s := range p.Skipped {
-		fmt.Fprintf(w, "  cannot   %s\n", s)
-	}
 }

@@ -1,0 +1,89 @@
+package journal
+
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
+// WriteText prints the 'journal prune' summary: what was kept, what was
+// (or, on a dry run, would be) removed, and the bytes freed and kept.
+func (res *PruneResult) WriteText(w io.Writer) {
+	verb := "removed"
+	if res.DryRun {
+		verb = "would remove"
+	}
+	fmt.Fprintf(w, "journal %s: kept %d snapshot(s); %s %d snapshot(s) and %d object(s), %d bytes; %d bytes kept\n",
+		res.Journal, res.Kept, verb, len(res.Removed), res.ObjectsRemoved, res.BytesFreed, res.BytesKept)
+}
+
+// WriteText prints the history as 'memcompact history' shows it: one
+// block per step with changes (in local time), then the warnings with
+// the undo each one suggests.
+func (res *HistoryResult) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "history of %s: %d snapshot(s), %d with changes\n", res.Store, res.Snapshots, len(res.Steps))
+	for _, n := range res.Unread {
+		fmt.Fprintf(w, "  (snapshot file %s could not be read and was skipped)\n", n)
+	}
+	for _, st := range res.Steps {
+		t, _ := time.Parse(time.RFC3339, st.Time)
+		fmt.Fprintf(w, "\n%s  %s  (snapshot %s)\n", t.Local().Format("2006-01-02 15:04:05"), st.Cause, st.To)
+		for _, c := range st.Changes {
+			switch c.Kind {
+			case "renamed":
+				fmt.Fprintf(w, "  renamed  %s → %s\n", c.From, c.Path)
+			case "changed":
+				fmt.Fprintf(w, "  changed  %s (%d → %d bytes)\n", c.Path, c.Before, c.After)
+			case "removed":
+				fmt.Fprintf(w, "  removed  %s (%d bytes)\n", c.Path, c.Before)
+			default:
+				fmt.Fprintf(w, "  added    %s (%d bytes)\n", c.Path, c.After)
+			}
+		}
+		for _, p := range st.Dropped {
+			fmt.Fprintf(w, "  MEMORY.md dropped line %d: %s\n", p.Line, p.Text)
+		}
+		for _, p := range st.Added {
+			fmt.Fprintf(w, "  MEMORY.md added line %d: %s\n", p.Line, p.Text)
+		}
+	}
+	if len(res.Warnings) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nwarnings:\n")
+	for _, wn := range res.Warnings {
+		fmt.Fprintf(w, "- %s (snapshot %s): %s\n  undo: %s\n", wn.Kind, wn.Snapshot, wn.Message, wn.Undo)
+	}
+}
+
+// WritePlanText prints the undo's plan, the text shown before asking
+// whether to apply it: each file restored or removed, each pointer line
+// the index gets back, and what cannot be undone.
+func (r *UndoResult) WritePlanText(w io.Writer) {
+	p := r.Plan
+	fmt.Fprintf(w, "undo to snapshot %s:\n", p.Snapshot)
+	for _, a := range p.Actions {
+		switch a.Kind {
+		case "delete":
+			fmt.Fprintf(w, "  remove   %s (%d bytes; it did not exist then)\n", a.Path, a.Before)
+		case "reindex":
+			for _, l := range a.Lines {
+				fmt.Fprintf(w, "  MEMORY.md gets back: %s\n", l)
+			}
+		default:
+			fmt.Fprintf(w, "  restore  %s (%d → %d bytes)\n", a.Path, a.Before, a.After)
+		}
+	}
+	for _, s := range p.Skipped {
+		fmt.Fprintf(w, "  cannot   %s\n", s)
+	}
+}
+
+// WriteText prints the line after an applied undo: how many files it
+// wrote and the command that undoes it. It prints nothing unless the
+// store was changed.
+func (r *UndoResult) WriteText(w io.Writer) {
+	if r.Status == "undone" {
+		fmt.Fprintf(w, "undone: %d file(s) written. To undo this: memcompact undo --to %s --store %s\n", len(r.Plan.Actions), r.Safety, r.Store)
+	}
+}
