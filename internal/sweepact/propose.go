@@ -159,7 +159,7 @@ func proposeByText(sub *Subject, text string, b *body, asOf records.Date) {
 	if sub.Recalls > 0 {
 		sub.Evidence = append(sub.Evidence, fmt.Sprintf("read %d time(s) since recall counting began", sub.Recalls))
 	}
-	finished := finishedRE().FindString(text)
+	finished := finishedWord(text)
 	switch {
 	case finished != "" && sub.Critical != "yes":
 		sub.Disposition = "demote"
@@ -177,6 +177,40 @@ func proposeByText(sub *Subject, text string, b *body, asOf records.Date) {
 	default:
 		sub.Reason = "nothing marks it finished, duplicated or dangling"
 	}
+}
+
+// finishedWord is the first of finishedRE's words in text that says the
+// entry's work is over: not one inside a hyphenated word ("self-closed"
+// tags, "auto-merged") and not one negated by any of the three words
+// before it ("not yet resolved", "has not been fixed", "noch nicht
+// behoben"); "" when there is none.
+func finishedWord(text string) string {
+	for _, m := range finishedRE().FindAllStringIndex(text, -1) {
+		if m[0] > 0 && text[m[0]-1] == '-' {
+			continue
+		}
+		if negated(text[:m[0]]) {
+			continue
+		}
+		return text[m[0]:m[1]]
+	}
+	return ""
+}
+
+// negators are the words that, among the three before a finished word,
+// turn it around, in the languages finishedRE reads.
+var negators = map[string]bool{"not": true, "never": true, "no": true, "isn't": true, "wasn't": true, "aren't": true,
+	"hasn't": true, "haven't": true, "won't": true, "didn't": true, "nicht": true, "kein": true, "pas": true, "jamais": true, "non": true}
+
+func negated(before string) bool {
+	words := strings.Fields(strings.ToLower(before))
+	for i := len(words) - 1; i >= 0 && i >= len(words)-3; i-- {
+		w := strings.Trim(words[i], ".,;:!?()[]\"'`")
+		if negators[w] || strings.HasSuffix(w, "n't") {
+			return true
+		}
+	}
+	return false
 }
 
 func demoteDestination(sub *Subject, b *body) {
