@@ -16,7 +16,6 @@ import (
 	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/shellword"
-	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 const compactUsage = "compact [FILE...] [--all] [--dry-run] [--yes] [--summarizer claude|anthropic|openai|CMD [--model M] [--base-url URL] [--strict] [--timeout D]] [--plan | --summary FILE] [--steps] [--entry-heading H] [--root DIR] [--json]"
@@ -264,10 +263,9 @@ func allWithin(rs []*compact.Report) bool {
 	return true
 }
 
-// renderCompact prints one file's outcome, with compact's hints when
-// again (the command as run, to paste with a flag added) is set; save
-// prints its own (after a save, running it again would save the entry
-// twice).
+// renderCompact prints one file's outcome, with compact's hints when h
+// (the command as run, to paste with a flag added) is set; save prints
+// its own (after a save, running it again would save the entry twice).
 func renderCompact(env *Env, r *compact.Report, dryRun bool, h *compactHinter) {
 	w := env.Stdout
 	switch r.Status {
@@ -276,7 +274,7 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool, h *compactHinter) {
 		fmt.Fprintln(w, r.Message)
 		return
 	case compact.StatusPlanned:
-		renderPlan(env, r)
+		r.WritePlanText(w)
 		return
 	case compact.StatusRefused, compact.StatusNotConfirmed:
 		fmt.Fprintf(env.Stderr, "memcompact: error: %s\n", r.Message)
@@ -285,31 +283,12 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool, h *compactHinter) {
 		}
 		return
 	}
-	fmt.Fprintln(w, r.Message)
-	for _, f := range r.Missing {
-		fmt.Fprintf(w, "  would lose (line %d, %s): %s\n", f.Line, f.Kind, f.Text)
-	}
-	for _, s := range r.LostKeep {
-		fmt.Fprintf(w, "  would leave the file (must keep): %s\n", s)
-	}
-	for _, s := range r.Misplaced {
-		fmt.Fprintf(w, "  under the wrong parent: %s\n", s)
-	}
-	for _, s := range r.SecretInBlock {
-		fmt.Fprintf(w, "  secret in the summary: %s\n", s)
-	}
-	renderKept(w, r)
+	r.WriteText(w)
 	if r.Status == compact.StatusShortfall && h != nil {
-		fmt.Fprint(w, shortfallHint(r, h.file(r), h.rootFlag()))
+		r.WriteShortfallHints(w, h.file(r), h.rootFlag())
 	}
-	if dryRun && len(r.SnapshotOnly) > 0 {
-		fmt.Fprintf(w, "Facts that would live only in the snapshot (%d):\n", len(r.SnapshotOnly))
-		for _, f := range r.SnapshotOnly {
-			fmt.Fprintf(w, "  - %s (line %d): %s\n", f.Kind, f.Line, f.Text)
-		}
-	}
-	if dryRun && r.Status == compact.StatusCompacted {
-		fmt.Fprintf(w, "Dry run: nothing was written. The history block would be:\n%s", r.Block)
+	if dryRun {
+		r.WriteDryRunText(w)
 	}
 }
 
@@ -331,96 +310,3 @@ func refusalHints(w io.Writer, r *compact.Report, h *compactHinter) {
 
 // shellWords joins args for a shell, each quoted if it needs it.
 func shellWords(args []string) string { return shellword.Join(args) }
-
-// repairWords says what a repair round asked for.
-func repairWords(kinds []string) string {
-	words := map[string]string{"too-long": "too long for the budget", "misplaced": "statements under the wrong parent", "missing": "lines that must stay were missing"}
-	var out []string
-	for _, k := range kinds {
-		out = append(out, words[k])
-	}
-	return strings.Join(out, "; ")
-}
-
-// renderKept says what a compaction kept that a summary would have lost:
-// the secret entries left in place, the lines a model summary missed, the
-// mid tier's light summary.
-func renderKept(w io.Writer, r *compact.Report) {
-	if len(r.Secrets) > 0 {
-		fmt.Fprintf(w, "Kept %d secret %s verbatim in place (never summarized):", len(r.Secrets), textfile.Plural(len(r.Secrets), "entry", "entries"))
-		for i, s := range r.Secrets {
-			sep := ","
-			if i == 0 {
-				sep = ""
-			}
-			fmt.Fprintf(w, "%s line %d %q", sep, s.Line, s.Title)
-		}
-		fmt.Fprintln(w)
-	}
-	if m := r.Model; m != nil && m.Repaired && r.Status != compact.StatusAborted {
-		switch {
-		case len(m.Appended) == 0 && slices.Contains(m.RepairedFor, "missing"):
-			fmt.Fprintf(w, "The summary missed what must stay; one repair round brought it back.\n")
-		case len(m.Appended) == 0:
-			fmt.Fprintf(w, "The summary was sent back once (%s); its second answer was used.\n", repairWords(m.RepairedFor))
-		default:
-			fmt.Fprintf(w, "The summary missed what must stay even after one repair round; %d %s appended verbatim:\n", len(m.Appended), textfile.Plural(len(m.Appended), "line was", "lines were"))
-			for _, l := range m.Appended {
-				fmt.Fprintf(w, "  + %s\n", l)
-			}
-		}
-	}
-	if r.MidLightened && r.Status == compact.StatusCompacted {
-		fmt.Fprintf(w, "The mid tier was lightly summarized: %d duplicate or filler lines removed.\n", r.MidRemoved)
-	}
-}
-
-func renderPlan(env *Env, r *compact.Report) {
-	w := env.Stdout
-	fmt.Fprintf(w, "Plan for %s (%d/%d %s; entries found by %s)\n", r.File, r.SizeBefore, r.Budget, r.Unit, r.Mode)
-	tier := func(entries, lines int) string {
-		return fmt.Sprintf("%d %s (%d lines)", entries, textfile.Plural(entries, "entry", "entries"), lines)
-	}
-	fmt.Fprintf(w, "Oldest tier: %s; mid tier: %s; newest tier: %s, kept verbatim.\n",
-		tier(r.Oldest.Entries, r.Oldest.Lines), tier(r.Mid.Entries, r.Mid.Lines), tier(r.Newest.Entries, r.Newest.Lines))
-	for _, s := range r.Secrets {
-		fmt.Fprintf(w, "Not shown, never summarized: the secret entry at line %d %q (%s).\n", s.Line, s.Title, s.Reason)
-	}
-	fmt.Fprintf(w, "Statements that must stay in the file, word for word (%d):\n", len(r.MustKeep))
-	for _, s := range r.MustKeep {
-		fmt.Fprintf(w, "  - %s\n", s)
-	}
-	fmt.Fprintf(w, "Facts of the tier (%d); one the summary leaves out stays only in the snapshot:\n", len(r.Facts))
-	for _, f := range r.Facts {
-		fmt.Fprintf(w, "  - %s (line %d): %s\n", f.Kind, f.Line, f.Text)
-	}
-	if r.Preview != "" {
-		fmt.Fprintf(w, "Nothing was sent. With --summarizer, this is what would be sent:\n%s----- end -----\n", r.Preview)
-		return
-	}
-	fmt.Fprintf(w, "Write one bullet per entry (its date, its title, its decisions, preferences, corrections, rules and results) to a file, then run:\n  memcompact compact %s --summary FILE --yes\n", r.File)
-	fmt.Fprintf(w, "----- rules for the bullets (every summarizer gets them) -----\n%s\n", r.Prompt)
-	fmt.Fprintf(w, "----- oldest tier -----\n%s----- end -----\n", r.TierText)
-}
-
-// shortfallHint says what can still bring a file within budget: the
-// changes the compaction verified (by planning again with them) before
-// suggesting them, as commands to paste.
-//
-// file is the file as a FILE argument from where compact was run, root
-// the --root flag as given (or ""). Without a verified change, the hint
-// raises the budget to the file's size now, which brings it within budget
-// by itself.
-func shortfallHint(r *compact.Report, file, root string) string {
-	var b strings.Builder
-	if r.SuggestNewest != nil {
-		fmt.Fprintf(&b, "  hint: keep fewer entries verbatim: memcompact set-budget %s %d %s --newest %d%s && memcompact compact %s%s --yes\n", file, r.Budget, r.Unit, *r.SuggestNewest, root, file, root)
-	}
-	if r.SuggestBudget > 0 {
-		fmt.Fprintf(&b, "  hint: or raise the budget: memcompact set-budget %s %d %s%s && memcompact compact %s%s --yes\n", file, r.SuggestBudget, r.Unit, root, file, root)
-	}
-	if b.Len() == 0 {
-		fmt.Fprintf(&b, "  hint: raise the budget to the file's size now: memcompact set-budget %s %d %s%s\n", file, r.SizeBefore, r.Unit, root)
-	}
-	return b.String()
-}
