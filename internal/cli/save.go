@@ -94,7 +94,8 @@ func runSave(env *Env, args []string) (err error) {
 	if res.Compaction != nil {
 		renderCompact(env, res.Compaction, false, nil)
 	}
-	renderSave(env, res, saveHints{file: pos[0], root: f.root})
+	h := saveHints{file: pos[0], root: f.root}
+	res.WriteText(env.Stdout, env.Stderr, h.args(), h.path(res.Root, res.Unsaved))
 	return exitCode(int(res.Outcome))
 }
 
@@ -126,49 +127,6 @@ func (h saveHints) path(root, rel string) string {
 
 // shellWord quotes s for a POSIX shell unless it needs no quoting.
 func shellWord(s string) string { return shellword.Quote(s) }
-
-// renderSave prints where the entry went, and the hints: each a command
-// that works when pasted in the memory root (the engine checked the
-// compactions they name on the file as saved).
-func renderSave(env *Env, res *compact.SaveResult, h saveHints) {
-	w := env.Stdout
-	switch {
-	case res.Status == compact.StatusNotSaved && res.Reason == compact.ReasonEntrySecret:
-		s := res.Secrets[0]
-		fmt.Fprintf(env.Stderr, "memcompact: error: the entry holds a secret (line %d, %s: %s), so it was not saved into %s; its text is in %s, readable only by you\n", s.Line, s.Rule, s.Excerpt, res.File, h.path(res.Root, res.Unsaved))
-		fmt.Fprintf(env.Stderr, "memcompact: hint: leave the value out (say where it lives instead) and save again, or save it as it is: memcompact save %s --entry %s --allow-secret\n", h.args(), h.path(res.Root, res.Unsaved))
-	case res.Status == compact.StatusNotSaved:
-		fmt.Fprintf(w, "The entry was not saved into %s, which changed while it was being compacted; its text is in %s.\n", res.File, h.path(res.Root, res.Unsaved))
-		fmt.Fprintf(w, "  hint: save it again: memcompact save %s --entry %s\n", h.args(), h.path(res.Root, res.Unsaved))
-	case res.Status == compact.StatusSavedOverBudget:
-		fmt.Fprintf(w, "Saved the entry to %s: now %d/%d %s, over budget.\n", res.File, res.Size, res.Budget, res.Unit)
-		renderNext(w, res, h)
-	case !res.Budgeted:
-		fmt.Fprintf(w, "Saved the entry to %s (not in the compaction policy, so no budget applies).\n", res.File)
-	case res.Status == compact.StatusSaved && res.Size > res.Budget:
-		fmt.Fprintf(w, "Saved the entry to %s: now %d/%d %s. It is now over budget; the next save compacts it first.\n", res.File, res.Size, res.Budget, res.Unit)
-	default:
-		fmt.Fprintf(w, "Saved the entry to %s: now %d/%d %s.\n", res.File, res.Size, res.Budget, res.Unit)
-	}
-}
-
-// renderNext prints what would bring a file saved over budget within it.
-func renderNext(w io.Writer, res *compact.SaveResult, h saveHints) {
-	n := res.Next
-	if n == nil {
-		return
-	}
-	compactIt := fmt.Sprintf("memcompact compact %s --summarizer builtin --yes", h.args())
-	if n.Compacts {
-		fmt.Fprintf(w, "  hint: compact it now: %s\n", compactIt)
-	}
-	if n.SuggestNewest != nil {
-		fmt.Fprintf(w, "  hint: keep fewer entries verbatim: memcompact set-budget %s %d %s --newest %d && %s\n", h.args(), res.Budget, res.Unit, *n.SuggestNewest, compactIt)
-	}
-	if n.SuggestBudget > 0 {
-		fmt.Fprintf(w, "  hint: or raise the budget: memcompact set-budget %s %d %s && %s\n", h.args(), n.SuggestBudget, res.Unit, compactIt)
-	}
-}
 
 // readEntry reads the entry's bytes from entryFile, or else standard input
 // (one byte past the size limit, so the engine can tell a larger entry),

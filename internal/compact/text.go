@@ -141,3 +141,47 @@ func (r *Report) WriteShortfallHints(w io.Writer, file, root string) {
 		fmt.Fprintf(w, "  hint: raise the budget to the file's size now: memcompact set-budget %s %d %s%s\n", file, r.SizeBefore, r.Unit, root)
 	}
 }
+
+// WriteText prints where a save put the entry, and its hints, each a
+// command that works when pasted where save was run: args is FILE (and
+// --root DIR) as given and unsaved the kept entry's path from there, both
+// quoted for a shell. The refusal for a secret goes to errw as an error
+// and its hint; everything else to w.
+func (res *SaveResult) WriteText(w, errw io.Writer, args, unsaved string) {
+	switch {
+	case res.Status == StatusNotSaved && res.Reason == ReasonEntrySecret:
+		s := res.Secrets[0]
+		fmt.Fprintf(errw, "memcompact: error: the entry holds a secret (line %d, %s: %s), so it was not saved into %s; its text is in %s, readable only by you\n", s.Line, s.Rule, s.Excerpt, res.File, unsaved)
+		fmt.Fprintf(errw, "memcompact: hint: leave the value out (say where it lives instead) and save again, or save it as it is: memcompact save %s --entry %s --allow-secret\n", args, unsaved)
+	case res.Status == StatusNotSaved:
+		fmt.Fprintf(w, "The entry was not saved into %s, which changed while it was being compacted; its text is in %s.\n", res.File, unsaved)
+		fmt.Fprintf(w, "  hint: save it again: memcompact save %s --entry %s\n", args, unsaved)
+	case res.Status == StatusSavedOverBudget:
+		fmt.Fprintf(w, "Saved the entry to %s: now %d/%d %s, over budget.\n", res.File, res.Size, res.Budget, res.Unit)
+		res.writeNext(w, args)
+	case !res.Budgeted:
+		fmt.Fprintf(w, "Saved the entry to %s (not in the compaction policy, so no budget applies).\n", res.File)
+	case res.Status == StatusSaved && res.Size > res.Budget:
+		fmt.Fprintf(w, "Saved the entry to %s: now %d/%d %s. It is now over budget; the next save compacts it first.\n", res.File, res.Size, res.Budget, res.Unit)
+	default:
+		fmt.Fprintf(w, "Saved the entry to %s: now %d/%d %s.\n", res.File, res.Size, res.Budget, res.Unit)
+	}
+}
+
+// writeNext prints what would bring a file saved over budget within it.
+func (res *SaveResult) writeNext(w io.Writer, args string) {
+	n := res.Next
+	if n == nil {
+		return
+	}
+	compactIt := fmt.Sprintf("memcompact compact %s --summarizer builtin --yes", args)
+	if n.Compacts {
+		fmt.Fprintf(w, "  hint: compact it now: %s\n", compactIt)
+	}
+	if n.SuggestNewest != nil {
+		fmt.Fprintf(w, "  hint: keep fewer entries verbatim: memcompact set-budget %s %d %s --newest %d && %s\n", args, res.Budget, res.Unit, *n.SuggestNewest, compactIt)
+	}
+	if n.SuggestBudget > 0 {
+		fmt.Fprintf(w, "  hint: or raise the budget: memcompact set-budget %s %d %s && %s\n", args, n.SuggestBudget, res.Unit, compactIt)
+	}
+}
