@@ -80,7 +80,11 @@ func newBenchFixture(b *testing.B) *benchFixture {
 	outside := filepath.Join(dir, "outside", "notes.txt")
 	copyDir(b, filepath.Join(corpus, benchStore), mem)
 	copyDir(b, filepath.Join(corpus, checkStore), ssam)
-	for _, d := range []string{proj, filepath.Join(dir, "home"), filepath.Dir(outside)} {
+	// A generated store of 1,000 pointers, each with its entry file, for
+	// the session-start row on a large store (issue 12).
+	proj1000 := filepath.Join(dir, "proj1000")
+	writeGenStore(b, filepath.Join(cfg, "projects", store.ProjectDirName(store.ProjectRoot(proj1000)), "memory"), 1000)
+	for _, d := range []string{proj, proj1000, filepath.Join(dir, "home"), filepath.Dir(outside)} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			b.Fatal(err)
 		}
@@ -106,7 +110,10 @@ func newBenchFixture(b *testing.B) *benchFixture {
 		b.Fatalf("%s has no pointer line to edit", index)
 	}
 	hook := func(v map[string]any) []byte {
-		v["session_id"], v["cwd"] = "bench", proj
+		v["session_id"] = "bench"
+		if _, ok := v["cwd"]; !ok {
+			v["cwd"] = proj
+		}
 		out, err := json.Marshal(v)
 		if err != nil {
 			b.Fatal(err)
@@ -126,6 +133,8 @@ func newBenchFixture(b *testing.B) *benchFixture {
 		{name: "check-1000ssam", args: []string{"check", filepath.Join(ssam, "MEMORY.md")}, codes: []int{0, 1}},
 		{name: "session-start-cold", args: []string{"hook", "session-start"}, stdin: sessionStart, codes: []int{0}, cold: true},
 		{name: "session-start-unchanged", args: []string{"hook", "session-start"}, stdin: sessionStart, codes: []int{0}},
+		{name: "session-start-unchanged-1000", args: []string{"hook", "session-start"}, codes: []int{0},
+			stdin: hook(map[string]any{"hook_event_name": "SessionStart", "source": "startup", "cwd": proj1000})},
 		{name: "doctor-cold", args: []string{"doctor", index}, codes: []int{0, 1}, cold: true},
 		{name: "doctor", args: []string{"doctor", index}, codes: []int{0, 1}},
 		{name: "secrets-cold", args: []string{"secrets", mem}, codes: []int{0, 1}, cold: true},
@@ -280,6 +289,26 @@ func copyDir(b *testing.B, src, dst string) {
 		return os.WriteFile(target, data, 0o644)
 	})
 	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// writeGenStore lays out a store of n pointers under one heading, each
+// with its entry file: an index far past Claude Code's load cut.
+func writeGenStore(b *testing.B, mem string, n int) {
+	b.Helper()
+	if err := os.MkdirAll(mem, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	var ix strings.Builder
+	ix.WriteString("# Memory\n\n## Feedback\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&ix, "- [Lesson %d](feedback_l%d.md) — what lesson %d teaches about retries\n", i, i, i)
+		if err := os.WriteFile(filepath.Join(mem, fmt.Sprintf("feedback_l%d.md", i)), []byte("---\nname: l\n---\nRetry three times, then back off.\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(mem, "MEMORY.md"), []byte(ix.String()), 0o644); err != nil {
 		b.Fatal(err)
 	}
 }
