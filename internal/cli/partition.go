@@ -61,7 +61,3 @@ func runPartition(env *Env, args []string) error {
 	}
 	return exitCode(int(res.Status()))
 }
-
-// partitionLines is the partition report's text, for the sweep executor's
-// report too.
-func partitionLines(r *sweep.PartitionReport) []string { return r.Lines() }

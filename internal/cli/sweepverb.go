@@ -149,7 +149,7 @@ func runSweepReview(env *Env, args []string) error {
 	}
 	res, err := sweepact.RunReview(context.Background(), sweepact.ReviewRequest{PlanPath: path, In: env.Stdin, Out: env.Stdout})
 	if res != nil {
-		fmt.Fprintf(env.Stdout, "%d decision(s) saved to %s; %d still pending\n", res.Decided, path, res.Pending)
+		res.WriteText(env.Stdout, path)
 	}
 	return fail(err, nil)
 }
@@ -189,38 +189,20 @@ func runSweepApply(env *Env, args []string) error {
 	}
 	if err != nil {
 		if res != nil && !f.json {
-			for _, r := range res.Refusals {
-				fmt.Fprintf(env.Stdout, "refused: %s %s — %s\n", r.Disposition, r.Identity, r.Detail)
-			}
+			res.WriteRefusalsText(env.Stdout)
 		}
 		return fail(err, nil)
 	}
 	if dryRun {
 		if !f.json {
-			for _, a := range res.Acts {
-				fmt.Fprintf(env.Stdout, "  %-20s %s\n", a.Disposition, a.Identity)
-			}
-			fmt.Fprintf(env.Stdout, "dry run: %d act(s) pass their gates; after: %d lines, %d units, %d of %d subjects load%s; nothing written\n",
-				len(res.Acts), res.After.Lines, res.After.Units, res.After.SubjectsLoaded, res.After.SubjectsTotal, loadsWord(res.After.Cut))
+			res.WriteDryRunText(env.Stdout)
 		}
 		return nil
 	}
 	if !f.json {
-		printApply(env, res)
+		res.WriteText(env.Stdout)
 	}
 	return exitCode(res.Partition.ExitCode())
-}
-
-func printApply(env *Env, r *sweepact.ApplyResult) {
-	w := env.Stdout
-	for _, a := range r.Acts {
-		fmt.Fprintf(w, "  %-20s %s\n", a.Disposition, a.Identity)
-	}
-	fmt.Fprintf(w, "%d act(s) taken, each recorded first; %d assessment(s) appended; %d life key(s) bound\n", len(r.Acts), r.Assessed, len(r.Bound))
-	fmt.Fprintf(w, "snapshot: %s\ninventory: %s\n", r.Snapshot, r.Artifact)
-	fmt.Fprintf(w, "before: %d lines, %d units, %d of %d subjects load\n", r.Before.Lines, r.Before.Units, r.Before.SubjectsLoaded, r.Before.SubjectsTotal)
-	fmt.Fprintf(w, "after:  %d lines, %d units, %d of %d subjects load%s\n", r.After.Lines, r.After.Units, r.After.SubjectsLoaded, r.After.SubjectsTotal, loadsWord(r.After.Cut))
-	fmt.Fprintln(w, strings.Join(partitionLines(r.Partition), "\n"))
 }
 
 func runSweepRestore(env *Env, args []string) error {
@@ -246,16 +228,6 @@ func runSweepRestore(env *Env, args []string) error {
 		writeJSON(env, res)
 		return nil
 	}
-	fmt.Fprintf(env.Stdout, "restored %s (undoing its %s) at line %d: %s\n", res.Identity, res.Disposition, res.Line, res.Pointer)
-	if res.BodyFrom != "" {
-		fmt.Fprintf(env.Stdout, "body moved back from %s\n", res.BodyFrom)
-	}
+	res.WriteText(env.Stdout)
 	return nil
-}
-
-func loadsWord(cut bool) string {
-	if cut {
-		return " (cut at session start)"
-	}
-	return " (loads whole)"
 }

@@ -1,0 +1,62 @@
+package sweepact
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteText prints an apply that acted: each act, the counts, the
+// snapshot and inventory written, the figures before and after, and the
+// partition of the store after.
+func (r *ApplyResult) WriteText(w io.Writer) {
+	r.writeActs(w)
+	fmt.Fprintf(w, "%d act(s) taken, each recorded first; %d assessment(s) appended; %d life key(s) bound\n", len(r.Acts), r.Assessed, len(r.Bound))
+	fmt.Fprintf(w, "snapshot: %s\ninventory: %s\n", r.Snapshot, r.Artifact)
+	fmt.Fprintf(w, "before: %d lines, %d units, %d of %d subjects load\n", r.Before.Lines, r.Before.Units, r.Before.SubjectsLoaded, r.Before.SubjectsTotal)
+	fmt.Fprintf(w, "after:  %d lines, %d units, %d of %d subjects load%s\n", r.After.Lines, r.After.Units, r.After.SubjectsLoaded, r.After.SubjectsTotal, loadsWord(r.After.Cut))
+	fmt.Fprintln(w, strings.Join(r.Partition.Lines(), "\n"))
+}
+
+// WriteDryRunText prints an apply's dry run: each act that passed its
+// gates and the figures the store would have after them.
+func (r *ApplyResult) WriteDryRunText(w io.Writer) {
+	r.writeActs(w)
+	fmt.Fprintf(w, "dry run: %d act(s) pass their gates; after: %d lines, %d units, %d of %d subjects load%s; nothing written\n",
+		len(r.Acts), r.After.Lines, r.After.Units, r.After.SubjectsLoaded, r.After.SubjectsTotal, loadsWord(r.After.Cut))
+}
+
+// WriteRefusalsText prints the acts a refused apply refused, one a line.
+func (r *ApplyResult) WriteRefusalsText(w io.Writer) {
+	for _, rf := range r.Refusals {
+		fmt.Fprintf(w, "refused: %s %s — %s\n", rf.Disposition, rf.Identity, rf.Detail)
+	}
+}
+
+func (r *ApplyResult) writeActs(w io.Writer) {
+	for _, a := range r.Acts {
+		fmt.Fprintf(w, "  %-20s %s\n", a.Disposition, a.Identity)
+	}
+}
+
+func loadsWord(cut bool) string {
+	if cut {
+		return " (cut at session start)"
+	}
+	return " (loads whole)"
+}
+
+// WriteText prints a restore: the entry put back, where, and the body
+// file moved back, if any.
+func (res *RestoreResult) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "restored %s (undoing its %s) at line %d: %s\n", res.Identity, res.Disposition, res.Line, res.Pointer)
+	if res.BodyFrom != "" {
+		fmt.Fprintf(w, "body moved back from %s\n", res.BodyFrom)
+	}
+}
+
+// WriteText prints how many decisions a review saved to the plan at path
+// and how many are still pending.
+func (res *ReviewResult) WriteText(w io.Writer, path string) {
+	fmt.Fprintf(w, "%d decision(s) saved to %s; %d still pending\n", res.Decided, path, res.Pending)
+}
