@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/memcompact/memcompact/internal/claudehooks"
 	"github.com/memcompact/memcompact/internal/outcome"
@@ -70,36 +69,6 @@ func runHooks(env *Env, args []string) error {
 	if asJSON {
 		return printJSON(env, res)
 	}
-	renderHooksChange(env, res)
+	res.WriteText(env.Stdout)
 	return nil
-}
-
-func renderHooksChange(env *Env, c *claudehooks.Result) {
-	w, action := env.Stdout, c.Action
-	switch {
-	case action == claudehooks.ActionInstall && !c.Changed:
-		fmt.Fprintf(w, "memcompact hooks already installed in %s\n", c.Settings)
-	case action == claudehooks.ActionInstall:
-		verb := "updated"
-		if c.Created {
-			verb = "created"
-		}
-		fmt.Fprintf(w, "%s %s\n", verb, c.Settings)
-		for _, a := range c.Added {
-			fmt.Fprintf(w, "  added    %s\n", a)
-		}
-		for _, a := range c.Present {
-			fmt.Fprintf(w, "  kept     %s (already there; rewritten in place)\n", a)
-		}
-	case !c.Changed:
-		fmt.Fprintf(w, "no memcompact hooks in %s; nothing to remove\n", c.Settings)
-	default:
-		fmt.Fprintf(w, "updated %s\n", c.Settings)
-		for _, a := range c.Removed {
-			fmt.Fprintf(w, "  removed  %s\n", a)
-		}
-	}
-	if c.Backup != "" {
-		fmt.Fprintf(w, "previous contents kept in %s\n", c.Backup)
-	}
 }
