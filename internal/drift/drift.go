@@ -149,6 +149,24 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 	// listings caches directory listings for the letter-case hint, so a
 	// store with many dangling pointers is listed once, not once each.
 	listings := map[string][]string{}
+	// The store's directory is listed once: its entries, and which of its
+	// names are regular files as the listing says (no stat each), so a
+	// pointer to a file of the store costs no system call. A name the
+	// listing does not show as a regular file (a symbolic link, a
+	// directory, a name in other letter case, a file elsewhere) is
+	// stat'ed as before.
+	des, dirErr := os.ReadDir(dir)
+	listed := make(map[string]bool, len(des))
+	names := make([]string, 0, len(des))
+	for _, de := range des {
+		names = append(names, de.Name())
+		if de.Type().IsRegular() {
+			listed[de.Name()] = true
+		}
+	}
+	if dirErr == nil {
+		listings[dir] = names
+	}
 	for i := range ix.Lines {
 		ln := &ix.Lines[i]
 		if !ln.Pointer {
@@ -170,7 +188,7 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 			res.Pointers++
 			name(named, k.Target)
 			nameTeam(namedTeam, k.Target)
-			if d, ok := dangling(dir, ln.Num, k.Target, listings); ok {
+			if d, ok := dangling(dir, ln.Num, k.Target, listings, listed); ok {
 				res.Dangling = append(res.Dangling, d)
 			}
 		}
@@ -190,10 +208,10 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 		}
 	}
 
-	entries, err := entryFiles(dir, skip)
-	if err != nil {
-		return nil, err
+	if dirErr != nil {
+		return nil, dirErr
 	}
+	entries := entryFiles(dir, des, skip)
 	team := teamFiles(dir)
 	res.Entries = len(entries) + len(team)
 	unnamed := make([]string, 0, len(entries)+len(team))
@@ -210,6 +228,7 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 	var ledger *records.Ledger
 	for _, name := range unnamed {
 		if ledger == nil {
+			var err error
 			ledger, err = records.ReadLedger(res.Ledger, asOf)
 			if err != nil {
 				return nil, err
@@ -304,11 +323,7 @@ func teamFiles(dir string) []string {
 }
 
 // entryFiles lists the entry files of dir, sorted by name.
-func entryFiles(dir string, skip map[string]bool) ([]string, error) {
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
+func entryFiles(dir string, des []fs.DirEntry, skip map[string]bool) []string {
 	var out []string
 	for _, de := range des {
 		name := de.Name()
@@ -316,18 +331,29 @@ func entryFiles(dir string, skip map[string]bool) ([]string, error) {
 		if strings.HasPrefix(name, ".") || !strings.HasSuffix(lower, ".md") || skip[lower] {
 			continue
 		}
-		fi, err := os.Stat(filepath.Join(dir, name)) // follows a symlink
-		if err != nil || !fi.Mode().IsRegular() {
+		// The listing's type is the entry's own (os.ReadDir stats it
+		// where the file system does not say): a regular file needs no
+		// stat; a symbolic link is followed; anything else is no entry.
+		switch t := de.Type(); {
+		case t.IsRegular():
+		case t&fs.ModeSymlink != 0:
+			fi, err := os.Stat(filepath.Join(dir, name))
+			if err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+		default:
 			continue
 		}
 		out = append(out, name)
 	}
 	sort.Strings(out)
-	return out, nil
+	return out
 }
 
 // dangling reports whether a pointer's target is missing.
-func dangling(dir string, line int, target string, listings map[string][]string) (Dangling, bool) {
+// listed holds the names the store's directory listing shows as regular
+// files.
+func dangling(dir string, line int, target string, listings map[string][]string, listed map[string]bool) (Dangling, bool) {
 	if target == "" || strings.Contains(target, "://") || strings.HasPrefix(strings.ToLower(target), "mailto:") {
 		return Dangling{}, false
 	}
@@ -340,6 +366,9 @@ func dangling(dir string, line int, target string, listings map[string][]string)
 	p = filepath.FromSlash(p)
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dir, p)
+	}
+	if filepath.Dir(p) == dir && listed[filepath.Base(p)] {
+		return Dangling{}, false
 	}
 	fi, err := os.Stat(p)
 	switch {

@@ -205,3 +205,43 @@ func FuzzCompute(f *testing.F) {
 		}
 	})
 }
+
+// TestComputeSymlinks: the listing's types spare a stat per regular file;
+// symbolic links are still followed, as a reader follows them.
+func TestComputeSymlinks(t *testing.T) {
+	dir := writeStore(t, map[string]string{
+		"MEMORY.md": "- [a](a.md) — h\n- [l](l.md) — h\n- [gone](gone.md) — h\n- [d](d.md) — h\n",
+		"a.md":      "", "real/l.md": "", "real/o.md": "", "dir/": "",
+	})
+	for link, target := range map[string]string{
+		"l.md":    filepath.Join(dir, "real", "l.md"), // a pointer's target through a link
+		"o.md":    filepath.Join(dir, "real", "o.md"), // an orphan through a link
+		"gone.md": filepath.Join(dir, "missing.md"),   // a link to nothing
+		"d.md":    filepath.Join(dir, "dir"),          // a link to a directory
+		"x.md":    filepath.Join(dir, "nothing.md"),   // an unnamed link to nothing: no entry
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+	}
+	res, err := Compute(dir, records.MaxDate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var orphans, dangling []string
+	for _, o := range res.Orphans {
+		orphans = append(orphans, o.File)
+	}
+	for _, d := range res.Dangling {
+		dangling = append(dangling, strconv.Itoa(d.Line)+":"+d.Target+" ("+d.Reason+")")
+	}
+	if want := []string{"o.md"}; !slices.Equal(orphans, want) {
+		t.Errorf("orphans = %q, want %q", orphans, want)
+	}
+	if want := []string{"3:gone.md (no such file)", "4:d.md (a directory, not a file)"}; !slices.Equal(dangling, want) {
+		t.Errorf("dangling = %q, want %q", dangling, want)
+	}
+	if res.Entries != 3 { // a.md, l.md, o.md
+		t.Errorf("Entries = %d, want 3", res.Entries)
+	}
+}
