@@ -83,10 +83,7 @@ func runAdmit(env *Env, args []string) error {
 		writeJSON(env, res)
 		return nil
 	}
-	fmt.Fprintf(env.Stdout, "admitted %s at line %d: %s\n", res.Identity, res.Line, res.Pointer)
-	if res.Critical != "" {
-		fmt.Fprintf(env.Stdout, "critical: %s (slate row appended)\n", res.Critical)
-	}
+	res.WriteText(env.Stdout)
 	return nil
 }
 
@@ -116,12 +113,7 @@ func runAdopt(env *Env, args []string) error {
 		writeJSON(env, res)
 		return nil
 	}
-	fmt.Fprint(env.Stdout, res.Diff)
-	if !res.Written {
-		fmt.Fprintln(env.Stdout, "\nnothing written; run again with --yes to adopt")
-		return nil
-	}
-	fmt.Fprintf(env.Stdout, "\nadopted: %s and %s written; snapshot %s\n", res.Index, res.Policy, res.Snapshot)
+	res.WriteText(env.Stdout)
 	return nil
 }
 

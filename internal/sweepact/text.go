@@ -60,3 +60,23 @@ func (res *RestoreResult) WriteText(w io.Writer) {
 func (res *ReviewResult) WriteText(w io.Writer, path string) {
 	fmt.Fprintf(w, "%d decision(s) saved to %s; %d still pending\n", res.Decided, path, res.Pending)
 }
+
+// WriteText prints an admission: the pointer line written and where, and
+// the slate's critical row when one was appended.
+func (res *AdmitResult) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "admitted %s at line %d: %s\n", res.Identity, res.Line, res.Pointer)
+	if res.Critical != "" {
+		fmt.Fprintf(w, "critical: %s (slate row appended)\n", res.Critical)
+	}
+}
+
+// WriteText prints an adoption: the diff, then either what was written
+// and the snapshot taken, or that nothing was written without --yes.
+func (res *AdoptResult) WriteText(w io.Writer) {
+	fmt.Fprint(w, res.Diff)
+	if !res.Written {
+		fmt.Fprintln(w, "\nnothing written; run again with --yes to adopt")
+		return
+	}
+	fmt.Fprintf(w, "\nadopted: %s and %s written; snapshot %s\n", res.Index, res.Policy, res.Snapshot)
+}
