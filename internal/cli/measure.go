@@ -73,22 +73,15 @@ func runMeasure(env *Env, args []string) error {
 		}
 		return exitCode(exitUsage)
 	}
-	switch v := res.Verdict; {
-	case v != nil:
+	if v := res.Verdict; v != nil {
 		for _, n := range v.Notes {
 			fmt.Fprintf(env.Stderr, "memcompact: warning: %s\n", n)
 		}
-		if !asJSON {
-			fmt.Fprintf(env.Stdout, "RESULT: %s\n", v.Result)
-			for _, p := range v.Problems {
-				fmt.Fprintf(env.Stdout, "  - %s\n", p)
-			}
-		}
-	case !asJSON:
-		fmt.Fprintln(env.Stdout, res.Measurement.Row())
 	}
 	if asJSON {
 		writeJSONTo(env.Stdout, res.JSON())
+	} else {
+		res.WriteText(env.Stdout)
 	}
 	return exitCode(int(res.Status()))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -41,6 +42,19 @@ func (r *Result) JSON() any {
 		return r.Verdict
 	}
 	return r.Measurement
+}
+
+// WriteText prints the result as the reference script does: the verdict
+// on a record and its problems, or the measurement's row.
+func (r *Result) WriteText(w io.Writer) {
+	if v := r.Verdict; v != nil {
+		fmt.Fprintf(w, "RESULT: %s\n", v.Result)
+		for _, p := range v.Problems {
+			fmt.Fprintf(w, "  - %s\n", p)
+		}
+		return
+	}
+	fmt.Fprintln(w, r.Measurement.Row())
 }
 
 // Reasons measure rejects a request for. ReasonNoFile is printed as text
