@@ -14,43 +14,22 @@ func init() {
 		name:  "admit",
 		usage: "admit --index INDEX --hook TEXT [--title T] [--section '## S'] [--critical yes|no --why TEXT] FILE",
 		short: "admit an entry: its life key, an R1-passing pointer, its critical row",
-		long: `Admit gives an entry file a life the sweep can reason about: it writes
-metadata.admitted (today) and node_type: memory into its frontmatter, adds a
-pointer line "- [TITLE](FILE) — HOOK" at the end of the index (or of
---section), and with --critical appends the slate's critical row. It refuses
-a hook that says nothing (R1), an entry already admitted or pointed at, and
-a pointer that would put a subject past Claude Code's load cut. Snapshots
-first, under the store's lock.
-
-Exit codes: 0 admitted, 2 refused, 3 usage error.`,
-		run: runAdmit,
+		long:  help("admit"),
+		run:   runAdmit,
 	})
 	register(&command{
 		name:  "adopt",
 		usage: "adopt [--yes] INDEX",
 		short: "give a store with no policy the split shape (stanza, POLICY.md, budget)",
-		long: `Adopt migrates a store with no policy to the split shape: the stanza at
-line 1 of the index naming POLICY.md; POLICY.md from the built-in reference
-with a values region holding Claude Code's known limit (25,000 units) as a
-dated limit_observation and the default budget fraction; and, for a flat
-list with no "## " heading, one heading so the check can read it. Without
---yes it only prints the diff. With --yes it snapshots the index first.
-
-Exit codes: 0 shown or adopted, 2 refused (a policy exists already), 3 usage.`,
-		run: runAdopt,
+		long:  help("adopt"),
+		run:   runAdopt,
 	})
 	register(&command{
 		name:  "observe-limit",
 		usage: "observe-limit [--value N] [--method TEXT] INDEX",
 		short: "append a dated limit observation to the store's values region",
-		long: `Observe-limit appends "limit_observation: DATE | N | characters | METHOD" at
-the end of the store's values region (POLICY.md, or the index's own header).
-Earlier rows are never rewritten: the freshest date governs. The default is
-Claude Code's known load cut, with the method naming where it is known from.
-A store without a values region is refused; adopt creates one.
-
-Exit codes: 0 appended, 2 refused, 3 usage error.`,
-		run: runObserveLimit,
+		long:  help("observe-limit"),
+		run:   runObserveLimit,
 	})
 }
 

@@ -12,16 +12,8 @@ func init() {
 		name:  "budgets",
 		usage: "budgets [ROOT] [--root DIR] [--json]",
 		short: "measure every budgeted memory file against its budget",
-		long: `budgets reads ROOT/compaction/compaction-policy.md (ROOT defaults to the
-nearest directory, from the working directory upward, that has one), expands
-its globs and prints one line per budgeted file:
-
-  main/main-memory.md: 312/500 lines (OK)
-
-Exit 0 when every file is within budget, 1 when any is over, 2 when the
-policy is missing or malformed (each bad line is named) or a file cannot be
-read, 3 usage error (ROOT is not a directory).`,
-		run: runBudgets,
+		long:  help("budgets"),
+		run:   runBudgets,
 	})
 }
 

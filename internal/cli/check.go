@@ -16,28 +16,8 @@ func init() {
 		name:  "check",
 		usage: checkUsage,
 		short: "check a memory index on four axes: policy, size, recall hooks, shared notes",
-		long: `check reads a memory index (MEMORY.md) and reports, without writing anything:
-
-  policy   the store's policy text matches the reference copy (in the index
-           header, or split into a stanza and a policy file beside the index)
-  size     the index's characters against the budget its policy file records
-  hooks    linked subjects whose pointer says nothing the filename does not
-  notes    one note shared over subjects that carry no hook of their own
-
-INDEX defaults to the Claude Code memory index of the current project.
-The reference copy is --reference (or REFERENCE), else $MEMCOMPACT_REFERENCE,
-else the newest installed agent-orchestra skill, else memcompact's built-in
-copy.
-
-The PowerShell parameter names are accepted too, in any unambiguous prefix,
-with -Name:value and -Json:$true/$false, and bound by position as the script
-binds them (index first, then reference copy):
-  memcompact check -IndexPath INDEX [-PolicyReferencePath FILE] [-Json]
-
-All output goes to standard output; --json prints one JSON object on every
-path, refusals and usage errors included.
-Exit codes: 0 clean, 1 defects, 2 refused, 3 usage error.`,
-		run: runCheck,
+		long:  help("check"),
+		run:   runCheck,
 	})
 }
 

@@ -25,43 +25,8 @@ func init() {
 		name:  "compact",
 		usage: compactUsage,
 		short: "distill the oldest entries of over-budget memory files into a Compacted History block",
-		long: `compact runs the compaction protocol on each over-budget file of the policy
-(no FILE, or --all), or on each FILE named, even one within budget:
-snapshot to compaction/snapshots/, split into entries and tiers, distill the
-oldest tier into a "## Compacted History" block, lighten the mid tier only if
-still over, verify (within budget, newest tier byte-identical, every fact of
-the distilled entries in the block, no secret in it), then replace the file
-atomically. It prints, per file:
-
-  Compacted N entries (X lines) into a Y-line history block. FILE is now Z/BUDGET lines. Snapshot: PATH
-
-Entries that hold a secret (or sit under a Secrets, Credentials or Tokens
-heading) are never summarized and stay where they are; the report lists them.
-
-The first compaction of a file (one with no snapshot yet) asks for
-confirmation on a terminal; elsewhere it needs --yes.
-
-Summarizers: the built-in one (deterministic, extractive, offline) by default,
-or the one compaction/summarizer.toml names; --summarizer claude runs Claude
-Code headless (claude -p, no tools); --summarizer anthropic calls the Messages
-API (ANTHROPIC_API_KEY); --summarizer openai calls any OpenAI-compatible
-chat-completions server (--base-url, OPENAI_API_KEY; a local server needs no
-key); --summarizer CMD runs CMD through the shell with the prompt and the
-oldest tier on stdin and reads a Markdown list from stdout. All get the same
-prompt; their bullets are verified, what they miss is sent back once, and
-what is still missing is appended verbatim (--strict aborts instead). An
-answer that is not a list, a failure, or a run past --timeout aborts. Text
-goes to a remote summarizer only with --yes, an answer on a terminal, or
-allow_remote = true in compaction/summarizer.toml. --plan prints the oldest
-tier, the facts that must survive and the prompt (with --summarizer, exactly
-what would be sent, sending nothing); --summary FILE then uses the bullets an
-agent wrote to FILE.
-
-Exit codes: 0 done or nothing to do; 1 a file is still over budget or the
-compaction was aborted (the file untouched); 2 refused (malformed policy,
-file not in the policy, no recognizable entries, confirmation not given,
-write failure); 3 usage.`,
-		run: runCompact,
+		long:  help("compact"),
+		run:   runCompact,
 	})
 }
 

@@ -15,23 +15,8 @@ func init() {
 		name:  "doctor",
 		usage: doctorUsage,
 		short: "one friendly report on a memory store, with the command that fixes each problem",
-		long: `doctor examines a memory store and reports, area by area: what Claude Code
-loads of the index (the load cut), subjects without a recall hook (R1) and
-unattributed shared notes (R2) on whatever pointer lines it finds, drift
-(orphan entry files, dangling pointers), secrets, budgets when a compaction
-policy exists, and what the strict check makes of the store — each with the
-one command that explains or fixes it. A store the strict check refuses (a
-flat list with no "## " heading, no adopted policy) still gets a verdict,
-and a line on what adopting the policy would add. doctor refuses nothing it
-can read.
-
-INDEX defaults to the current project's Claude Code memory index. --all
-walks every store under <config dir>/projects/*/memory/ and prints a
-summary table (a progress line goes to stderr when it is a terminal).
-
-Exit codes: 0 healthy, 1 problems, 2 the index could not be read,
-3 usage error (no index found).`,
-		run: runDoctor,
+		long:  help("doctor"),
+		run:   runDoctor,
 	})
 }
 

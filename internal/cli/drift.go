@@ -15,22 +15,8 @@ func init() {
 		name:  "drift",
 		usage: driftUsage,
 		short: "find orphan entry files and dangling pointers in a memory store",
-		long: `drift compares a memory store's entry files with its index's pointers:
-
-  orphan    an entry file (*.md beside the index, other than the index,
-            LEDGER.md, SLATE.md, ARCHIVE.md, POLICY.md and the policy file
-            the index names) that no link in the index names; an orphan
-            whose exit is in force in LEDGER.md left on the record and is
-            listed as exited, not as drift
-  dangling  a pointer (a link to a .md file on a list-item line of the
-            index) whose file does not exist
-
-STORE is the store directory or its index file; it defaults to the current
-project's Claude Code memory store. Nothing is written.
-
-Exit codes: 0 no drift, 1 drift, 2 the index or LEDGER.md could not be
-read, 3 usage error (STORE missing, no store found).`,
-		run: runDrift,
+		long:  help("drift"),
+		run:   runDrift,
 	})
 }
 

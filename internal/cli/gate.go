@@ -13,19 +13,8 @@ func init() {
 		name:  "gate",
 		usage: "gate deferral|exit|admission|reconcile [flags] [INDEX]",
 		short: "apply one of the sweep's four disposition gates to one entry",
-		long: `Gate applies one disposition gate to one entry and says whether the move is
-lawful and why. It reads the store and writes nothing.
-
-  deferral   may this entry take keep-hot-with-expiry now? (--identity)
-  exit       may it take this disposition now? (--identity, --disposition;
-             --destination and --probe to read the destination, --landed)
-  admission  may remove-fails-admission apply at all? (--identity,
-             --admission-rule-landed-on)
-  reconcile  has this living entry's life already exited? (--entry)
-
-Exit 0 allowed (reconcile: not-exited), 1 refused (reconcile: exited or
-undecidable), 2 a record file could not be read, 3 usage error.`,
-		run: runGate,
+		long:  help("gate"),
+		run:   runGate,
 	})
 }
 

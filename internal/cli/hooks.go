@@ -12,26 +12,8 @@ func init() {
 		name:  "hooks",
 		usage: hooksUsage,
 		short: "add memcompact's Claude Code hooks to settings.json, or take them out",
-		long: `install merges two hook entries into a Claude Code settings.json:
-SessionStart runs "memcompact hook session-start" and PreToolUse (matcher
-Write|Edit) runs "memcompact hook pre-write". Every other key is
-kept in its order; a second install changes nothing; the previous bytes are
-kept in settings.json.memcompact-backup; a settings.json that is not valid
-JSON is refused (exit 2) and left alone.
-
-uninstall removes exactly the hook entries whose command runs memcompact's
-hooks (a command naming a memcompact executable, whatever --bin was), and
-any matcher group or event they leave empty. So --bin must name memcompact:
-an absolute path such as "$(command -v memcompact)" is the usual choice.
-
---user (the default) edits <config dir>/settings.json, the config dir being
-$CLAUDE_CONFIG_DIR or ~/.claude; --project edits .claude/settings.json at the
-project root (the enclosing git repository's root, else the current
-directory); --settings names the file outright.
-
-Exit codes: 0 done (or nothing to do), 2 refused (the settings file is not
-valid JSON, or cannot be written safely), 3 usage error.`,
-		run: runHooks,
+		long:  help("hooks"),
+		run:   runHooks,
 	})
 }
 

@@ -13,19 +13,8 @@ func init() {
 		name:  "init",
 		usage: "init [ROOT] [--root DIR] [--json]",
 		short: "set up budgeted compaction in a memory root",
-		long: `init sets up a memory root (ROOT, or --root, or the nearest directory from the
-working directory upward that already has a policy, or else the working
-directory): it creates compaction/ and compaction/snapshots/, writes
-compaction/compaction-policy.md with default budgets if there is none (an
-existing policy only gets a short installation note appended), and adds a
-Memory Compaction section to master-memory.md if the file exists and does
-not already name compaction/compaction-policy.md. It compacts nothing, and
-prints the budget report. A second run changes nothing.
-
-Exit 0 when set up (even if some files are over budget: init only reports),
-2 when the existing policy is malformed (nothing is written), 3 when ROOT is
-not a directory.`,
-		run: runInit,
+		long:  help("init"),
+		run:   runInit,
 	})
 }
 

@@ -16,19 +16,8 @@ func init() {
 		name:  "inventory",
 		usage: "inventory [flags] INDEX",
 		short: "enumerate a store's corpus from disk, in sweep order, as an artifact",
-		long: `Inventory enumerates both populations of a store from disk — every subject
-linked on the index's pointer lines, and every entry file no pointer names
-(except orphans whose exit is in force in LEDGER.md) — folds in SLATE.md,
-and orders them: incomplete dispositions, critical entries, unassessed
-entries, expired deferrals, the rest. The artifact (JSON, on stdout and, with
---out, in a file) records the index's character count and digest, so the
-partition check knows which bytes were enumerated. The artifact is written
-under the store's lock, atomically, and never through a symlink leading out
-of the store. Nothing else is written.
-
-Exit codes: 0 enumerated, 2 a file exists but could not be read, 3 usage
-error ("RESULT: usage-error" and a reason on standard output).`,
-		run: runInventory,
+		long:  help("inventory"),
+		run:   runInventory,
 	})
 }
 

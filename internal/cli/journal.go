@@ -16,74 +16,26 @@ const (
 	undoUsage    = "undo (--entry NAME [--at SNAP] | --file PATH --at SNAP | --removed-since SNAP | --to SNAP) [--yes] [--json] [--store STORE]"
 )
 
-const journalHelp = `The journal is a content-addressed history of a memory store, kept in
-memcompact's data directory ($MEMCOMPACT_DATA_DIR, else $XDG_DATA_HOME/memcompact,
-else ~/.local/share/memcompact) — outside the store, so Claude Code never loads
-it. Each file's bytes are stored once by digest; each snapshot is a small
-manifest (time, cause, every file). The hooks take one at every session start
-and before every agent write to a memory file, so whatever an agent, a
-background consolidation or another session deletes can be seen ('memcompact
-history') and brought back ('memcompact undo'). A file that matches a secret
-rule is listed but its bytes are not kept unless --include-secrets is given.
-
-STORE is the store folder or its MEMORY.md; it defaults to the current
-project's Claude Code memory store.`
+var journalHelp = help("journal-store")
 
 func init() {
 	register(&command{
 		name: "journal", usage: journalUsage,
 		short: "record the memory store's current state in its journal (or prune the journal)",
-		long: journalHelp + `
-
-'journal' records a snapshot now (nothing is written when the store is
-unchanged since the last one). 'journal prune' applies the retention policy:
-every snapshot of the last 14 days, then the newest of each day for 90 days,
-then one a week, within 256 MiB; the newest snapshot is always kept.
-
-Exit codes: 0 recorded (or unchanged, or pruned), 2 the journal could not be
-written, 3 usage error (no store found).`,
-		run: runJournal,
+		long:  journalHelp + help("journal"),
+		run:   runJournal,
 	})
 	register(&command{
 		name: "history", usage: historyUsage,
 		short: "show what changed in a memory store between journal snapshots",
-		long: journalHelp + `
-
-history lists, step by step, entries added, removed and renamed, pointer lines
-dropped from and added to MEMORY.md, and files whose size changed; then a
-warning for each dangerous pattern — many entries removed at once, MEMORY.md
-rewritten with pointers gone and no exit recorded in LEDGER.md, a file that
-lost most of its content — each with the 'memcompact undo' command that
-reverses it. --since takes a snapshot ID, a date (YYYY-MM-DD), an RFC 3339
-time or an age (36h, 7d, 2w); --file limits it to one store path.
-
-Exit codes: 0 no warning, 1 warnings, 2 the journal could not be read, 3 usage.`,
-		run: runHistory,
+		long:  journalHelp + help("history"),
+		run:   runHistory,
 	})
 	register(&command{
 		name: "undo", usage: undoUsage,
 		short: "bring back removed entries, a file, or the whole store from the journal",
-		long: journalHelp + `
-
-  --entry NAME [--at SNAP]  one entry file (and its pointer lines in MEMORY.md,
-                            put back where they were) as the newest snapshot
-                            that has it (or SNAP) holds it
-  --file PATH --at SNAP     one file as SNAP holds it (removed if SNAP lacks it)
-  --removed-since SNAP      every entry removed since SNAP, with its pointers;
-                            nothing else changes
-  --to SNAP                 the whole store as SNAP holds it
-
-SNAP is a snapshot ID (or a unique prefix), 'last' (the newest), 'last~N'
-(N before the newest), a date or an RFC 3339 time (the newest snapshot at or before it). undo shows what it will change and
-asks (or takes --yes); it snapshots the present first, so every undo can be
-undone ('memcompact undo --to SAFETY' with the ID it prints). Every file is
-re-checked just before its atomic replace: one changed since the plan is not
-overwritten.
-
-Exit codes: 0 undone (or shown, without --yes off a terminal), 2 refused
-(nothing to undo, no such snapshot, a file changed meanwhile, not confirmed),
-3 usage error.`,
-		run: runUndo,
+		long:  journalHelp + help("undo"),
+		run:   runUndo,
 	})
 }
 

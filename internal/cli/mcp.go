@@ -13,22 +13,8 @@ func init() {
 		name:  "mcp",
 		usage: "mcp",
 		short: "serve memcompact's instruments to an agent over MCP (stdio)",
-		long: `mcp runs a Model Context Protocol server on standard input and output.
-Its tools are memcompact's verbs with typed inputs: check, load, drift,
-secrets, budgets, inventory, gate_deferral, gate_exit, gate_admission,
-gate_reconcile, partition, measure, doctor, compact_plan and compact_apply.
-Each returns as its structured content the verb's --json output, the
-same document the command line prints, under a published output schema;
-the exit code and outcome ride in the result's _meta. compact_apply
-is the only tool that writes; it requires "confirm": true and otherwise
-reports what it would do.
-
-Register it with Claude Code:
-  claude mcp add memcompact -- memcompact mcp
-
-Exit codes: 0 when its input ends, 2 if the transport fails, 3 for any
-argument. Each tool's own exit code is in its result (exit_code).`,
-		run: runMCP,
+		long:  help("mcp"),
+		run:   runMCP,
 	})
 }
 

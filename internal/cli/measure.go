@@ -18,24 +18,8 @@ func init() {
 		name:  "measure",
 		usage: measureUsage,
 		short: "measure a file by the counting rule, or validate a measurement record",
-		long: `measure PATH applies the store's counting rule (UTF-8 decoded, CRLF and lone
-CR as LF, length in UTF-16 code units) to any file, typically a promotion
-destination such as ~/.claude/CLAUDE.md, and prints the record a sweep
-writes down:
-
-  x-destination_observation: DATE | VALUE | characters | SURFACE | METHOD
-
-SURFACE is the file's absolute path, home-relative (~/...). --as-of sets the
-date (default today). Exit 0; exit 2 when PATH cannot be read, 3 when
-PATH is not a file.
-
-measure --validate RECORD checks such a record (with or without its
-x-destination_observation: key) and lists every missing or malformed field.
-Exit 0 when it conforms, 1 when it does not.
-
-The PowerShell names -Path, -Validate, -AsOf and -Json are accepted too.
-Usage errors print "RESULT: usage-error" and a reason on standard output.`,
-		run: runMeasure,
+		long:  help("measure"),
+		run:   runMeasure,
 	})
 }
 

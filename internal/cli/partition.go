@@ -13,21 +13,8 @@ func init() {
 		name:  "partition",
 		usage: "partition --inventory ARTIFACT [flags] INDEX",
 		short: "reconcile a pre-sweep inventory against the post-sweep store",
-		long: `Partition reads the enumeration artifact the inventory wrote before the
-sweep and accounts for every subject in it against the index, archive and
-ledger as they now stand, on life keys: still hot, demoted (a demotion in
-force corroborated by an archive line), exited with a record, or an orphan
-this sweep assessed. Anything else left recall without a record.
-
---strict adds the decision-grain check: by set equality over every decided
-life, exits in force whose pointer is still in the index, kept entries
-missing from it, and demotions no archive line carries. Plain partition
-cannot see those (an exit in force accounts a subject even when its pointer
-never left); --strict names each one. Use --strict.
-
-Exit 0 accounted, 1 unaccounted (or strays under --strict), 2 unverifiable
-(no admitted dates on either side), 3 usage error.`,
-		run: runPartition,
+		long:  help("partition"),
+		run:   runPartition,
 	})
 }
 

@@ -15,19 +15,8 @@ func init() {
 		name:  "reference",
 		usage: referenceUsage,
 		short: "print memcompact's built-in reference copy of the policy and stanza",
-		long: `reference prints the reference copy memcompact checks stores against when
-neither --reference nor MEMCOMPACT_REFERENCE names another and no
-agent-orchestra plugin copy is installed. Save it to adapt it
-("memcompact reference > my-reference.md"), or adopt its texts:
-
-  --policy   print only the policy text, with its two marker lines, for a
-             store's policy file (or, unsplit, the top of its index)
-  --stanza   print only the stanza text, wrapped in the index-side markers
-             a split store puts at the top of MEMORY.md
-
-Exit codes: 0 printed, 3 usage error (any argument, or --policy and
---stanza together).`,
-		run: runReference,
+		long:  help("reference"),
+		run:   runReference,
 	})
 }
 

@@ -13,19 +13,8 @@ func init() {
 		name:  "restore",
 		usage: "restore SNAPSHOT [--to FILE] [--yes] [--root DIR] [--json]",
 		short: "put a memory file back as a snapshot has it",
-		long: `restore replaces a memory file with a snapshot from compaction/snapshots/
-(SNAPSHOT is a path, or just the snapshot's name). The file is the budgeted
-file whose base name the snapshot carries; --to names it when that is
-ambiguous or the file is no longer in the policy.
-
-restore shows the snapshot's date and size and asks before replacing (on a
-terminal; elsewhere it needs --yes). The current file is first snapshotted
-itself, under the usual naming rule, so a restore is undone by restoring
-that snapshot.
-
-Exit 0 restored (or already identical), 2 refused (no such snapshot, no
-single file to restore to, not confirmed, write failure), 3 usage.`,
-		run: runRestore,
+		long:  help("restore"),
+		run:   runRestore,
 	})
 }
 

@@ -23,27 +23,8 @@ func init() {
 		name:  "save",
 		usage: saveUsage,
 		short: "append an entry to a memory file, compacting it first if it is over budget",
-		long: `save appends an entry (standard input, or --entry FILE) to FILE, after a blank
-line. If FILE is over its budget, it is compacted first (as 'memcompact
-compact FILE' would, leaving room for the entry), and the compacted file and
-the entry are written in one atomic replace. A save never drops the entry:
-if the compaction cannot make room (or is aborted, not confirmed, or its
-summarizer cannot run or send), the file is compacted as far as it goes, or
-not at all, and the entry is saved anyway, over budget; the hints say what
-would bring the file within budget. A file within budget gets a plain
-append. A file not in the policy is saved without a budget check. The first
-compaction of a file needs confirmation (a terminal, or --yes).
-
-An entry that holds a secret is not saved (memory is read back into every
-future session) unless --allow-secret is given; nor is one while the
-policy is malformed, or whose file changed while it was being compacted.
-Each time its text is kept in compaction/unsaved/ and the message says
-where.
-
-Exit 0 saved; 1 saved, but the file is over its budget; 2 refused (not
-saved: a secret, a malformed policy, the file changed — kept in
-compaction/unsaved/); 3 usage (including an empty entry).`,
-		run: runSave,
+		long:  help("save"),
+		run:   runSave,
 	})
 }
 

@@ -14,22 +14,8 @@ func init() {
 		name:  "secrets",
 		usage: secretsUsage,
 		short: "find secrets in memory files, reported redacted",
-		long: `secrets scans memory files for secrets with the detector compaction and
-the write guard use: gitleaks' detection rules, assignments to names
-ending in _KEY, _TOKEN, _SECRET, _PASSWORD or _CREDENTIAL, and long
-random-looking tokens. Each finding is reported as file:line, rule and a
-redacted excerpt; a secret is never printed in full.
-
-PATH is a file or a directory (walked; hidden directories are skipped and
-binary files skipped with a warning). Without PATH: the current project's
-Claude Code memory store (its directory, index and entry files) and the
-user's CLAUDE.md in the Claude config dir ($CLAUDE_CONFIG_DIR or ~/.claude).
-
-A line holding "gitleaks:allow" is never flagged.
-
-Exit codes: 0 no secrets, 1 secrets found, 2 a file could not be read,
-3 usage error (a PATH that does not exist, nothing to scan).`,
-		run: runSecrets,
+		long:  help("secrets"),
+		run:   runSecrets,
 	})
 }
 

@@ -14,17 +14,8 @@ func init() {
 		name:  "set-budget",
 		usage: "set-budget FILE N lines|chars [--newest N] [--root DIR] [--json]",
 		short: "set a memory file's budget in the compaction policy",
-		long: `set-budget updates the budgets-table row whose File is FILE (a path relative
-to the working directory, or a glob such as topic-diary/topics/*.md), or adds
-a row for it at the end of the table. Only that one line of the policy
-changes. --newest sets how many of the newest entries stay verbatim; without
-it an updated row keeps its value and a new row inherits the value of the
-glob row that covers FILE, else 10. "N lines" may be given as one argument.
-
-Exit codes: 0 set (or already so), 2 refused (no memory root, a malformed
-policy, FILE outside the root or under compaction/, a write failure),
-3 usage error.`,
-		run: runSetBudget,
+		long:  help("set-budget"),
+		run:   runSetBudget,
 	})
 }
 

@@ -12,14 +12,8 @@ func init() {
 		name:  "snapshots",
 		usage: "snapshots [FILE] [--root DIR] [--json]",
 		short: "list the snapshots compaction and restore have taken",
-		long: `snapshots lists compaction/snapshots/, oldest first, one line per snapshot:
-its path, when it was taken (from its name), its lines and bytes. With FILE,
-only the snapshots of that file (by base name: main/main-memory.md has
-main-memory-YYYY-MM-DD….md).
-
-Exit codes: 0 listed (an empty list included), 2 refused (no memory root,
-FILE outside it, an unreadable snapshots folder), 3 usage error.`,
-		run: runSnapshots,
+		long:  help("snapshots"),
+		run:   runSnapshots,
 	})
 }
 

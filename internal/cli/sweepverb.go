@@ -19,43 +19,8 @@ func init() {
 		name:  "sweep",
 		usage: sweepSynopsis,
 		short: "plan, review and execute a sweep of a store, every exit recorded and reversible",
-		long: `A sweep takes an index that no longer loads whole back to one that does,
-with the owner deciding and every exit recorded before it happens.
-
-  sweep plan [--target UNITS] [--record] [--out PLAN] INDEX
-      Propose a disposition for every subject, with evidence and reason:
-      dangling pointers removed, duplicates folded, entries their own text
-      marks finished demoted to ARCHIVE.md, standing rules proposed for
-      promotion, the rest kept; then the fewest, safest demotions that
-      bring the index within the target (default: Claude Code's load cut,
-      or the store's budget when smaller). Critical entries are never
-      demoted, a hook is never trimmed and subjects never folded under one
-      note. Writes the plan file (default .memcompact/sweep-plan.json in
-      the store) with the index digest in it; --record also appends a
-      'proposed' ledger record per move.
-
-  sweep review [PLAN]
-      Walk the pending subjects and decide: a accept, r reject,
-      d DISPOSITION change, e REASON edit, A accept all of this kind,
-      s skip, q stop. Answers are read one per line from stdin, so a
-      script can answer. The plan file is saved with the decisions.
-
-  sweep apply [--yes] [--dry-run] [--admission-landed DATE] PLAN
-      Execute the accepted dispositions: each passes its gate, its
-      'executed' record is appended (fsync) before its act; a demoted
-      pointer moves to ARCHIVE.md, a removed body to archive/, nothing is
-      deleted. Pending decisions need --yes. Refused when the index changed
-      since the plan. Ends with the sweep-complete record and the
-      partition check (--strict) against the enumeration taken first.
-
-  sweep restore [--index INDEX] IDENTITY
-      Bring an exited subject back into the index where it was, with its
-      'restore' record; ARCHIVE.md keeps its history.
-
-Exit codes: 0 done (apply: partition accounted), 1 apply finished but the
-partition is not accounted, 2 refused (nothing, or nothing more, written;
-the message says which), 3 usage error.`,
-		run: runSweep,
+		long:  help("sweep"),
+		run:   runSweep,
 	})
 }
 
