@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"io"
 
 	"github.com/memcompact/memcompact/internal/budget"
 )
@@ -41,14 +39,6 @@ func runInit(env *Env, args []string) (err error) {
 	if asJSON {
 		return printJSON(env, res)
 	}
-	if res.Changed {
-		for _, a := range res.Actions {
-			fmt.Fprintf(env.Stdout, "init: %s\n", a)
-		}
-		fmt.Fprintf(env.Stdout, "Memory compaction is set up in %s. Nothing was compacted. Budgets now:\n", res.Root)
-	} else {
-		fmt.Fprintf(env.Stdout, "Memory compaction was already set up in %s; nothing changed. Budgets now:\n", res.Root)
-	}
-	io.WriteString(env.Stdout, res.Budgets.Text())
+	res.WriteText(env.Stdout)
 	return nil
 }

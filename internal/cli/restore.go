@@ -52,11 +52,7 @@ func runRestore(env *Env, args []string) (err error) {
 	preview := func(r *snapshot.RestoreResult) {
 		if !asJSON && !shown {
 			shown = true
-			now := "does not exist"
-			if r.Exists {
-				now = fmt.Sprintf("is %d lines, %d bytes", r.CurrentLines, r.CurrentBytes)
-			}
-			fmt.Fprintf(env.Stdout, "Snapshot %s, taken %s: %d lines, %d bytes. %s %s now.\n", r.Snapshot, r.Taken, r.Lines, r.Bytes, r.File, now)
+			r.WritePreviewText(env.Stdout)
 		}
 	}
 	if isTerminal(env.Stdin) {
@@ -75,13 +71,6 @@ func runRestore(env *Env, args []string) (err error) {
 	if asJSON {
 		return printJSON(env, res)
 	}
-	switch {
-	case res.Status == snapshot.StatusUnchanged:
-		fmt.Fprintf(env.Stdout, "%s is already identical to the snapshot; nothing to do.\n", res.File)
-	case res.SafetySnapshot != "":
-		fmt.Fprintf(env.Stdout, "Restored %s from %s.\nThe version it replaced is in %s; restore that to undo.\n", res.File, res.Snapshot, res.SafetySnapshot)
-	default:
-		fmt.Fprintf(env.Stdout, "Restored %s from %s.\n", res.File, res.Snapshot)
-	}
+	res.WriteText(env.Stdout)
 	return nil
 }

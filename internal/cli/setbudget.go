@@ -54,14 +54,7 @@ func runSetBudget(env *Env, args []string) (err error) {
 	if asJSON {
 		return printJSON(env, res)
 	}
-	switch res.Action {
-	case budget.ActionAdded:
-		fmt.Fprintf(env.Stdout, "Added %s to %s: %s, newest tier last %d entries (line %d).\n", res.File, res.Policy, res.New.BudgetText(), res.Newest, res.Line)
-	case budget.ActionUnchanged:
-		fmt.Fprintf(env.Stdout, "%s already has %s, newest tier last %d entries; nothing changed.\n", res.File, res.New.BudgetText(), res.Newest)
-	default:
-		fmt.Fprintf(env.Stdout, "Set %s to %s, newest tier last %d entries (was %s, last %d; line %d of %s).\n", res.File, res.New.BudgetText(), res.Newest, res.Old.BudgetText(), res.Old.Newest, res.Line, res.Policy)
-	}
+	res.WriteText(env.Stdout)
 	return nil
 }
 

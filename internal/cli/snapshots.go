@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/memcompact/memcompact/internal/snapshot"
 )
@@ -43,15 +42,6 @@ func runSnapshots(env *Env, args []string) (err error) {
 	if asJSON {
 		return printJSON(env, res)
 	}
-	switch {
-	case len(res.Snapshots) > 0:
-		for _, s := range res.Snapshots {
-			fmt.Fprintf(env.Stdout, "%s  %s  %d lines  %d bytes\n", s.Path, s.Date, s.Lines, s.Bytes)
-		}
-	case res.File != "":
-		fmt.Fprintf(env.Stdout, "No snapshots of %s.\n", res.File)
-	default:
-		fmt.Fprintln(env.Stdout, "No snapshots.")
-	}
+	res.WriteText(env.Stdout)
 	return nil
 }
