@@ -10,8 +10,10 @@
 //     files, kept with the stamp of every one of them, and trusted only
 //     while every one still has that stamp.
 //
-// The cache lives in os.UserCacheDir()/memcompact, one JSON file per
-// namespace (a kind of result and the directory it is about). It is only
+// The cache lives in os.UserCacheDir()/memcompact, one file per namespace
+// (a kind of result and the directory it is about), in encoding/gob: a
+// session-start hook loads three of them, and gob decodes a 1,000-file
+// store's in a fifth of the time JSON took (issue 12). It is only
 // ever a shortcut: a missing, corrupt, stale, foreign-version or
 // unwritable cache is ignored and rebuilt, never reported, and a result is
 // trusted on stamps only when the files last changed more than racyWindow
@@ -23,13 +25,16 @@
 package filecache
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
@@ -54,8 +59,15 @@ type cacheFile struct {
 }
 
 // format versions the cache file's own layout; a file of another format
-// is ignored like a corrupt one.
-const format = "2"
+// is ignored like a corrupt one. 3: gob, not JSON.
+const format = "3"
+
+// ext is the cache files' extension; legacyExt that of the JSON files of
+// format 2, removed when the namespace is next saved.
+const (
+	ext       = ".gob"
+	legacyExt = ".json"
+)
 
 // Record is what is remembered of one file.
 type Record struct {
@@ -74,10 +86,13 @@ func Open(namespace, version string) *Cache {
 		return nil
 	}
 	sum := sha256.Sum256([]byte(namespace))
-	c := &Cache{path: filepath.Join(dir, "memcompact", hex.EncodeToString(sum[:12])+".json")}
+	c := &Cache{path: filepath.Join(dir, "memcompact", hex.EncodeToString(sum[:12])+ext)}
 	if b, err := os.ReadFile(c.path); err == nil {
 		var f cacheFile
-		if json.Unmarshal(b, &f) == nil && f.Version == format+" "+version {
+		r := bytes.NewReader(b)
+		// One whole message and nothing after it: a file with bytes past
+		// the message is as corrupt as a truncated one.
+		if gob.NewDecoder(r).Decode(&f) == nil && r.Len() == 0 && f.Version == format+" "+version {
 			c.file = f
 		}
 	}
@@ -146,10 +161,11 @@ func (c *Cache) Save() {
 			delete(c.file.Records, p)
 		}
 	}
-	b, err := json.Marshal(c.file)
-	if err != nil {
+	var buf bytes.Buffer
+	if gob.NewEncoder(&buf).Encode(c.file) != nil {
 		return
 	}
+	b := buf.Bytes()
 	if os.MkdirAll(filepath.Dir(c.path), 0o700) != nil {
 		return
 	}
@@ -168,6 +184,7 @@ func (c *Cache) Save() {
 	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), c.path) != nil {
 		os.Remove(tmp.Name())
 	}
+	os.Remove(strings.TrimSuffix(c.path, ext) + legacyExt)
 	c.dirty = false
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -105,13 +106,18 @@ func TestCorruptAndUnwritable(t *testing.T) {
 	c := Open("ns", "v1")
 	c.Put(p, fi, Sum([]byte("x")), []byte(`1`))
 	c.Save()
-	files, _ := filepath.Glob(filepath.Join(cache, "*", "memcompact", "*.json"))
-	files2, _ := filepath.Glob(filepath.Join(cache, "memcompact", "*.json"))
+	files, _ := filepath.Glob(filepath.Join(cache, "*", "memcompact", "*.gob"))
+	files2, _ := filepath.Glob(filepath.Join(cache, "memcompact", "*.gob"))
 	files = append(files, files2...)
 	if len(files) != 1 {
 		t.Fatalf("cache files: %v", files)
 	}
-	for _, junk := range []string{"", "{", "null", `{"version":"v1","records":{"` + p + `":{"size":"x"}}}`, "\x00\xff"} {
+	good, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, junk := range []string{"", "{", "null", `{"version":"v1","records":{"` + p + `":{"size":"x"}}}`, "\x00\xff",
+		string(good[:len(good)/2]), string(good[:len(good)-1]), string(good) + "\x00"} {
 		os.WriteFile(files[0], []byte(junk), 0o600)
 		c := Open("ns", "v1")
 		if _, ok := c.Stat(p, fi); ok {
@@ -170,5 +176,35 @@ func TestSaveRemovesCrashDebris(t *testing.T) {
 		if e.Name() != filepath.Base(c.path) && e.Name() != filepath.Base(live) {
 			t.Errorf("left in the cache folder: %s", e.Name())
 		}
+	}
+}
+
+// TestLegacyJSONRemoved: the JSON file of the format before gob (format 2)
+// is never read, and saving the namespace removes it.
+func TestLegacyJSONRemoved(t *testing.T) {
+	setCacheDir(t)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.md")
+	fi := write(t, p, "x", time.Now().Add(-time.Hour))
+	later(t, time.Hour)
+	c := Open("ns", "v1")
+	legacy := strings.TrimSuffix(c.path, ext) + legacyExt
+	if err := os.MkdirAll(filepath.Dir(legacy), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := `{"version":"2 v1","records":{"` + p + `":{"size":1,"sha256":"` + Sum([]byte("x")) + `","data":1}}}`
+	if err := os.WriteFile(legacy, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := Open("ns", "v1").Stat(p, fi); ok {
+		t.Error("a record of the legacy JSON cache was trusted")
+	}
+	c.Put(p, fi, Sum([]byte("x")), []byte(`1`))
+	c.Save()
+	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
+		t.Errorf("legacy cache file still there after a save: %v", err)
+	}
+	if _, ok := Open("ns", "v1").Stat(p, fi); !ok {
+		t.Error("the gob cache did not keep the record")
 	}
 }
