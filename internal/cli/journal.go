@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/memcompact/memcompact/internal/journal"
 	"github.com/memcompact/memcompact/internal/outcome"
@@ -90,14 +89,7 @@ func runJournal(env *Env, args []string) error {
 	if *asJSON {
 		return printJSON(env, res.JSON())
 	}
-	state := "recorded"
-	if res.Unchanged {
-		state = "unchanged since"
-	}
-	fmt.Fprintf(env.Stdout, "%s snapshot %s of %s (%d files)\n", state, res.Manifest.ID, res.Store, len(res.Manifest.Files))
-	for _, f := range res.Withheld {
-		fmt.Fprintf(env.Stdout, "  withheld %s (%s): listed, its bytes not kept\n", f.Path, f.Withheld)
-	}
+	res.WriteText(env.Stdout)
 	return nil
 }
 

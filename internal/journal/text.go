@@ -6,6 +6,20 @@ import (
 	"time"
 )
 
+// WriteText prints what 'journal' recorded: the snapshot taken (or the
+// one the store is unchanged since), and each file listed without its
+// bytes because it matched a secret rule.
+func (res *SnapshotResult) WriteText(w io.Writer) {
+	state := "recorded"
+	if res.Unchanged {
+		state = "unchanged since"
+	}
+	fmt.Fprintf(w, "%s snapshot %s of %s (%d files)\n", state, res.Manifest.ID, res.Store, len(res.Manifest.Files))
+	for _, f := range res.Withheld {
+		fmt.Fprintf(w, "  withheld %s (%s): listed, its bytes not kept\n", f.Path, f.Withheld)
+	}
+}
+
 // WriteText prints the 'journal prune' summary: what was kept, what was
 // (or, on a dry run, would be) removed, and the bytes freed and kept.
 func (res *PruneResult) WriteText(w io.Writer) {
