@@ -114,10 +114,8 @@ func runCompact(env *Env, args []string) (err error) {
 		if err := printJSON(env, res); err != nil {
 			return err
 		}
-	} else if len(res.Files) == 0 {
-		fmt.Fprintln(env.Stdout, "No budgeted file exists yet; nothing to compact.")
-	} else if len(pos) == 0 && res.Outcome == outcome.Clean && allWithin(res.Files) {
-		fmt.Fprintln(env.Stdout, "Every budgeted file is within budget; nothing to compact.")
+	} else {
+		res.WriteText(env.Stdout, len(pos) > 0)
 	}
 	return exitCode(int(res.Outcome))
 }
@@ -217,15 +215,6 @@ func (h *compactHinter) rootFlag() string {
 		return ""
 	}
 	return " --root " + shellword.Quote(h.root)
-}
-
-func allWithin(rs []*compact.Report) bool {
-	for _, r := range rs {
-		if r.Status != compact.StatusWithin {
-			return false
-		}
-	}
-	return true
 }
 
 // renderCompact prints one file's outcome, with compact's hints when h

@@ -6,8 +6,30 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
+
+// WriteText prints the line that closes a run with nothing to compact:
+// no budgeted file exists yet, or (when no FILE was named) every one is
+// within budget. Each file's own text is its Report's, printed as the run
+// goes; otherwise WriteText prints nothing.
+func (res *Result) WriteText(w io.Writer, named bool) {
+	if len(res.Files) == 0 {
+		fmt.Fprintln(w, "No budgeted file exists yet; nothing to compact.")
+	} else if !named && res.Outcome == outcome.Clean && allWithin(res.Files) {
+		fmt.Fprintln(w, "Every budgeted file is within budget; nothing to compact.")
+	}
+}
+
+func allWithin(rs []*Report) bool {
+	for _, r := range rs {
+		if r.Status != StatusWithin {
+			return false
+		}
+	}
+	return true
+}
 
 // WriteText prints the outcome of a compaction that ran (compacted,
 // aborted, shortfall): the report's message, what the summary would have
