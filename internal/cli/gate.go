@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/memcompact/memcompact/internal/sweep"
 )
@@ -58,7 +56,7 @@ func runGate(env *Env, args []string) error {
 	if f.json {
 		writeJSON(env, res.Verdict)
 	} else {
-		fmt.Fprintln(env.Stdout, strings.Join(res.Lines, "\n"))
+		res.WriteText(env.Stdout)
 	}
 	return exitCode(int(res.Status()))
 }

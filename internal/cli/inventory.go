@@ -94,7 +94,7 @@ func sweepUsage(env *Env, asJSON bool, reason string) error {
 	if asJSON {
 		writeJSON(env, sweep.UsageJSON(reason))
 	} else {
-		fmt.Fprintf(env.Stdout, "RESULT: usage-error\nreason: %s\n", reason)
+		sweep.WriteUsageText(env.Stdout, reason)
 	}
 	return exitCode(exitUsage)
 }

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/memcompact/memcompact/internal/sweep"
 )
@@ -44,7 +42,7 @@ func runPartition(env *Env, args []string) error {
 	if f.json {
 		writeJSON(env, res.Report)
 	} else {
-		fmt.Fprintln(env.Stdout, strings.Join(res.Report.Lines(), "\n"))
+		res.WriteText(env.Stdout)
 	}
 	return exitCode(int(res.Status()))
 }

@@ -1,0 +1,24 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteText prints the gate's verdict as the reference script does, its
+// lines one after another.
+func (res *GateResult) WriteText(w io.Writer) {
+	fmt.Fprintln(w, strings.Join(res.Lines, "\n"))
+}
+
+// WriteText prints the partition report as the reference script does.
+func (res *PartitionResult) WriteText(w io.Writer) {
+	fmt.Fprintln(w, strings.Join(res.Report.Lines(), "\n"))
+}
+
+// WriteUsageText prints a usage error as the reference scripts do, on
+// the verb's standard output (UsageJSON is its --json form).
+func WriteUsageText(w io.Writer, reason string) {
+	fmt.Fprintf(w, "RESULT: usage-error\nreason: %s\n", reason)
+}
