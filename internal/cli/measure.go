@@ -53,7 +53,7 @@ func runMeasure(env *Env, args []string) error {
 		if asJSON && outcome.ReasonOf(err) != measure.ReasonNoFile {
 			writeJSONTo(env.Stdout, measure.ErrorJSON(err))
 		} else {
-			fmt.Fprintf(env.Stdout, "RESULT: usage-error\nreason: %s\n", outcome.MessageOf(err))
+			measure.WriteErrorText(env.Stdout, err)
 		}
 		return exitCode(exitUsage)
 	}

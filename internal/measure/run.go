@@ -76,6 +76,12 @@ func ErrorJSON(err error) UsageJSON {
 	return UsageJSON{Result: "usage-error", Reason: outcome.MessageOf(err)}
 }
 
+// WriteErrorText prints a usage error from Run as the reference script
+// does, the text form of ErrorJSON.
+func WriteErrorText(w io.Writer, err error) {
+	fmt.Fprintf(w, "RESULT: usage-error\nreason: %s\n", outcome.MessageOf(err))
+}
+
 func usage(format string, a ...any) error {
 	return &outcome.Error{Status: outcome.Usage, Reason: ReasonUsage, Msg: fmt.Sprintf(format, a...)}
 }
