@@ -94,13 +94,7 @@ func TestCompute(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var orphans, dangling []string
-			for _, o := range res.Orphans {
-				orphans = append(orphans, o.File)
-			}
-			for _, d := range res.Dangling {
-				dangling = append(dangling, strconv.Itoa(d.Line)+":"+d.Target)
-			}
+			orphans, dangling := findings(res, false)
 			if !slices.Equal(orphans, tc.orphans) {
 				t.Errorf("orphans = %q, want %q", orphans, tc.orphans)
 			}
@@ -228,13 +222,7 @@ func TestComputeSymlinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var orphans, dangling []string
-	for _, o := range res.Orphans {
-		orphans = append(orphans, o.File)
-	}
-	for _, d := range res.Dangling {
-		dangling = append(dangling, strconv.Itoa(d.Line)+":"+d.Target+" ("+d.Reason+")")
-	}
+	orphans, dangling := findings(res, true)
 	if want := []string{"o.md"}; !slices.Equal(orphans, want) {
 		t.Errorf("orphans = %q, want %q", orphans, want)
 	}
@@ -244,4 +232,20 @@ func TestComputeSymlinks(t *testing.T) {
 	if res.Entries != 3 { // a.md, l.md, o.md
 		t.Errorf("Entries = %d, want 3", res.Entries)
 	}
+}
+
+// findings are res's orphan files and its dangling pointers as
+// "line:target", with " (reason)" when withReason.
+func findings(res *Result, withReason bool) (orphans, dangling []string) {
+	for _, o := range res.Orphans {
+		orphans = append(orphans, o.File)
+	}
+	for _, d := range res.Dangling {
+		s := strconv.Itoa(d.Line) + ":" + d.Target
+		if withReason {
+			s += " (" + d.Reason + ")"
+		}
+		dangling = append(dangling, s)
+	}
+	return orphans, dangling
 }
