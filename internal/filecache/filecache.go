@@ -88,11 +88,7 @@ func Open(namespace, version string) *Cache {
 	sum := sha256.Sum256([]byte(namespace))
 	c := &Cache{path: filepath.Join(dir, "memcompact", hex.EncodeToString(sum[:12])+ext)}
 	if b, err := os.ReadFile(c.path); err == nil {
-		var f cacheFile
-		r := bytes.NewReader(b)
-		// One whole message and nothing after it: a file with bytes past
-		// the message is as corrupt as a truncated one.
-		if gob.NewDecoder(r).Decode(&f) == nil && r.Len() == 0 && f.Version == format+" "+version {
+		if f, ok := decode(b); ok && f.Version == format+" "+version {
 			c.file = f
 		}
 	}
@@ -104,6 +100,23 @@ func Open(namespace, version string) *Cache {
 		c.file.Memos = map[string]memo{}
 	}
 	return c
+}
+
+// decode reads a cache file: one whole gob message and nothing after it (a
+// file with bytes past the message is as corrupt as a truncated one). gob
+// is not hardened against damaged input, and a cache file is never worth a
+// crash: a decoder panic, like any error, means no cache.
+func decode(b []byte) (f cacheFile, ok bool) {
+	defer func() {
+		if recover() != nil {
+			f, ok = cacheFile{}, false
+		}
+	}()
+	r := bytes.NewReader(b)
+	if gob.NewDecoder(r).Decode(&f) != nil || r.Len() != 0 {
+		return cacheFile{}, false
+	}
+	return f, true
 }
 
 // Stat returns path's data when the file has not changed since it was

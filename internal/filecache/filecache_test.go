@@ -1,6 +1,8 @@
 package filecache
 
 import (
+	"bytes"
+	"encoding/gob"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -207,4 +209,21 @@ func TestLegacyJSONRemoved(t *testing.T) {
 	if _, ok := Open("ns", "v1").Stat(p, fi); !ok {
 		t.Error("the gob cache did not keep the record")
 	}
+}
+
+// FuzzDecode: no bytes in a cache file make loading it fail other than by
+// ignoring it.
+func FuzzDecode(f *testing.F) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(cacheFile{Version: "v", Records: map[string]Record{"a": {Digest: "d"}}}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte{})
+	f.Add([]byte("{\"version\":\"2 x\"}"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, ok := decode(b); !ok && (got.Version != "" || got.Records != nil) {
+			t.Errorf("a rejected file left data behind: %+v", got)
+		}
+	})
 }
