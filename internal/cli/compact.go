@@ -97,7 +97,7 @@ func runCompact(env *Env, args []string) (err error) {
 	req := f.request(env)
 	req.Files, req.All, req.DryRun, req.Steps, req.Plan, req.SummaryFile = pos, all, dryRun, steps, plan, summaryFile
 	if !f.json {
-		h := &compactHinter{args: args, pos: pos, root: f.root}
+		h := &compactHinter{args: args, pos: pos, root: f.root, flags: fset}
 		req.OnFile = func(r *compact.Report) { renderCompact(env, r, req.DryRun, h) }
 	}
 	res, err := compact.Run(context.Background(), req)
@@ -107,7 +107,7 @@ func runCompact(env *Env, args []string) (err error) {
 			// No command compacts a file outside the root: say so.
 			oe.Msg += "; only the files under it can be compacted (a FILE path is relative to the working directory)"
 		}
-		rerun := "memcompact compact " + shellWords(args)
+		rerun := "memcompact compact " + shellword.Join(args)
 		return fail(lockHint(err, rerun), compactHints(f.root, rerun))
 	}
 	if f.json {
@@ -156,6 +156,7 @@ const policyRow = `a row is | File | Budget | Newest tier | Notes |, a budget "2
 type compactHinter struct {
 	args, pos []string // as run, and the FILE arguments among them
 	root      string
+	flags     *flag.FlagSet // compact's, to tell which flags take a value
 }
 
 // only is the command as run for r's file alone: that FILE, the flags as
@@ -167,7 +168,7 @@ func (h *compactHinter) only(r *compact.Report, flags ...string) string {
 		if a == "--" {
 			break
 		}
-		if len(pos) > 0 && a == pos[0] && (i == 0 || !takesValue(h.args[i-1])) {
+		if len(pos) > 0 && a == pos[0] && (i == 0 || !takesValue(h.flags, h.args[i-1])) {
 			pos = pos[1:]
 			continue
 		}
@@ -176,20 +177,24 @@ func (h *compactHinter) only(r *compact.Report, flags ...string) string {
 		}
 		words = append(words, a)
 	}
-	return "memcompact compact " + shellWords(append(words, flags...))
+	return "memcompact compact " + shellword.Join(append(words, flags...))
 }
 
-// takesValue reports whether arg is a flag of compact's that takes its
-// value from the next argument.
-func takesValue(arg string) bool {
+// takesValue reports whether arg is a flag of fs (in any letter case, as
+// parseFlags reads them) that takes its value from the next argument.
+func takesValue(fs *flag.FlagSet, arg string) bool {
 	if !strings.HasPrefix(arg, "-") || strings.Contains(arg, "=") {
 		return false
 	}
-	switch strings.ToLower(strings.TrimLeft(arg, "-")) {
-	case "root", "entry-heading", "summarizer", "model", "base-url", "timeout", "summarizer-timeout", "summary":
-		return true
-	}
-	return false
+	name := strings.TrimLeft(arg, "-")
+	takes := false
+	fs.VisitAll(func(f *flag.Flag) {
+		if strings.EqualFold(f.Name, name) {
+			b, ok := f.Value.(interface{ IsBoolFlag() bool })
+			takes = !ok || !b.IsBoolFlag()
+		}
+	})
+	return takes
 }
 
 // again is the command as run with flags added (before a "--", after
@@ -200,13 +205,13 @@ func (h *compactHinter) again(flags ...string) string {
 		i = len(h.args)
 	}
 	words := slices.Concat(h.args[:i], flags, h.args[i:])
-	return "memcompact compact " + shellWords(words)
+	return "memcompact compact " + shellword.Join(words)
 }
 
 // file is the report's file as a FILE argument from the working
 // directory, quoted for a shell.
 func (h *compactHinter) file(r *compact.Report) string {
-	return saveHints{}.path(r.Root, r.File)
+	return wdPath(r.Root, r.File)
 }
 
 // rootFlag is " --root DIR" as given, or "".
@@ -261,6 +266,3 @@ func refusalHints(w io.Writer, r *compact.Report, h *compactHinter) {
 		fmt.Fprintf(w, "memcompact: hint: start an entry at each %s heading: %s\n", r.SuggestEntryHeading, h.only(r, "--entry-heading", r.SuggestEntryHeading))
 	}
 }
-
-// shellWords joins args for a shell, each quoted if it needs it.
-func shellWords(args []string) string { return shellword.Join(args) }

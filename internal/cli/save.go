@@ -59,10 +59,10 @@ func runSave(env *Env, args []string) (err error) {
 			if oe.Reason == lockfile.ReasonHeld {
 				first = "wait for the other run to finish"
 			}
-			oe.Hints = []string{fmt.Sprintf("%s, then save the entry: memcompact save %s --entry %s", first, h.args(), h.path(res.Root, res.Unsaved))}
+			oe.Hints = []string{fmt.Sprintf("%s, then save the entry: memcompact save %s --entry %s", first, h.args(), wdPath(res.Root, res.Unsaved))}
 		} else if entryFile != "" {
 			// The entry is in its file still: the same command saves it.
-			err = lockHint(err, "memcompact save "+shellWords(args))
+			err = lockHint(err, "memcompact save "+shellword.Join(args))
 		}
 		return fail(err, compactHints(f.root, ""))
 	}
@@ -76,7 +76,7 @@ func runSave(env *Env, args []string) (err error) {
 		renderCompact(env, res.Compaction, false, nil)
 	}
 	h := saveHints{file: pos[0], root: f.root}
-	res.WriteText(env.Stdout, env.Stderr, h.args(), h.path(res.Root, res.Unsaved))
+	res.WriteText(env.Stdout, env.Stderr, h.args(), wdPath(res.Root, res.Unsaved))
 	return exitCode(int(res.Outcome))
 }
 
@@ -87,27 +87,25 @@ type saveHints struct{ file, root string }
 
 // args is FILE (and --root DIR) as given, quoted for a shell.
 func (h saveHints) args() string {
-	s := shellWord(h.file)
+	s := shellword.Quote(h.file)
 	if h.root != "" {
-		s += " --root " + shellWord(h.root)
+		s += " --root " + shellword.Quote(h.root)
 	}
 	return s
 }
 
-// path is the root-relative rel as a path from the working directory
-// (absolute when that is shorter to get right), quoted for a shell.
-func (h saveHints) path(root, rel string) string {
+// wdPath is the root-relative rel as a path from the working directory
+// (absolute when that is shorter to get right), quoted for a shell: how
+// compact's and save's hints name a file.
+func wdPath(root, rel string) string {
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	if wd, err := os.Getwd(); err == nil {
 		if r, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(r, "..") {
 			p = r
 		}
 	}
-	return shellWord(p)
+	return shellword.Quote(p)
 }
-
-// shellWord quotes s for a POSIX shell unless it needs no quoting.
-func shellWord(s string) string { return shellword.Quote(s) }
 
 // readEntry reads the entry's bytes from entryFile, or else standard input
 // (one byte past the size limit, so the engine can tell a larger entry),

@@ -211,11 +211,11 @@ func sawIndex(req Request, in *claudehooks.Input, path string, res *Result) {
 	if !ok {
 		return
 	}
-	raw, err := os.ReadFile(path)
-	if err != nil || bytes.Count(raw, []byte("\n")) > maxWholeRead {
+	f, err := textfile.Read(path)
+	if err != nil || bytes.Count(f.Raw, []byte("\n")) > maxWholeRead {
 		return
 	}
-	if err := journal.SawIndex(jreq, raw); err != nil {
+	if err := journal.SawIndex(jreq, f.Raw); err != nil {
 		res.note("journal: %v", err)
 	}
 }

@@ -291,7 +291,7 @@ func rewritten(s *store, acts []*act) ([]string, error) {
 			owner[sl] = a
 		}
 	}
-	lines, cuts := rebuildIndex(ix, drop)
+	lines, cuts := rebuild(ix, drop)
 	for _, c := range cuts {
 		owner[c.Slot].cuts = append(owner[c.Slot].cuts, c)
 	}
@@ -304,7 +304,7 @@ func rewritten(s *store, acts []*act) ([]string, error) {
 		}
 	}
 	lines = addSettled(lines, settled)
-	if err := hookCheck(s.lines, lines); err != nil {
+	if err := judgeHooks(ix).check(index.Parse(lines)); err != nil {
 		return nil, refusef(ReasonHook, s.paths.Index, "%v; nothing was written — keep that subject or edit its line by hand first", err)
 	}
 	return lines, nil

@@ -303,7 +303,7 @@ func leaves(sub Subject) bool {
 
 // after computes the index the plan would leave and who would load.
 func after(s *store, pl *Plan) (Figures, []string) {
-	lines, _ := rebuildIndex(s.parsed(), slotsOf(s, pl))
+	lines, _ := rebuild(s.parsed(), slotsOf(s, pl))
 	f, r := figures(lines, pl.Target)
 	past := map[string]bool{}
 	for _, p := range r.PastCut {

@@ -272,8 +272,8 @@ func reachTarget(s *store, pl *Plan, asOf records.Date) {
 		if recallFloor > 0 && sub.Recalls >= recallFloor {
 			continue
 		}
-		r.tried = append(r.tried, tried{at: i, prev: *sub, acceptedBefore: len(r.accepted)})
 		prev := *sub
+		r.tried = append(r.tried, tried{at: i, prev: prev, acceptedBefore: len(r.accepted)})
 		sub.Disposition = "demote"
 		sub.Reason = fmt.Sprintf("to bring the index within the target (%d lines, %d units): among the oldest, least recalled subjects that are not critical", pl.Target.Lines, pl.Target.Units)
 		demoteDestination(sub, s.bodies[sub.Name])
@@ -282,7 +282,7 @@ func reachTarget(s *store, pl *Plan, asOf records.Date) {
 			sub.Evidence = append(sub.Evidence, "not demoted to reach the target: "+err.Error())
 			continue
 		}
-		r.accept(i, sub.Name)
+		r.accept(sub.Name)
 		if len(r.accepted) >= r.nextMeasure {
 			if r.within(len(r.accepted)) {
 				r.stopAtFirstWithin()
@@ -299,13 +299,13 @@ func reachTarget(s *store, pl *Plan, asOf records.Date) {
 // reach demotes candidates in their order until the index is within the
 // target, with the outcome of demoting them one at a time and measuring
 // after each, at a cost that does not grow with the square of the index
-// (a cut index of 10,000 pointers took minutes). Two facts make it cheap:
-// a subject whose pointers sit on lines of their own cannot trim another
+// (a cut index of 10,000 pointers took minutes). Two facts make it cheap.
+// A subject whose pointers sit on lines of their own cannot trim another
 // subject's hook or fold a note when it goes, so once the index passes the
-// hook check only subjects sharing a line are checked against it rebuilt; and going within the target
-// is monotone in the demotions, so the index is measured after 1, 2, 4 …
-// demotions and the first count that fits is found by bisection, the
-// demotions tried after it put back as they were.
+// hook check only subjects sharing a line are checked against it rebuilt.
+// And going within the target is monotone in the demotions, so the index
+// is measured after 1, 2, 4 … demotions and the first count that fits is
+// found by bisection, the demotions tried after it put back as they were.
 type reach struct {
 	s           *store
 	pl          *Plan
@@ -343,7 +343,7 @@ func newReach(s *store, pl *Plan) *reach {
 	}
 	r.drop = maps.Clone(r.base)
 	r.before = judgeHooks(ix)
-	lines, _ := rebuildIndex(ix, r.drop)
+	lines, _ := rebuild(ix, r.drop)
 	r.passes = r.before.check(index.Parse(lines)) == nil
 	return r
 }
@@ -377,11 +377,11 @@ func (r *reach) hookCheck(name string) error {
 	for _, sl := range r.slots[name] {
 		trial[sl] = true
 	}
-	lines, _ := rebuildIndex(r.ix, trial)
+	lines, _ := rebuild(r.ix, trial)
 	return r.before.check(index.Parse(lines))
 }
 
-func (r *reach) accept(_ int, name string) {
+func (r *reach) accept(name string) {
 	for _, sl := range r.slots[name] {
 		r.drop[sl] = true
 	}
@@ -398,7 +398,7 @@ func (r *reach) within(n int) bool {
 			drop[sl] = true
 		}
 	}
-	lines, _ := rebuildIndex(r.ix, drop)
+	lines, _ := rebuild(r.ix, drop)
 	f, _ := figures(lines, r.pl.Target)
 	return f.WithinTarget
 }

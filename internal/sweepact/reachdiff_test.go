@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/loadcut"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/sweep"
@@ -32,8 +33,8 @@ func reachOneByOne(s *store, pl *Plan) {
 		sub.Disposition = "demote"
 		sub.Reason = fmt.Sprintf("to bring the index within the target (%d lines, %d units): among the oldest, least recalled subjects that are not critical", pl.Target.Lines, pl.Target.Units)
 		demoteDestination(sub, s.bodies[sub.Name])
-		lines, _ := rebuild(s.lines, slotsOf(s, pl))
-		if err := hookCheck(s.lines, lines); err != nil {
+		lines, _ := rebuild(s.parsed(), slotsOf(s, pl))
+		if err := judgeHooks(s.parsed()).check(index.Parse(lines)); err != nil {
 			*sub = prev
 			sub.Evidence = append(sub.Evidence, "not demoted to reach the target: "+err.Error())
 			continue

@@ -30,18 +30,13 @@ type Cut struct {
 // line; they are trimmed so a rebuilt line does not end in a dangling ";".
 const separators = " \t;,·|/"
 
-// rebuild removes the given slots from lines. A line whose every subject
-// goes is dropped whole; a line carrying several subjects is rebuilt from
-// its opening (bullet and any leading text) and the survivors' segments,
-// each verbatim. A "## " section left with nothing but blank lines by the
+// rebuild removes the given slots from the parsed index. A line whose
+// every subject goes is dropped whole; a line carrying several subjects is
+// rebuilt from its opening (bullet and any leading text) and the
+// survivors' segments, each verbatim. A "## " section left with nothing but blank lines by the
 // removal loses its heading too. It returns the new lines and what was
 // cut, in slot order.
-func rebuild(lines []string, drop map[Slot]bool) ([]string, []Cut) {
-	return rebuildIndex(index.Parse(lines), drop)
-}
-
-// rebuildIndex is rebuild over lines already parsed.
-func rebuildIndex(ix *index.Index, drop map[Slot]bool) ([]string, []Cut) {
+func rebuild(ix *index.Index, drop map[Slot]bool) ([]string, []Cut) {
 	var cuts []Cut
 	out := make([]string, 0, len(ix.Lines))
 	section := ""
@@ -140,15 +135,11 @@ func segments(text string, subs []index.Link) []string {
 
 func trimSegment(s string) string { return strings.TrimRight(s, separators) }
 
-// hookCheck refuses a rebuild that would trim a hook (R1: a surviving
+// hookState is what judging a rebuild needs of the index before it: how
+// many hooked links each target had, and the shared notes it carried.
+// Its check refuses a rebuild that would trim a hook (R1: a surviving
 // subject that had a recall hook before has none after) or fold subjects
 // under one note (R2: a shared note the old index did not carry).
-func hookCheck(before, after []string) error {
-	return judgeHooks(index.Parse(before)).check(index.Parse(after))
-}
-
-// hookState is what hookCheck needs of the index before a rebuild: how
-// many hooked links each target had, and the shared notes it carried.
 type hookState struct {
 	hooked map[string]int
 	notes  map[string]bool
@@ -168,7 +159,7 @@ func judgeHooks(ix *index.Index) hookState {
 	return h
 }
 
-// check judges the rebuilt index against the one before (see hookCheck).
+// check judges the rebuilt index against the one before (see hookState).
 func (h hookState) check(after *index.Index) error {
 	aSubs, aNotes := recall.Judge(after)
 	had := maps.Clone(h.hooked)
