@@ -76,6 +76,9 @@ func TestFinishedWord(t *testing.T) {
 		{"Wasn't fixed by the upgrade", ""},
 		{"마이그레이션 완료", "완료"},
 		{"nothing here", ""},
+		{"Not a regression; fixed in v2", "fixed"},
+		{"No flakes since, fixed by a retry", "fixed"},
+		{"Deploy — not landed", ""},
 	} {
 		if got := finishedWord(tt.text); got != tt.want {
 			t.Errorf("finishedWord(%q) = %q, want %q", tt.text, got, tt.want)

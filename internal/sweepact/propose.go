@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/lazyre"
@@ -202,7 +203,14 @@ func finishedWord(text string) string {
 var negators = map[string]bool{"not": true, "never": true, "no": true, "isn't": true, "wasn't": true, "aren't": true,
 	"hasn't": true, "haven't": true, "won't": true, "didn't": true, "nicht": true, "kein": true, "pas": true, "jamais": true, "non": true}
 
+// negated reports whether a negator stands among the last three words of
+// before's last clause (a negation does not reach past ".", ";", ",", a
+// dash or a line end: "Not a regression; fixed in v2" is fixed).
 func negated(before string) bool {
+	if i := strings.LastIndexAny(before, ".;:,!?|\n—–"); i >= 0 {
+		_, n := utf8.DecodeRuneInString(before[i:])
+		before = before[i+n:]
+	}
 	words := strings.Fields(strings.ToLower(before))
 	for i := len(words) - 1; i >= 0 && i >= len(words)-3; i-- {
 		w := strings.Trim(words[i], ".,;:!?()[]\"'`")
