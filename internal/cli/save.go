@@ -53,13 +53,7 @@ func runSave(env *Env, args []string) (err error) {
 	if err != nil {
 		var oe *outcome.Error
 		if res != nil && res.Unsaved != "" && errors.As(err, &oe) {
-			// A refusal that kept the entry: the hint saves it from there.
-			h := saveHints{file: pos[0], root: f.root}
-			first := fmt.Sprintf("fix those lines of compaction/compaction-policy.md (%s)", policyRow)
-			if oe.Reason == lockfile.ReasonHeld {
-				first = "wait for the other run to finish"
-			}
-			oe.Hints = []string{fmt.Sprintf("%s, then save the entry: memcompact save %s --entry %s", first, h.args(), wdPath(res.Root, res.Unsaved))}
+			oe.Hints = []string{keptEntryHint(oe.Reason, saveHints{file: pos[0], root: f.root}, res.Root, res.Unsaved)}
 		} else if entryFile != "" {
 			// The entry is in its file still: the same command saves it.
 			err = lockHint(err, "memcompact save "+shellword.Join(args))
@@ -92,6 +86,17 @@ func (h saveHints) args() string {
 		s += " --root " + shellword.Quote(h.root)
 	}
 	return s
+}
+
+// keptEntryHint is the hint of a refusal that kept the entry in
+// compaction/unsaved/ (rel unsaved under root): what to do first, by the
+// refusal's reason, then the command that saves the entry from there.
+func keptEntryHint(reason outcome.Reason, h saveHints, root, unsaved string) string {
+	first := fmt.Sprintf("fix those lines of compaction/compaction-policy.md (%s)", policyRow)
+	if reason == lockfile.ReasonHeld {
+		first = "wait for the other run to finish"
+	}
+	return fmt.Sprintf("%s, then save the entry: memcompact save %s --entry %s", first, h.args(), wdPath(root, unsaved))
 }
 
 // wdPath is the root-relative rel as a path from the working directory
