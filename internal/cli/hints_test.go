@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/budget"
-
 	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 )
