@@ -116,7 +116,9 @@ func TestRun(t *testing.T) {
 			deny: "it would write a secret into memory"},
 		{name: "cannot judge in time: a memory file is denied", event: EventPreWrite, env: map[string]string{"MEMCOMPACT_HOOK_BUDGET": "1ns"},
 			input: func(f *fixture) string {
-				return f.addPointer("s1", "- [Prefer table tests](feedback_tables.md) — one loop per function")
+				// A megabyte to judge takes milliseconds, so the 1 ns
+				// budget runs out first however the goroutines are run.
+				return f.addPointer("s1", "- [Prefer table tests](feedback_tables.md) — one loop per function\n"+strings.Repeat("Retry the flaky step once, then stop.\n", 28000))
 			},
 			deny: "could not finish judging this Edit of"},
 		{name: "cannot judge in time: outside a store is allowed", event: EventPreWrite, env: map[string]string{"MEMCOMPACT_HOOK_BUDGET": "1ns"},
