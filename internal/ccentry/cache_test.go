@@ -47,7 +47,7 @@ func TestReadCached(t *testing.T) {
 	os.Remove(filepath.Join(dir, "a.md"))
 	check(t, 0)
 
-	files, _ := filepath.Glob(filepath.Join(cache, "memcompact", "*.gob"))
+	files, _ := filepath.Glob(filepath.Join(cache, "memcompact", "*.cache"))
 	if len(files) != 1 {
 		t.Fatalf("cache files %v", files)
 	}

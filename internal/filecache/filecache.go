@@ -11,9 +11,10 @@
 //     while every one still has that stamp.
 //
 // The cache lives in os.UserCacheDir()/memcompact, one file per namespace
-// (a kind of result and the directory it is about), in encoding/gob: a
-// session-start hook loads three of them, and gob decodes a 1,000-file
-// store's in a fifth of the time JSON took (issue 12). It is only
+// (a kind of result and the directory it is about), in a small binary
+// encoding of its own (codec.go): a session-start hook loads three of
+// them, and a 1,000-file store's must decode in a millisecond or two,
+// which JSON could not (issue 12). It is only
 // ever a shortcut: a missing, corrupt, stale, foreign-version or
 // unwritable cache is ignored and rebuilt, never reported, and a result is
 // trusted on stamps only when the files last changed more than racyWindow
@@ -25,9 +26,7 @@
 package filecache
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -53,28 +52,27 @@ type Cache struct {
 }
 
 type cacheFile struct {
-	Version string            `json:"version"`
-	Records map[string]Record `json:"records"`
-	Memos   map[string]memo   `json:"memos,omitempty"`
+	Version string
+	Records map[string]Record
+	Memos   map[string]memo
 }
 
 // format versions the cache file's own layout; a file of another format
-// is ignored like a corrupt one. 3: gob, not JSON.
-const format = "3"
+// is ignored like a corrupt one. 4: codec.go's encoding.
+const format = "4"
 
-// ext is the cache files' extension; legacyExt that of the JSON files of
-// format 2, removed when the namespace is next saved.
-const (
-	ext       = ".gob"
-	legacyExt = ".json"
-)
+// ext is the cache files' extension; legacyExts those of earlier formats
+// (2: JSON, 3: gob), removed when the namespace is next saved.
+const ext = ".cache"
+
+var legacyExts = []string{".json", ".gob"}
 
 // Record is what is remembered of one file.
 type Record struct {
 	Stamp
-	Digest   string          `json:"sha256"`
-	Recorded int64           `json:"recorded_ns"`
-	Data     json.RawMessage `json:"data"`
+	Digest   string
+	Recorded int64
+	Data     json.RawMessage
 }
 
 // Open loads the namespace's cache for results of the given version (a
@@ -100,23 +98,6 @@ func Open(namespace, version string) *Cache {
 		c.file.Memos = map[string]memo{}
 	}
 	return c
-}
-
-// decode reads a cache file: one whole gob message and nothing after it (a
-// file with bytes past the message is as corrupt as a truncated one). gob
-// is not hardened against damaged input, and a cache file is never worth a
-// crash: a decoder panic, like any error, means no cache.
-func decode(b []byte) (f cacheFile, ok bool) {
-	defer func() {
-		if recover() != nil {
-			f, ok = cacheFile{}, false
-		}
-	}()
-	r := bytes.NewReader(b)
-	if gob.NewDecoder(r).Decode(&f) != nil || r.Len() != 0 {
-		return cacheFile{}, false
-	}
-	return f, true
 }
 
 // Stat returns path's data when the file has not changed since it was
@@ -174,11 +155,7 @@ func (c *Cache) Save() {
 			delete(c.file.Records, p)
 		}
 	}
-	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(c.file) != nil {
-		return
-	}
-	b := buf.Bytes()
+	b := encode(&c.file)
 	if os.MkdirAll(filepath.Dir(c.path), 0o700) != nil {
 		return
 	}
@@ -197,7 +174,9 @@ func (c *Cache) Save() {
 	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), c.path) != nil {
 		os.Remove(tmp.Name())
 	}
-	os.Remove(strings.TrimSuffix(c.path, ext) + legacyExt)
+	for _, old := range legacyExts {
+		os.Remove(strings.TrimSuffix(c.path, ext) + old)
+	}
 	c.dirty = false
 }
 

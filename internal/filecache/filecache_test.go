@@ -1,8 +1,6 @@
 package filecache
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,8 +106,8 @@ func TestCorruptAndUnwritable(t *testing.T) {
 	c := Open("ns", "v1")
 	c.Put(p, fi, Sum([]byte("x")), []byte(`1`))
 	c.Save()
-	files, _ := filepath.Glob(filepath.Join(cache, "*", "memcompact", "*.gob"))
-	files2, _ := filepath.Glob(filepath.Join(cache, "memcompact", "*.gob"))
+	files, _ := filepath.Glob(filepath.Join(cache, "*", "memcompact", "*.cache"))
+	files2, _ := filepath.Glob(filepath.Join(cache, "memcompact", "*.cache"))
 	files = append(files, files2...)
 	if len(files) != 1 {
 		t.Fatalf("cache files: %v", files)
@@ -181,16 +179,17 @@ func TestSaveRemovesCrashDebris(t *testing.T) {
 	}
 }
 
-// TestLegacyJSONRemoved: the JSON file of the format before gob (format 2)
-// is never read, and saving the namespace removes it.
-func TestLegacyJSONRemoved(t *testing.T) {
+// TestLegacyRemoved: the files of earlier formats (2: JSON, 3: gob) are
+// never read, and saving the namespace removes them.
+func TestLegacyRemoved(t *testing.T) {
 	setCacheDir(t)
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.md")
 	fi := write(t, p, "x", time.Now().Add(-time.Hour))
 	later(t, time.Hour)
 	c := Open("ns", "v1")
-	legacy := strings.TrimSuffix(c.path, ext) + legacyExt
+	legacy := strings.TrimSuffix(c.path, ext) + ".json"
+	gobFile := strings.TrimSuffix(c.path, ext) + ".gob"
 	if err := os.MkdirAll(filepath.Dir(legacy), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -198,27 +197,28 @@ func TestLegacyJSONRemoved(t *testing.T) {
 	if err := os.WriteFile(legacy, []byte(old), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(gobFile, []byte("\x1f\xff\x81\x03\x01"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if _, ok := Open("ns", "v1").Stat(p, fi); ok {
 		t.Error("a record of the legacy JSON cache was trusted")
 	}
 	c.Put(p, fi, Sum([]byte("x")), []byte(`1`))
 	c.Save()
-	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
-		t.Errorf("legacy cache file still there after a save: %v", err)
+	for _, f := range []string{legacy, gobFile} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("legacy cache file %s still there after a save: %v", filepath.Base(f), err)
+		}
 	}
 	if _, ok := Open("ns", "v1").Stat(p, fi); !ok {
-		t.Error("the gob cache did not keep the record")
+		t.Error("the cache did not keep the record")
 	}
 }
 
 // FuzzDecode: no bytes in a cache file make loading it fail other than by
 // ignoring it.
 func FuzzDecode(f *testing.F) {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(cacheFile{Version: "v", Records: map[string]Record{"a": {Digest: "d"}}}); err != nil {
-		f.Fatal(err)
-	}
-	f.Add(buf.Bytes())
+	f.Add(encode(sampleFile()))
 	f.Add([]byte{})
 	f.Add([]byte("{\"version\":\"2 x\"}"))
 	f.Fuzz(func(t *testing.T, b []byte) {

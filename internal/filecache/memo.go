@@ -7,9 +7,9 @@ import (
 
 // memo is a result computed from a set of files.
 type memo struct {
-	Inputs   map[string]Stamp `json:"inputs"`
-	Recorded int64            `json:"recorded_ns"`
-	Data     json.RawMessage  `json:"data"`
+	Inputs   map[string]Stamp
+	Recorded int64
+	Data     json.RawMessage
 }
 
 // Inputs are the stamps of every file a result was computed from, taken

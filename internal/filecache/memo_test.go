@@ -109,7 +109,7 @@ func TestMemoCorruptAndUnwritable(t *testing.T) {
 	c := Open("memo", "v1")
 	c.Remember("k", StampAll(paths), []byte(`1`))
 	c.Save()
-	files, _ := filepath.Glob(filepath.Join(cache, "memcompact", "*.gob"))
+	files, _ := filepath.Glob(filepath.Join(cache, "memcompact", "*.cache"))
 	if len(files) != 1 {
 		t.Fatalf("cache files: %v", files)
 	}

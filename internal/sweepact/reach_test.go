@@ -82,7 +82,7 @@ func TestReachCache(t *testing.T) {
 	n++
 	reach(t, false, n) // records the settled store
 	reach(t, false, n)
-	files, _ := filepath.Glob(filepath.Join(cache, "memcompact", "*.gob"))
+	files, _ := filepath.Glob(filepath.Join(cache, "memcompact", "*.cache"))
 	if len(files) == 0 {
 		t.Fatal("no cache file written")
 	}
