@@ -176,21 +176,14 @@ func checkRun(b *testing.B, r benchRow, code int, stdout, stderr []byte) {
 
 // BenchmarkProcess runs each row as its own process, the way a hook runs:
 // the figure includes start-up. /bin/true is the baseline the table's
-// targets are measured above. It builds the binary from this checkout, or
-// runs $MEMCOMPACT_BENCH_BIN when set, so two builds can be compared on
-// the same rows.
+// targets are measured above. It builds memcompact and memcompact-hook
+// from this checkout, or runs $MEMCOMPACT_BENCH_BIN (and, for the hook
+// rows' "-lean" twins, $MEMCOMPACT_BENCH_HOOK_BIN) when set, so two builds
+// can be compared on the same rows.
 func BenchmarkProcess(b *testing.B) {
 	f := newBenchFixture(b)
-	bin := os.Getenv("MEMCOMPACT_BENCH_BIN")
-	if bin == "" {
-		bin = filepath.Join(f.dir, "memcompact")
-		if runtime.GOOS == "windows" {
-			bin += ".exe"
-		}
-		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-			b.Fatalf("go build: %v\n%s", err, out)
-		}
-	}
+	bin := benchBinary(b, f, "MEMCOMPACT_BENCH_BIN", "memcompact", ".")
+	lean := benchBinary(b, f, "MEMCOMPACT_BENCH_HOOK_BIN", "memcompact-hook", "../memcompact-hook")
 	if t, err := exec.LookPath("true"); err == nil {
 		b.Run("true", func(b *testing.B) {
 			for b.Loop() {
@@ -201,33 +194,54 @@ func BenchmarkProcess(b *testing.B) {
 		})
 	}
 	for _, r := range f.rows {
-		b.Run(r.name, func(b *testing.B) {
-			run := func(i int) {
-				cmd := exec.Command(bin, r.args...)
-				for k, v := range f.environ(r, i) {
-					cmd.Env = append(cmd.Env, k+"="+v)
-				}
-				cmd.Dir = filepath.Join(f.dir, "proj")
-				cmd.Stdin = bytes.NewReader(r.stdin)
-				var stdout, stderr bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				err := cmd.Run()
-				code := cmd.ProcessState.ExitCode()
-				if err != nil && code < 0 {
-					b.Fatalf("%s: %v", r.name, err)
-				}
-				checkRun(b, r, code, stdout.Bytes(), stderr.Bytes())
-			}
-			if !r.cold {
-				f.settle()
-				run(0) // fill the journal and the cache, untimed
-			}
-			i := 0
-			for b.Loop() {
-				i++
-				run(i)
-			}
-		})
+		b.Run(r.name, func(b *testing.B) { f.runProcess(b, r, bin) })
+		if r.args[0] == "hook" {
+			b.Run(r.name+"-lean", func(b *testing.B) { f.runProcess(b, r, lean) })
+		}
+	}
+}
+
+// benchBinary is $env, or name built from the package in dir.
+func benchBinary(b *testing.B, f *benchFixture, env, name, dir string) string {
+	if bin := os.Getenv(env); bin != "" {
+		return bin
+	}
+	bin := filepath.Join(f.dir, "bin", name)
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	if out, err := exec.Command("go", "build", "-o", bin, dir).CombinedOutput(); err != nil {
+		b.Fatalf("go build %s: %v\n%s", dir, err, out)
+	}
+	return bin
+}
+
+// runProcess times row r run by the executable bin.
+func (f *benchFixture) runProcess(b *testing.B, r benchRow, bin string) {
+	run := func(i int) {
+		cmd := exec.Command(bin, r.args...)
+		for k, v := range f.environ(r, i) {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		cmd.Dir = filepath.Join(f.dir, "proj")
+		cmd.Stdin = bytes.NewReader(r.stdin)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := cmd.ProcessState.ExitCode()
+		if err != nil && code < 0 {
+			b.Fatalf("%s: %v", r.name, err)
+		}
+		checkRun(b, r, code, stdout.Bytes(), stderr.Bytes())
+	}
+	if !r.cold {
+		f.settle()
+		run(0) // fill the journal and the cache, untimed
+	}
+	i := 0
+	for b.Loop() {
+		i++
+		run(i)
 	}
 }
 

@@ -1,26 +1,54 @@
 package main
 
-import "testing"
+import (
+	"runtime/debug"
+	"testing"
 
-func TestCollectLate(t *testing.T) {
-	env := func(vars map[string]string) func(string) string {
-		return func(k string) string { return vars[k] }
-	}
+	"github.com/memcompact/memcompact/internal/hookrun"
+)
+
+func TestIsHook(t *testing.T) {
 	for _, c := range []struct {
 		args []string
+		want bool
+	}{
+		{[]string{"hook", "pre-write"}, true},
+		{[]string{"hook", "session-start"}, true},
+		{[]string{"compact", "--all"}, false},
+		{[]string{"version"}, false},
+		{nil, false},
+	} {
+		if got := isHook(c.args); got != c.want {
+			t.Errorf("isHook(%q) = %v, want %v", c.args, got, c.want)
+		}
+	}
+}
+
+// TestCollectLate: a hook defers collection unless the user set GOGC or
+// GOMEMLIMIT, whose settings then stay as they are.
+func TestCollectLate(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	for _, c := range []struct {
 		env  map[string]string
 		want bool
 	}{
-		{[]string{"hook", "pre-write"}, nil, true},
-		{[]string{"hook", "session-start"}, nil, true},
-		{[]string{"compact", "--all"}, nil, false},
-		{[]string{"version"}, nil, false},
-		{nil, nil, false},
-		{[]string{"hook", "pre-write"}, map[string]string{"GOGC": "50"}, false},
-		{[]string{"hook", "pre-write"}, map[string]string{"GOMEMLIMIT": "1GiB"}, false},
+		{nil, true},
+		{map[string]string{"GOGC": "50"}, false},
+		{map[string]string{"GOMEMLIMIT": "1GiB"}, false},
 	} {
-		if got := collectLate(c.args, env(c.env)); got != c.want {
-			t.Errorf("collectLate(%q, %v) = %v, want %v", c.args, c.env, got, c.want)
+		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(1 << 40)
+		got := hookrun.CollectLate(func(k string) string { return c.env[k] })
+		pct, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
+		if got != c.want {
+			t.Errorf("CollectLate(%v) = %v, want %v", c.env, got, c.want)
+		}
+		if c.want && (pct != -1 || limit != hookrun.MemoryLimit) {
+			t.Errorf("CollectLate(%v) left GC percent %d and limit %d", c.env, pct, limit)
+		}
+		if !c.want && (pct != 100 || limit != 1<<40) {
+			t.Errorf("CollectLate(%v) changed the user's settings to %d and %d", c.env, pct, limit)
 		}
 	}
 }

@@ -39,12 +39,18 @@ type Request struct {
 	Bin      string // the command the hooks run memcompact as
 	Getenv   func(string) string
 	Home     string
+	// LookPath finds an executable on PATH as exec.LookPath does (nil:
+	// exec.LookPath); it tells where a bare "memcompact" Bin resolves.
+	LookPath func(string) (string, error)
 }
 
 // Result is what Install or Uninstall did; its JSON is the verb's --json.
 type Result struct {
 	Change
 	Action string `json:"-"`
+	// Lean is the memcompact-hook command the hooks run instead of Bin,
+	// or "" when they run Bin (see LeanBin).
+	Lean string `json:"-"`
 }
 
 // Run checks the request, finds the settings file, and installs or
@@ -75,8 +81,14 @@ func Run(_ context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	var c *Change
+	lean := ""
 	if req.Action == ActionInstall {
-		c, err = Install(path, req.Bin)
+		lean = LeanBin(req.Bin, req.LookPath)
+		bin := req.Bin
+		if lean != "" {
+			bin = lean
+		}
+		c, err = Install(path, bin)
 	} else {
 		c, err = Uninstall(path)
 	}
@@ -87,7 +99,7 @@ func Run(_ context.Context, req Request) (*Result, error) {
 		}
 		return nil, &outcome.Error{Status: outcome.Refused, Reason: reason, Msg: err.Error(), Err: err}
 	}
-	return &Result{Change: *c, Action: req.Action}, nil
+	return &Result{Change: *c, Action: req.Action, Lean: lean}, nil
 }
 
 // settingsPath is the settings file the request edits.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/store"
+	"github.com/memcompact/memcompact/internal/userenv"
 )
 
 // Exit codes.
@@ -49,26 +50,10 @@ type Env struct {
 }
 
 // Today returns the local date at midnight (or MEMCOMPACT_TODAY).
-func (e *Env) Today() time.Time {
-	if s := e.Getenv("MEMCOMPACT_TODAY"); s != "" {
-		if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
-			return t
-		}
-	}
-	n := e.Now()
-	return time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.Local)
-}
+func (e *Env) Today() time.Time { return userenv.Today(e.Getenv, e.Now) }
 
 // Home returns the user's home directory, or "" if unknown.
-func (e *Env) Home() string {
-	if h := e.Getenv("HOME"); h != "" {
-		return h
-	}
-	if h := e.Getenv("USERPROFILE"); h != "" {
-		return h
-	}
-	return ""
-}
+func (e *Env) Home() string { return userenv.Home(e.Getenv) }
 
 // osEnv is the Env of a real process.
 func osEnv(stdin io.Reader, stdout, stderr io.Writer) *Env {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/memcompact/memcompact/internal/hookrun"
 	"github.com/memcompact/memcompact/internal/outcome"
@@ -37,8 +36,6 @@ func runHook(env *Env, args []string) error {
 	if err != nil {
 		return fail(err, hookHints)
 	}
-	for _, n := range res.Notes {
-		fmt.Fprintf(env.Stderr, "memcompact hook %s: %s\n", res.Event, n)
-	}
+	res.WriteNotes(env.Stderr)
 	return res.WriteJSON(env.Stdout)
 }
