@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -17,15 +20,29 @@ import (
 
 var update = flag.Bool("u", false, "update testscript files in place (cmp's second argument)")
 
+// leanEnv names the memcompact-hook executable TestHookScripts built.
+const leanEnv = "MEMCOMPACT_TEST_HOOK_BIN"
+
 // In the scripts, memcompact-hook is this executable, and memcompact is
-// memcompact with its hook verb served by this executable's face, so
-// memcompact's own hook scripts run against it unchanged (TestHookScripts).
+// memcompact whose hook runs are served by the memcompact-hook executable
+// built from this package when $MEMCOMPACT_TEST_HOOK_BIN names it, so
+// memcompact's own hook scripts run against the real thing, linked
+// without the rest of memcompact (TestHookScripts).
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"memcompact-hook": main,
 		"memcompact": func() {
-			if args := os.Args[1:]; isHookRun(args) {
-				os.Exit(runHook(args[1], os.Stdin, os.Stdout, os.Stderr, os.Getenv, os.LookupEnv))
+			if lean := os.Getenv(leanEnv); lean != "" && isHookRun(os.Args[1:]) {
+				cmd := exec.Command(lean, os.Args[1:]...)
+				cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+				if err := cmd.Run(); err != nil {
+					if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+						os.Exit(ee.ExitCode())
+					}
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(125)
+				}
+				os.Exit(0)
 			}
 			os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
@@ -33,15 +50,27 @@ func TestMain(m *testing.M) {
 }
 
 // TestHookScripts runs every hook script of memcompact (its
-// testdata/script/hook-*.txtar) with the hook verb served by
-// memcompact-hook: the two faces must print, write and exit alike.
+// testdata/script/hook-*.txtar) with the hook runs served by a built
+// memcompact-hook: the two executables must print, write and exit alike.
 func TestHookScripts(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "memcompact", "testdata", "script", "hook-*.txtar"))
 	if err != nil || len(files) < 4 {
 		t.Fatalf("memcompact's hook scripts: %v (%d found)", err, len(files))
 	}
+	lean := filepath.Join(t.TempDir(), "memcompact-hook")
+	if runtime.GOOS == "windows" {
+		lean += ".exe"
+	}
+	if out, err := exec.Command("go", "build", "-o", lean, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
 	p := testshared.ScriptParams("", false)
 	p.Files = files
+	setup := p.Setup
+	p.Setup = func(e *testscript.Env) error {
+		e.Setenv(leanEnv, lean)
+		return setup(e)
+	}
 	testscript.Run(t, p)
 }
 

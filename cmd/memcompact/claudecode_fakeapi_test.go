@@ -10,11 +10,16 @@ import (
 	"sync"
 )
 
-// fakeAPI is a Messages API that answers every request with "ok",
-// streamed (SSE) or not as asked, and keeps every request body.
+// fakeAPI is a Messages API that answers every request with "ok" (or
+// what respond says), streamed (SSE) or not as asked, and keeps every
+// request body.
 type fakeAPI struct {
 	mu   sync.Mutex
 	reqs map[string][]*apiRequest // by URL path
+	raws [][]byte                 // every request body, in order
+	// respond, when set, chooses the answer's content blocks and stop
+	// reason for a request body; nil blocks answer "ok".
+	respond func(body []byte) (blocks []any, stop string)
 }
 
 type apiRequest struct {
@@ -45,28 +50,58 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.reqs[r.URL.Path] = append(f.reqs[r.URL.Path], &req)
+	f.raws = append(f.raws, body)
 	f.mu.Unlock()
+	blocks, stop := []any{map[string]any{"type": "text", "text": "ok"}}, "end_turn"
+	if f.respond != nil {
+		if b, s := f.respond(body); b != nil {
+			blocks, stop = b, s
+		}
+	}
 	msg := map[string]any{"id": "msg_fake", "type": "message", "role": "assistant", "model": req.Model,
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": map[string]int{"input_tokens": 1, "output_tokens": 1}}
 	if !req.Stream {
-		msg["content"] = []any{map[string]string{"type": "text", "text": "ok"}}
-		msg["stop_reason"] = "end_turn"
+		msg["content"] = blocks
+		msg["stop_reason"] = stop
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(msg)
 		return
 	}
+	streamMessage(w, msg, blocks, stop)
+}
+
+// streamMessage writes msg as the Messages API's event stream, its content
+// the given blocks (text, or tool_use with its input), stopping for
+// stopReason.
+func streamMessage(w http.ResponseWriter, msg map[string]any, blocks []any, stopReason string) {
 	w.Header().Set("Content-Type", "text/event-stream")
-	events := []struct {
+	type event struct {
 		name string
 		data any
-	}{
-		{"message_start", map[string]any{"type": "message_start", "message": msg}},
-		{"content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]string{"type": "text", "text": ""}}},
-		{"content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]string{"type": "text_delta", "text": "ok"}}},
-		{"content_block_stop", map[string]any{"type": "content_block_stop", "index": 0}},
-		{"message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil}, "usage": map[string]int{"output_tokens": 1}}},
-		{"message_stop", map[string]any{"type": "message_stop"}},
 	}
+	events := []event{{"message_start", map[string]any{"type": "message_start", "message": msg}}}
+	for i, b := range blocks {
+		start, delta := map[string]any{}, map[string]any{}
+		for k, v := range b.(map[string]any) {
+			start[k] = v
+		}
+		switch start["type"] {
+		case "tool_use":
+			in, _ := json.Marshal(start["input"])
+			start["input"] = map[string]any{}
+			delta = map[string]any{"type": "input_json_delta", "partial_json": string(in)}
+		default:
+			delta = map[string]any{"type": "text_delta", "text": start["text"]}
+			start["text"] = ""
+		}
+		events = append(events,
+			event{"content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": start}},
+			event{"content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": delta}},
+			event{"content_block_stop", map[string]any{"type": "content_block_stop", "index": i}})
+	}
+	events = append(events,
+		event{"message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stopReason, "stop_sequence": nil}, "usage": map[string]int{"output_tokens": 1}}},
+		event{"message_stop", map[string]any{"type": "message_stop"}})
 	for _, e := range events {
 		b, _ := json.Marshal(e.data)
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.name, b)
