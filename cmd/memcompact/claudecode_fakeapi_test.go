@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"strings"
@@ -81,10 +82,8 @@ func streamMessage(w http.ResponseWriter, msg map[string]any, blocks []any, stop
 	}
 	events := []event{{"message_start", map[string]any{"type": "message_start", "message": msg}}}
 	for i, b := range blocks {
-		start, delta := map[string]any{}, map[string]any{}
-		for k, v := range b.(map[string]any) {
-			start[k] = v
-		}
+		start := maps.Clone(b.(map[string]any))
+		var delta map[string]any
 		switch start["type"] {
 		case "tool_use":
 			in, _ := json.Marshal(start["input"])
