@@ -165,7 +165,7 @@ func (j *Journal) sinceTime(s string, ms []*Manifest, now time.Time) (time.Time,
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, nil
 	}
-	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+	if t, ok := textfile.ParseLocalDate(s); ok {
 		return t, nil
 	}
 	for _, m := range ms {

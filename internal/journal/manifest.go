@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // manifestVersion is the schema of a manifest file.
@@ -192,7 +194,7 @@ func parseWhen(s string) (time.Time, bool) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, true
 	}
-	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+	if t, ok := textfile.ParseLocalDate(s); ok {
 		return t.Add(24*time.Hour - time.Nanosecond), true
 	}
 	return time.Time{}, false

@@ -33,3 +33,14 @@ func ParseDate(s string) (time.Time, bool) {
 	}
 	return t, true
 }
+
+// ParseLocalDate is ParseDate's rule for a date the user types (a flag,
+// MEMCOMPACT_TODAY): the same digits, meaning midnight of that day in local
+// time.
+func ParseLocalDate(s string) (time.Time, bool) {
+	t, ok := ParseDate(s)
+	if !ok {
+		return time.Time{}, false
+	}
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.Local), true
+}

@@ -1,6 +1,9 @@
 package textfile
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestParseDate(t *testing.T) {
 	for s, ok := range map[string]bool{
@@ -27,5 +30,20 @@ func TestEOL(t *testing.T) {
 	}
 	if TrimEOL("a\r\n") != "a" || TrimEOL("a\r") != "a" || TrimEOL("a") != "a" {
 		t.Error("TrimEOL")
+	}
+}
+
+// TestParseLocalDate: the user's dates follow the files' rule, at local
+// midnight.
+func TestParseLocalDate(t *testing.T) {
+	for in, want := range map[string]bool{"2026-12-03": true, "2024-02-29": true, "2026-02-30": false, "2026-1-02": false, "": false, "2026-12-03T00:00:00Z": false} {
+		got, ok := ParseLocalDate(in)
+		if ok != want {
+			t.Errorf("ParseLocalDate(%q) ok = %v, want %v", in, ok, want)
+			continue
+		}
+		if ok && (got.Location() != time.Local || got.Hour() != 0 || got.Format("2006-01-02") != in) {
+			t.Errorf("ParseLocalDate(%q) = %v", in, got)
+		}
 	}
 }

@@ -5,7 +5,11 @@
 // the same day whichever one Claude Code runs.
 package userenv
 
-import "time"
+import (
+	"time"
+
+	"github.com/memcompact/memcompact/internal/textfile"
+)
 
 // Home returns the user's home directory ($HOME, else %USERPROFILE%), or
 // "" if neither is set.
@@ -21,7 +25,7 @@ func Home(getenv func(string) string) string {
 // pin "today". A MEMCOMPACT_TODAY that is not such a date is ignored.
 func Today(getenv func(string) string, now func() time.Time) time.Time {
 	if s := getenv("MEMCOMPACT_TODAY"); s != "" {
-		if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+		if t, ok := textfile.ParseLocalDate(s); ok {
 			return t
 		}
 	}
