@@ -1,6 +1,7 @@
 package claudehooks
 
 import (
+	"debug/buildinfo"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,15 +14,31 @@ import (
 // 5 ms on every session start and every Write or Edit.
 const LeanName = "memcompact-hook"
 
+// Finder finds the executables LeanBin weighs. Its zero value looks on
+// PATH with exec.LookPath and compares the executables' Go build
+// information.
+type Finder struct {
+	LookPath func(string) (string, error)
+	// SameBuild reports whether the executables at the two paths were
+	// built from the same version of memcompact.
+	SameBuild func(a, b string) bool
+}
+
 // LeanBin is the command the hooks should run instead of bin, or "" to run
 // bin: when bin names the memcompact executable (a path, or the bare name
 // resolved on PATH as Claude Code's shell will resolve it) and a
-// memcompact-hook sits in the same directory, the two come from one
-// install, and the hooks run memcompact-hook. A bin with arguments or
-// quoting, or naming anything else, is taken as given.
-func LeanBin(bin string, lookPath func(string) (string, error)) string {
+// memcompact-hook built from the same version sits in the same directory,
+// the two come from one install, and the hooks run memcompact-hook. A bin
+// with arguments or quoting, or naming anything else, is taken as given;
+// so is one whose memcompact-hook is of another version (a stale leftover
+// of an earlier install must not judge writes with old rules).
+func (f Finder) LeanBin(bin string) string {
+	lookPath, same := f.LookPath, f.SameBuild
 	if lookPath == nil {
 		lookPath = exec.LookPath
+	}
+	if same == nil {
+		same = sameBuild
 	}
 	if strings.ContainsAny(bin, " \t'\"") {
 		return ""
@@ -39,7 +56,7 @@ func LeanBin(bin string, lookPath func(string) (string, error)) string {
 			return ""
 		}
 		lean, err := lookPath(LeanName + ext)
-		if err != nil || filepath.Dir(lean) != filepath.Dir(full) {
+		if err != nil || filepath.Dir(lean) != filepath.Dir(full) || !same(full, lean) {
 			return ""
 		}
 		return LeanName + ext
@@ -48,8 +65,37 @@ func LeanBin(bin string, lookPath func(string) (string, error)) string {
 	// path ("./memcompact-hook") rather than a name looked up on PATH.
 	lean := bin[:len(bin)-len(filepath.Base(bin))] + LeanName + ext
 	fi, err := os.Stat(lean)
-	if err != nil || !fi.Mode().IsRegular() || (ext == "" && fi.Mode()&0o111 == 0) {
+	if err != nil || !fi.Mode().IsRegular() || (ext == "" && fi.Mode()&0o111 == 0) || !same(bin, lean) {
 		return ""
 	}
 	return lean
+}
+
+// sameBuild reports whether two Go executables were built from the same
+// module version and, for builds from a checkout, the same revision with
+// the same local changes (or none). Unreadable build information is not
+// the same build.
+func sameBuild(a, b string) bool {
+	ia, err := buildinfo.ReadFile(a)
+	if err != nil {
+		return false
+	}
+	ib, err := buildinfo.ReadFile(b)
+	if err != nil || ia.Main.Path != ib.Main.Path || ia.Main.Version != ib.Main.Version {
+		return false
+	}
+	vcs := func(bi *buildinfo.BuildInfo) (rev, modified string) {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		return rev, modified
+	}
+	ra, ma := vcs(ia)
+	rb, mb := vcs(ib)
+	return ra == rb && ma == mb
 }

@@ -57,14 +57,14 @@ func TestLeanBin(t *testing.T) {
 		{"a command with arguments", "env FOO=1 memcompact", onPath, ""},
 		{"quoted", `"` + filepath.Join(both, "memcompact") + `"`, onPath, ""},
 	} {
-		if got := LeanBin(c.bin, c.look); got != c.want {
+		if got := (Finder{LookPath: c.look, SameBuild: sameAll}).LeanBin(c.bin); got != c.want {
 			t.Errorf("%s: LeanBin(%q) = %q, want %q", c.name, c.bin, got, c.want)
 		}
 	}
 	// A relative path keeps its spelling, so the hook is not looked up on
 	// PATH instead.
 	t.Chdir(both)
-	if got := LeanBin("./memcompact", onPath); got != "./"+LeanName {
+	if got := (Finder{LookPath: onPath, SameBuild: sameAll}).LeanBin("./memcompact"); got != "./"+LeanName {
 		t.Errorf("LeanBin(./memcompact) = %q, want ./%s", got, LeanName)
 	}
 }
@@ -76,7 +76,7 @@ func TestInstallRunsLean(t *testing.T) {
 	dir := t.TempDir()
 	settings := filepath.Join(dir, "settings.json")
 	lookLean := func(name string) (string, error) { return filepath.Join("/usr/bin", name), nil }
-	res, err := Run(t.Context(), Request{Action: ActionInstall, Settings: settings, Bin: "memcompact", LookPath: lookLean})
+	res, err := Run(t.Context(), Request{Action: ActionInstall, Settings: settings, Bin: "memcompact", Finder: Finder{LookPath: lookLean, SameBuild: sameAll}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,13 +95,43 @@ func TestInstallRunsLean(t *testing.T) {
 		}
 		return filepath.Join("/usr/bin", name), nil
 	}
-	res, err = Run(t.Context(), Request{Action: ActionInstall, Settings: settings, Bin: "memcompact", LookPath: noLean})
+	res, err = Run(t.Context(), Request{Action: ActionInstall, Settings: settings, Bin: "memcompact", Finder: Finder{LookPath: noLean, SameBuild: sameAll}})
 	if err != nil || res.Lean != "" || len(res.Present) != len(Ours) || !res.Changed {
 		t.Fatalf("reinstall without memcompact-hook: %+v, %v", res, err)
 	}
 	res, err = Run(t.Context(), Request{Action: ActionUninstall, Settings: settings, Bin: "memcompact"})
 	if err != nil || len(res.Removed) != len(Ours) {
 		t.Fatalf("uninstall: %+v, %v", res, err)
+	}
+}
+
+// sameAll takes any two executables for one build.
+func sameAll(a, b string) bool { return true }
+
+// TestSameBuild: an executable is its own build; a file that is not a Go
+// executable is nobody's, and a memcompact-hook of another build is refused.
+func TestSameBuild(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	script := filepath.Join(t.TempDir(), "memcompact-hook")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if !sameBuild(self, self) {
+		t.Error("an executable is not the same build as itself")
+	}
+	if sameBuild(self, script) || sameBuild(script, self) {
+		t.Error("a shell script counts as the same build")
+	}
+	dir := filepath.Dir(script)
+	full := filepath.Join(dir, "memcompact")
+	if err := os.Symlink(self, full); err != nil {
+		t.Skip(err)
+	}
+	if got := (Finder{}).LeanBin(full); got != "" {
+		t.Errorf("a memcompact-hook of another build was chosen: %q", got)
 	}
 }
 

@@ -39,9 +39,9 @@ type Request struct {
 	Bin      string // the command the hooks run memcompact as
 	Getenv   func(string) string
 	Home     string
-	// LookPath finds an executable on PATH as exec.LookPath does (nil:
-	// exec.LookPath); it tells where a bare "memcompact" Bin resolves.
-	LookPath func(string) (string, error)
+	// Finder finds memcompact-hook beside Bin (the zero value: on PATH,
+	// by the executables' build information).
+	Finder Finder
 }
 
 // Result is what Install or Uninstall did; its JSON is the verb's --json.
@@ -83,7 +83,7 @@ func Run(_ context.Context, req Request) (*Result, error) {
 	var c *Change
 	lean := ""
 	if req.Action == ActionInstall {
-		lean = LeanBin(req.Bin, req.LookPath)
+		lean = req.Finder.LeanBin(req.Bin)
 		bin := req.Bin
 		if lean != "" {
 			bin = lean
