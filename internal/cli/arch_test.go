@@ -30,7 +30,7 @@ var layers = map[string]int{
 
 	"textfile": foundations, "atomicfile": foundations, "lockfile": foundations, "outcome": foundations,
 	"jsonout": foundations, "extcmd": foundations, "crashpoint": foundations, "testshared": foundations,
-	"lazyre": foundations, "filecache": foundations,
+	"lazyre": foundations, "filecache": foundations, "psflag": foundations, "shellword": foundations,
 	"torture": foundations, // tests only
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 func init() {
@@ -24,7 +25,7 @@ func runBudgets(env *Env, args []string) (err error) {
 	fset := newFlagSet("budgets")
 	fset.StringVar(&rootFlag, "root", "", "the memory root (the directory holding compaction/)")
 	fset.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	alias(fset, "json", "Json")
+	psflag.Alias(fset, "json", "Json")
 	pos, err := parseFlags(env, fset, usage, args)
 	if err != nil {
 		return err

@@ -3,10 +3,10 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/check"
+	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 const checkUsage = "check [--reference FILE] [--json] [INDEX [REFERENCE]]"
@@ -21,11 +21,6 @@ func init() {
 	})
 }
 
-// psParams are the reference script's parameter names. PowerShell accepts
-// any unambiguous prefix of a parameter name (-Index, -Policy, -J), and
-// stores quote the command in those forms.
-var psParams = []string{"IndexPath", "PolicyReferencePath", "Json"}
-
 func runCheck(env *Env, args []string) error {
 	var refPath, indexFlag string
 	var asJSON bool
@@ -33,29 +28,25 @@ func runCheck(env *Env, args []string) error {
 	fs.StringVar(&refPath, "reference", "", "reference copy `FILE` to compare against")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
 	fs.StringVar(&indexFlag, "index", "", "the index `FILE` (the same as the INDEX argument)")
-	alias(fs, "reference", "PolicyReferencePath")
-	alias(fs, "json", "Json")
-	alias(fs, "index", "IndexPath")
+	psflag.Alias(fs, "reference", "PolicyReferencePath")
+	psflag.Alias(fs, "json", "Json")
+	psflag.Alias(fs, "index", "IndexPath")
 
-	args = expandPSPrefixes(args)
+	// PowerShell accepts any unambiguous prefix of a parameter name (-Index,
+	// -Policy, -J), and stores quote the command in those forms.
+	args = psflag.ExpandPrefixes(fs, args)
 	pos, err := parseFlags(env, fs, checkUsage, args)
 	if err != nil {
 		if errors.Is(err, errHelp) {
 			return err
 		}
-		return checkUsageError(env, wantsJSON(args), "", err.Error(), "run 'memcompact check -h' for its flags")
+		return checkUsageError(env, psflag.Asks(args, "json"), "", err.Error(), "run 'memcompact check -h' for its flags")
 	}
 	// PowerShell binds positional arguments to the parameters not named, in
 	// declaration order: the index, then the reference copy. So
 	// "check MEMORY.md SKILL.md" and "check -IndexPath MEMORY.md SKILL.md"
 	// name a reference, as they do for the script.
-	refNamed := false
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "reference" || f.Name == "PolicyReferencePath" {
-			refNamed = true
-		}
-	})
-	if !refNamed {
+	if !psflag.Given(fs, "reference", "PolicyReferencePath") {
 		switch {
 		case len(pos) == 2 && indexFlag == "":
 			pos, refPath = pos[:1], pos[1]
@@ -96,90 +87,4 @@ func checkUsageError(env *Env, asJSON bool, indexPath, reason string, hints ...s
 		return &exitError{Code: exitUsage, Err: err}
 	}
 	return &exitError{Code: exitUsage, Hints: hints}
-}
-
-// expandPSPrefixes rewrites an unambiguous prefix of a PowerShell parameter
-// name (-Index, -Policy, -J) to the full name, and PowerShell's colon form
-// (-IndexPath:FILE, -Json:$true, -Json:$false) to the flag form.
-func expandPSPrefixes(args []string) []string {
-	out := make([]string, 0, len(args))
-	for i, a := range args {
-		if a == "--" {
-			out = append(out, args[i:]...)
-			break
-		}
-		out = append(out, a)
-		if len(a) < 2 || a[0] != '-' || strings.HasPrefix(a, "--") {
-			continue
-		}
-		name, value := a[1:], ""
-		if eq := strings.IndexByte(name, '='); eq >= 0 {
-			name, value = name[:eq], name[eq:]
-		}
-		colon := -1
-		if value == "" {
-			colon = strings.IndexByte(name, ':')
-		}
-		if colon > 0 {
-			name, value = name[:colon], name[colon+1:]
-		}
-		if name == "" {
-			continue
-		}
-		full := psParamName(name)
-		if full == "" {
-			continue
-		}
-		switch {
-		case colon <= 0:
-			if !isCheckFlag(name) {
-				out[len(out)-1] = "-" + full + value
-			}
-		case full == "Json":
-			// -Json:$true / -Json:$false; a bare "-Json:" is the switch.
-			v := strings.TrimPrefix(strings.ToLower(value), "$")
-			if v == "" {
-				v = "true"
-			}
-			out[len(out)-1] = "-Json=" + v
-		case value == "":
-			// "-IndexPath: FILE": the value is the next argument.
-			out[len(out)-1] = "-" + full
-		default:
-			out[len(out)-1] = "-" + full + "=" + value
-		}
-	}
-	return out
-}
-
-// psParamName returns the PowerShell parameter name is the full name or an
-// unambiguous prefix of (letter case ignored), or "".
-func psParamName(name string) string {
-	var match []string
-	for _, p := range psParams {
-		if strings.EqualFold(p, name) {
-			return p
-		}
-		if len(name) <= len(p) && strings.EqualFold(p[:len(name)], name) {
-			match = append(match, p)
-		}
-	}
-	if len(match) == 1 {
-		return match[0]
-	}
-	return ""
-}
-
-func isCheckFlag(name string) bool {
-	for _, n := range []string{"reference", "json", "index", "h", "help"} {
-		if strings.EqualFold(name, n) {
-			return true
-		}
-	}
-	for _, n := range psParams {
-		if strings.EqualFold(name, n) {
-			return true
-		}
-	}
-	return false
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/userenv"
 )
@@ -140,7 +141,7 @@ func runVerb(env *Env, c *command, args []string) int {
 	venv.Stdout = out
 	err := c.run(&venv, args)
 	var ee *exitError
-	if err != nil && out.n == 0 && wantsJSON(args) {
+	if err != nil && out.n == 0 && psflag.Asks(args, "json") {
 		code, msg, hints := exitRefused, err.Error(), []string(nil)
 		if errors.As(err, &ee) {
 			code, hints = ee.Code, ee.Hints
@@ -150,25 +151,6 @@ func runVerb(env *Env, c *command, args []string) int {
 		}
 	}
 	return report(env, err)
-}
-
-// wantsJSON reports whether args ask for JSON output (--json, -Json,
-// -Json:$true, in any letter case), before a "--".
-func wantsJSON(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		name := strings.ToLower(strings.TrimLeft(a, "-"))
-		if !strings.HasPrefix(a, "-") {
-			continue
-		}
-		switch name {
-		case "json", "json=true", "json:$true", "json:true":
-			return true
-		}
-	}
-	return false
 }
 
 // countingWriter counts the bytes written through it.

@@ -15,6 +15,7 @@ import (
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/shellword"
 )
 
@@ -62,9 +63,9 @@ func compactFlagSet(f *compactFlags, name string) *flag.FlagSet {
 	fset.DurationVar(&f.timeout, "timeout", distill.DefaultTimeout, "how long the summarizer may take per call")
 	fset.BoolVar(&f.yes, "yes", false, "confirm without asking: a first compaction, and sending the oldest tier to a remote summarizer")
 	fset.BoolVar(&f.json, "json", false, "print the result as JSON")
-	alias(fset, "json", "Json")
-	alias(fset, "yes", "y")
-	alias(fset, "timeout", "summarizer-timeout")
+	psflag.Alias(fset, "json", "Json")
+	psflag.Alias(fset, "yes", "y")
+	psflag.Alias(fset, "timeout", "summarizer-timeout")
 	return fset
 }
 
@@ -168,7 +169,7 @@ func (h *compactHinter) only(r *compact.Report, flags ...string) string {
 		if a == "--" {
 			break
 		}
-		if len(pos) > 0 && a == pos[0] && (i == 0 || !takesValue(h.flags, h.args[i-1])) {
+		if len(pos) > 0 && a == pos[0] && (i == 0 || !psflag.TakesValue(h.flags, h.args[i-1])) {
 			pos = pos[1:]
 			continue
 		}
@@ -178,23 +179,6 @@ func (h *compactHinter) only(r *compact.Report, flags ...string) string {
 		words = append(words, a)
 	}
 	return "memcompact compact " + shellword.Join(append(words, flags...))
-}
-
-// takesValue reports whether arg is a flag of fs (in any letter case, as
-// parseFlags reads them) that takes its value from the next argument.
-func takesValue(fs *flag.FlagSet, arg string) bool {
-	if !strings.HasPrefix(arg, "-") || strings.Contains(arg, "=") {
-		return false
-	}
-	name := strings.TrimLeft(arg, "-")
-	takes := false
-	fs.VisitAll(func(f *flag.Flag) {
-		if strings.EqualFold(f.Name, name) {
-			b, ok := f.Value.(interface{ IsBoolFlag() bool })
-			takes = !ok || !b.IsBoolFlag()
-		}
-	})
-	return takes
 }
 
 // again is the command as run with flags added (before a "--", after

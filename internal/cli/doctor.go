@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/memcompact/memcompact/internal/doctor"
+	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 const doctorUsage = doctor.Usage
@@ -28,7 +29,7 @@ func runDoctor(env *Env, args []string) error {
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	fs.StringVar(&req.Reference, "reference", "", "reference copy `FILE` for the strict check")
 	fs.BoolVar(&req.NoCache, "no-cache", false, "read, scan and plan afresh, ignoring the cache of earlier runs (secrets, entry files, the sweep figure)")
-	alias(fs, "json", "Json")
+	psflag.Alias(fs, "json", "Json")
 	indexFlag := indexFlag(fs)
 	pos, err := parseFlags(env, fs, doctorUsage, args)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/drift"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 const driftUsage = drift.Usage
@@ -24,7 +25,7 @@ func runDrift(env *Env, args []string) error {
 	var asJSON bool
 	flags := newFlagSet("drift")
 	flags.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
-	alias(flags, "json", "Json")
+	psflag.Alias(flags, "json", "Json")
 	indexFlag := indexFlag(flags)
 	pos, err := parseFlags(env, flags, driftUsage, args)
 	if err != nil {

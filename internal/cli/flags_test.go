@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 func testEnv() (*Env, *bytes.Buffer, *bytes.Buffer) {
@@ -43,9 +45,9 @@ func TestParseFlags(t *testing.T) {
 			var js bool
 			var ref, idx string
 			fs.BoolVar(&js, "json", false, "JSON output")
-			alias(fs, "json", "Json")
+			psflag.Alias(fs, "json", "Json")
 			fs.StringVar(&ref, "reference", "", "reference copy")
-			alias(fs, "reference", "PolicyReferencePath")
+			psflag.Alias(fs, "reference", "PolicyReferencePath")
 			fs.StringVar(&idx, "IndexPath", "", "index")
 			pos, err := parseFlags(env, fs, "check", tt.args)
 			if tt.wantErr >= 0 {

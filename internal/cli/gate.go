@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/sweep"
 )
 
@@ -22,21 +23,21 @@ func runGate(env *Env, args []string) error {
 	f.define(fs, "ledger", "slate")
 	var req sweep.GateRequest
 	fs.StringVar(&req.Gate, "gate", "", "deferral, exit, admission or reconcile (or the first positional argument)")
-	alias(fs, "gate", "Gate")
+	psflag.Alias(fs, "gate", "Gate")
 	fs.StringVar(&req.Identity, "identity", "", "the entry's life key, <name>@<yyyy-MM-dd> or <name>@unknown")
-	alias(fs, "identity", "Identity")
+	psflag.Alias(fs, "identity", "Identity")
 	fs.StringVar(&req.Entry, "entry", "", "reconcile: the living entry body the life key is read from")
-	alias(fs, "entry", "EntryPath")
+	psflag.Alias(fs, "entry", "EntryPath")
 	fs.StringVar(&req.Disposition, "disposition", "", "exit: the disposition being considered")
-	alias(fs, "disposition", "Disposition")
+	psflag.Alias(fs, "disposition", "Disposition")
 	fs.StringVar(&req.Destination, "destination", "", "exit: the destination file to read")
-	alias(fs, "destination", "DestinationPath")
+	psflag.Alias(fs, "destination", "DestinationPath")
 	fs.StringVar(&req.Probe, "probe", "", "exit: text the destination must carry (exact, case-sensitive)")
-	alias(fs, "probe", "LessonProbe")
+	psflag.Alias(fs, "probe", "LessonProbe")
 	fs.BoolVar(&req.Landed, "landed", false, "exit: assert the destination has landed (merged to the default branch)")
-	alias(fs, "landed", "DestinationLanded")
+	psflag.Alias(fs, "landed", "DestinationLanded")
 	fs.StringVar(&req.RuleLanded, "admission-rule-landed-on", "", "admission: the date the store's admission rule landed, yyyy-MM-dd")
-	alias(fs, "admission-rule-landed-on", "AdmissionRuleLandedOn")
+	psflag.Alias(fs, "admission-rule-landed-on", "AdmissionRuleLandedOn")
 	pos, err := parseFlags(env, fs, "gate deferral|exit|admission|reconcile [flags] [INDEX]", args)
 	if err != nil {
 		return err

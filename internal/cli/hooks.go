@@ -5,6 +5,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/claudehooks"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 func init() {
@@ -36,7 +37,7 @@ func runHooks(env *Env, args []string) error {
 	fs.StringVar(&req.Settings, "settings", "", "edit this settings file")
 	fs.StringVar(&req.Bin, "bin", "memcompact", "the command the hooks run memcompact as (e.g. an absolute path)")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	alias(fs, "json", "Json")
+	psflag.Alias(fs, "json", "Json")
 	pos, err := parseFlags(env, fs, hooksUsage, args)
 	if err != nil {
 		return err

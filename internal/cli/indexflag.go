@@ -1,6 +1,10 @@
 package cli
 
-import "flag"
+import (
+	"flag"
+
+	"github.com/memcompact/memcompact/internal/psflag"
+)
 
 // indexFlag defines --index (alias -IndexPath) on a verb whose index is
 // otherwise its one positional argument, so that the spelling check,
@@ -8,7 +12,7 @@ import "flag"
 // index.
 func indexFlag(fs *flag.FlagSet) *string {
 	p := fs.String("index", "", "the index `FILE` (the same as the INDEX argument)")
-	alias(fs, "index", "IndexPath")
+	psflag.Alias(fs, "index", "IndexPath")
 	return p
 }
 

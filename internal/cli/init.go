@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 func init() {
@@ -23,7 +24,7 @@ func runInit(env *Env, args []string) (err error) {
 	fset := newFlagSet("init")
 	fset.StringVar(&rootFlag, "root", "", "the memory root (the directory to hold compaction/)")
 	fset.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	alias(fset, "json", "Json")
+	psflag.Alias(fset, "json", "Json")
 	pos, err := parseFlags(env, fset, usage, args)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/sweep"
 )
@@ -29,24 +30,24 @@ type sweepFlags struct {
 
 func (f *sweepFlags) define(fs *flag.FlagSet, records ...string) {
 	fs.StringVar(&f.index, "index", "", "the store's index file (or the positional INDEX)")
-	alias(fs, "index", "IndexPath")
+	psflag.Alias(fs, "index", "IndexPath")
 	for _, r := range records {
 		switch r {
 		case "ledger":
 			fs.StringVar(&f.ledger, "ledger", "", "LEDGER.md (default: beside the index)")
-			alias(fs, "ledger", "LedgerPath")
+			psflag.Alias(fs, "ledger", "LedgerPath")
 		case "slate":
 			fs.StringVar(&f.slate, "slate", "", "SLATE.md (default: beside the index)")
-			alias(fs, "slate", "SlatePath")
+			psflag.Alias(fs, "slate", "SlatePath")
 		case "archive":
 			fs.StringVar(&f.archive, "archive", "", "ARCHIVE.md (default: beside the index)")
-			alias(fs, "archive", "ArchivePath")
+			psflag.Alias(fs, "archive", "ArchivePath")
 		}
 	}
 	fs.StringVar(&f.asOf, "as-of", "", "the date to reason from, yyyy-MM-dd (default: today, or MEMCOMPACT_TODAY)")
-	alias(fs, "as-of", "AsOf")
+	psflag.Alias(fs, "as-of", "AsOf")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
-	alias(fs, "json", "Json")
+	psflag.Alias(fs, "json", "Json")
 }
 
 // asOfDate returns --as-of, or today.
@@ -118,7 +119,7 @@ func runInventory(env *Env, args []string) error {
 	f.define(fs, "ledger", "slate", "archive")
 	var req sweep.InventoryRequest
 	fs.StringVar(&req.Out, "out", "", "also write the artifact to this file (parent folders are created)")
-	alias(fs, "out", "OutputPath", "output")
+	psflag.Alias(fs, "out", "OutputPath", "output")
 	pos, err := parseFlags(env, fs, "inventory [flags] INDEX", args)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/loadcut"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 const loadUsage = "load [--lines N] [--units N] [--text] [--settings FILE|JSON] [--json] [INDEX]"
@@ -30,7 +31,7 @@ func runLoad(env *Env, args []string) error {
 	var settings string
 	flags.StringVar(&settings, "settings", "", "the --settings value claude is started with (it may set autoMemoryDirectory)")
 	flags.BoolVar(&asJSON, "json", false, "print one JSON object")
-	alias(flags, "json", "Json")
+	psflag.Alias(flags, "json", "Json")
 	indexFlag := indexFlag(flags)
 	pos, err := parseFlags(env, flags, loadUsage, args)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/measure"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 const measureUsage = "measure [--as-of DATE] [--json] PATH | measure --validate RECORD [--json]"
@@ -31,10 +32,10 @@ func runMeasure(env *Env, args []string) error {
 	fs.StringVar(&req.Validate, "validate", "", "a measurement record to validate instead of measuring")
 	fs.StringVar(&req.AsOf, "as-of", "", "the date recorded on the measurement, yyyy-MM-dd (default today)")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
-	alias(fs, "path", "Path")
-	alias(fs, "validate", "Validate")
-	alias(fs, "as-of", "AsOf")
-	alias(fs, "json", "Json")
+	psflag.Alias(fs, "path", "Path")
+	psflag.Alias(fs, "validate", "Validate")
+	psflag.Alias(fs, "as-of", "AsOf")
+	psflag.Alias(fs, "json", "Json")
 	pos, err := parseFlags(env, fs, measureUsage, args)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/sweep"
 )
 
@@ -22,9 +23,9 @@ func runPartition(env *Env, args []string) error {
 	f.define(flags, "ledger", "slate", "archive")
 	var req sweep.PartitionRequest
 	flags.StringVar(&req.Inventory, "inventory", "", "the enumeration artifact written by 'memcompact inventory --out'")
-	alias(flags, "inventory", "InventoryPath")
+	psflag.Alias(flags, "inventory", "InventoryPath")
 	flags.BoolVar(&req.Strict, "strict", false, "add the decision-grain check (recommended)")
-	alias(flags, "strict", "Strict")
+	psflag.Alias(flags, "strict", "Strict")
 	pos, err := parseFlags(env, flags, "partition --inventory ARTIFACT [flags] INDEX", args)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/snapshot"
 )
 
@@ -35,8 +36,8 @@ func runRestore(env *Env, args []string) (err error) {
 	fset.StringVar(&req.To, "to", "", "the file to restore (when the snapshot's name does not say)")
 	fset.BoolVar(&req.Confirmed, "yes", false, "replace without asking")
 	fset.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	alias(fset, "json", "Json")
-	alias(fset, "yes", "y")
+	psflag.Alias(fset, "json", "Json")
+	psflag.Alias(fset, "yes", "y")
 	pos, err := parseFlags(env, fset, usage, args)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/secrets"
 )
 
@@ -24,7 +25,7 @@ func runSecrets(env *Env, args []string) error {
 	fs := newFlagSet("secrets")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
 	fs.BoolVar(&noCache, "no-cache", false, "scan every file afresh, ignoring the per-file cache of earlier scans")
-	alias(fs, "json", "Json")
+	psflag.Alias(fs, "json", "Json")
 	paths, err := parseFlags(env, fs, secretsUsage, args)
 	if err != nil {
 		return err

@@ -2,11 +2,11 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 func init() {
@@ -28,7 +28,7 @@ func runSetBudget(env *Env, args []string) (err error) {
 	fset.StringVar(&req.Root, "root", "", "the memory root (the directory holding compaction/)")
 	fset.IntVar(&newest, "newest", -1, "how many newest entries stay verbatim")
 	fset.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	alias(fset, "json", "Json")
+	psflag.Alias(fset, "json", "Json")
 	pos, err := parseFlags(env, fset, usage, args)
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func runSetBudget(env *Env, args []string) (err error) {
 		return &exitError{Code: exitUsage, Err: fmt.Errorf("set-budget needs FILE, a number and a unit"), Hints: []string{"usage: memcompact " + usage}}
 	}
 	req.File, req.Budget, req.Unit = pos[0], pos[1], pos[2]
-	if newest != -1 || flagGiven(fset, "newest") {
+	if newest != -1 || psflag.Given(fset, "newest") {
 		req.Newest = &newest
 	}
 	res, err := budget.SetBudget(context.Background(), req)
@@ -56,15 +56,4 @@ func runSetBudget(env *Env, args []string) (err error) {
 	}
 	res.WriteText(env.Stdout)
 	return nil
-}
-
-// flagGiven reports whether the flag name was given on the command line.
-func flagGiven(fs *flag.FlagSet, name string) bool {
-	found := false
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == name {
-			found = true
-		}
-	})
-	return found
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/snapshot"
 )
 
@@ -23,7 +24,7 @@ func runSnapshots(env *Env, args []string) (err error) {
 	fset := newFlagSet("snapshots")
 	fset.StringVar(&req.Root, "root", "", "the memory root (the directory holding compaction/)")
 	fset.BoolVar(&asJSON, "json", false, "print the list as JSON")
-	alias(fset, "json", "Json")
+	psflag.Alias(fset, "json", "Json")
 	pos, err := parseFlags(env, fset, usage, args)
 	if err != nil {
 		return err
