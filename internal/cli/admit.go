@@ -10,27 +10,9 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "admit",
-		usage: "admit --index INDEX --hook TEXT [--title T] [--section '## S'] [--critical yes|no --why TEXT] FILE",
-		short: "admit an entry: its life key, an R1-passing pointer, its critical row",
-		long:  help("admit"),
-		run:   runAdmit,
-	})
-	register(&command{
-		name:  "adopt",
-		usage: "adopt [--yes] INDEX",
-		short: "give a store with no policy the split shape (stanza, POLICY.md, budget)",
-		long:  help("adopt"),
-		run:   runAdopt,
-	})
-	register(&command{
-		name:  "observe-limit",
-		usage: "observe-limit [--value N] [--method TEXT] INDEX",
-		short: "append a dated limit observation to the store's values region",
-		long:  help("observe-limit"),
-		run:   runObserveLimit,
-	})
+	register("admit --index INDEX --hook TEXT FILE", runAdmit)
+	register("adopt [--yes] INDEX", runAdopt)
+	register("observe-limit [flags] INDEX", runObserveLimit)
 }
 
 func runAdmit(env *Env, args []string) error {
@@ -43,7 +25,7 @@ func runAdmit(env *Env, args []string) error {
 	fs.StringVar(&req.Section, "section", "", "the '## ' heading to put the pointer under (default: the end)")
 	fs.StringVar(&req.Critical, "critical", "", "append the slate's critical row: yes or no")
 	fs.StringVar(&req.Why, "why", "", "why the entry is or is not critical")
-	pos, err := parseFlags(env, fs, "admit --index INDEX --hook TEXT FILE", args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
@@ -72,7 +54,7 @@ func runAdopt(env *Env, args []string) error {
 	f.define(fs)
 	var yes bool
 	fs.BoolVar(&yes, "yes", false, "write (without it, only the diff is shown)")
-	pos, err := parseFlags(env, fs, "adopt [--yes] INDEX", args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
@@ -104,7 +86,7 @@ func runObserveLimit(env *Env, args []string) error {
 	var method string
 	fs.IntVar(&value, "value", loadcut.DefaultUnits, "the observed limit, in characters (UTF-16 units)")
 	fs.StringVar(&method, "method", sweepact.DefaultLimitMethod, "how the limit was observed")
-	pos, err := parseFlags(env, fs, "observe-limit [flags] INDEX", args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}

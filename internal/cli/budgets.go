@@ -9,24 +9,17 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "budgets",
-		usage: "budgets [ROOT] [--root DIR] [--json]",
-		short: "measure every budgeted memory file against its budget",
-		long:  help("budgets"),
-		run:   runBudgets,
-	})
+	register("budgets [ROOT] [--root DIR] [--json]", runBudgets)
 }
 
 func runBudgets(env *Env, args []string) (err error) {
-	const usage = "budgets [ROOT] [--root DIR] [--json]"
 	var rootFlag string
 	var asJSON bool
 	fset := newFlagSet("budgets")
 	fset.StringVar(&rootFlag, "root", "", "the memory root (the directory holding compaction/)")
 	fset.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	psflag.Alias(fset, "json", "Json")
-	pos, err := parseFlags(env, fset, usage, args)
+	pos, err := parseFlags(env, fset, args)
 	if err != nil {
 		return err
 	}

@@ -12,13 +12,7 @@ import (
 const checkUsage = "check [--reference FILE] [--json] [INDEX [REFERENCE]]"
 
 func init() {
-	register(&command{
-		name:  "check",
-		usage: checkUsage,
-		short: "check a memory index on four axes: policy, size, recall hooks, shared notes",
-		long:  help("check"),
-		run:   runCheck,
-	})
+	register(checkUsage, runCheck)
 }
 
 func runCheck(env *Env, args []string) error {
@@ -35,7 +29,7 @@ func runCheck(env *Env, args []string) error {
 	// PowerShell accepts any unambiguous prefix of a parameter name (-Index,
 	// -Policy, -J), and stores quote the command in those forms.
 	args = psflag.ExpandPrefixes(fs, args)
-	pos, err := parseFlags(env, fs, checkUsage, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		if errors.Is(err, errHelp) {
 			return err

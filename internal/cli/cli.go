@@ -61,24 +61,26 @@ func osEnv(stdin io.Reader, stdout, stderr io.Writer) *Env {
 	return &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookupEnv: os.LookupEnv, Now: time.Now}
 }
 
-// command is one verb.
+// command is one verb: its synopsis (the text after "memcompact ", its
+// first word the verb's name) and what runs it. What it does is told by
+// its help file (see help.go).
 type command struct {
 	name  string
-	usage string // the synopsis after "memcompact "
-	short string // one line, lowercase, no period
-	long  string // optional paragraphs shown by "memcompact help VERB"
+	usage string
 	run   func(env *Env, args []string) error
 }
 
 var commands = map[string]*command{}
 
-// register adds a verb to the table. Each verb's file registers itself from
-// an init function, so verbs can be added without touching a shared list.
-func register(c *command) {
-	if _, dup := commands[c.name]; dup {
-		panic("cli: verb registered twice: " + c.name)
+// register adds the verb usage names to the table. Each verb's file
+// registers itself from an init function, so verbs can be added without
+// touching a shared list.
+func register(usage string, run func(env *Env, args []string) error) {
+	name, _, _ := strings.Cut(usage, " ")
+	if _, dup := commands[name]; dup {
+		panic("cli: verb registered twice: " + name)
 	}
-	commands[c.name] = c
+	commands[name] = &command{name: name, usage: usage, run: run}
 }
 
 // Main runs memcompact with args (without the program name) and returns the
@@ -192,7 +194,7 @@ func printUsage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  memcompact %-12s %s\n", n, commands[n].short)
+		fmt.Fprintf(w, "  memcompact %-12s %s\n", n, short(n))
 	}
 	fmt.Fprintf(w, "\nExit codes: 0 clean, 1 defects, 2 refused, 3 usage error.\nRun 'memcompact help VERB' for a verb's flags.\n")
 }

@@ -22,13 +22,7 @@ import (
 const compactUsage = "compact [FILE...] [--all] [--dry-run] [--yes] [--summarizer claude|anthropic|openai|CMD [--model M] [--base-url URL] [--strict] [--timeout D]] [--plan | --summary FILE] [--steps] [--entry-heading H] [--root DIR] [--json]"
 
 func init() {
-	register(&command{
-		name:  "compact",
-		usage: compactUsage,
-		short: "distill the oldest entries of over-budget memory files into a Compacted History block",
-		long:  help("compact"),
-		run:   runCompact,
-	})
+	register(compactUsage, runCompact)
 }
 
 type compactFlags struct {
@@ -90,7 +84,7 @@ func runCompact(env *Env, args []string) (err error) {
 	fset.BoolVar(&steps, "steps", false, "only the design's one step: distill the oldest tier as drawn, and report a shortfall if that is not enough")
 	fset.BoolVar(&plan, "plan", false, "print the oldest tier and the facts that must survive, for an agent to summarize; write nothing")
 	fset.StringVar(&summaryFile, "summary", "", "use the bullets in this file (written from --plan) as the summary")
-	pos, err := parseFlags(env, fset, compactUsage, args)
+	pos, err := parseFlags(env, fset, args)
 	if err != nil {
 		return err
 	}

@@ -12,13 +12,7 @@ import (
 const doctorUsage = doctor.Usage
 
 func init() {
-	register(&command{
-		name:  "doctor",
-		usage: doctorUsage,
-		short: "one friendly report on a memory store, with the command that fixes each problem",
-		long:  help("doctor"),
-		run:   runDoctor,
-	})
+	register(doctorUsage, runDoctor)
 }
 
 func runDoctor(env *Env, args []string) error {
@@ -31,7 +25,7 @@ func runDoctor(env *Env, args []string) error {
 	fs.BoolVar(&req.NoCache, "no-cache", false, "read, scan and plan afresh, ignoring the cache of earlier runs (secrets, entry files, the sweep figure)")
 	psflag.Alias(fs, "json", "Json")
 	indexFlag := indexFlag(fs)
-	pos, err := parseFlags(env, fs, doctorUsage, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}

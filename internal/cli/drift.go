@@ -12,13 +12,7 @@ import (
 const driftUsage = drift.Usage
 
 func init() {
-	register(&command{
-		name:  "drift",
-		usage: driftUsage,
-		short: "find orphan entry files and dangling pointers in a memory store",
-		long:  help("drift"),
-		run:   runDrift,
-	})
+	register(driftUsage, runDrift)
 }
 
 func runDrift(env *Env, args []string) error {
@@ -27,7 +21,7 @@ func runDrift(env *Env, args []string) error {
 	flags.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
 	psflag.Alias(flags, "json", "Json")
 	indexFlag := indexFlag(flags)
-	pos, err := parseFlags(env, flags, driftUsage, args)
+	pos, err := parseFlags(env, flags, args)
 	if err != nil {
 		return err
 	}

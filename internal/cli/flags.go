@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"strings"
 
 	"github.com/memcompact/memcompact/internal/psflag"
 )
@@ -23,11 +22,12 @@ var errHelp = &exitError{Code: exitClean}
 
 // parseFlags parses args into fs as psflag reads a command line (flags
 // after positional arguments, names in any letter case) and returns the
-// positional arguments. usage is the verb's synopsis, printed with the flag list on -h.
-func parseFlags(env *Env, fs *flag.FlagSet, usage string, args []string) ([]string, error) {
+// positional arguments. On -h it prints the help of the verb (or sweep
+// step) fs is named for.
+func parseFlags(env *Env, fs *flag.FlagSet, args []string) ([]string, error) {
 	pos, err := psflag.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printFlags(env.Stdout, fs, usage)
+		printFlags(env.Stdout, fs)
 		return nil, errHelp
 	}
 	if err != nil {
@@ -36,13 +36,17 @@ func parseFlags(env *Env, fs *flag.FlagSet, usage string, args []string) ([]stri
 	return pos, nil
 }
 
-func printFlags(w io.Writer, fs *flag.FlagSet, usage string) {
-	io.WriteString(w, "usage: memcompact "+usage+"\n")
-	if c, ok := commands[fs.Name()]; ok {
-		io.WriteString(w, "\n"+c.short+"\n")
-		if long := strings.TrimSpace(c.long); long != "" {
-			io.WriteString(w, "\n"+long+"\n")
-		}
+// printFlags prints the help of the verb fs is named for: its synopsis,
+// its help file, and its flags. A sweep step has no help file: the
+// sweep's covers them all.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	c, verb := commands[fs.Name()]
+	if !verb {
+		c = sweepSteps[fs.Name()]
+	}
+	io.WriteString(w, "usage: memcompact "+c.usage+"\n")
+	if verb {
+		io.WriteString(w, "\n"+helpText(c.name)+"\n")
 	}
 	io.WriteString(w, "\nflags:\n")
 	fs.SetOutput(w)

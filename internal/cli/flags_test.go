@@ -49,7 +49,7 @@ func TestParseFlags(t *testing.T) {
 			fs.StringVar(&ref, "reference", "", "reference copy")
 			psflag.Alias(fs, "reference", "PolicyReferencePath")
 			fs.StringVar(&idx, "IndexPath", "", "index")
-			pos, err := parseFlags(env, fs, "check", tt.args)
+			pos, err := parseFlags(env, fs, tt.args)
 			if tt.wantErr >= 0 {
 				var ee *exitError
 				if !errors.As(err, &ee) || ee.Code != tt.wantErr {

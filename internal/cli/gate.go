@@ -8,13 +8,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "gate",
-		usage: "gate deferral|exit|admission|reconcile [flags] [INDEX]",
-		short: "apply one of the sweep's four disposition gates to one entry",
-		long:  help("gate"),
-		run:   runGate,
-	})
+	register("gate deferral|exit|admission|reconcile [flags] [INDEX]", runGate)
 }
 
 func runGate(env *Env, args []string) error {
@@ -38,7 +32,7 @@ func runGate(env *Env, args []string) error {
 	psflag.Alias(fs, "landed", "DestinationLanded")
 	fs.StringVar(&req.RuleLanded, "admission-rule-landed-on", "", "admission: the date the store's admission rule landed, yyyy-MM-dd")
 	psflag.Alias(fs, "admission-rule-landed-on", "AdmissionRuleLandedOn")
-	pos, err := parseFlags(env, fs, "gate deferral|exit|admission|reconcile [flags] [INDEX]", args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}

@@ -8,13 +8,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "hook",
-		usage: hookUsage,
-		short: "run as a Claude Code hook (reads the hook's JSON on stdin)",
-		long:  help("hook"),
-		run:   runHook,
-	})
+	register(hookUsage, runHook)
 }
 
 const hookUsage = "hook session-start|pre-write < HOOK-JSON"
@@ -24,7 +18,7 @@ var hookHints = map[outcome.Reason]string{hookrun.ReasonUnknownEvent: "usage: me
 
 func runHook(env *Env, args []string) error {
 	fs := newFlagSet("hook")
-	pos, err := parseFlags(env, fs, hookUsage, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}

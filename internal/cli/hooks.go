@@ -9,13 +9,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "hooks",
-		usage: hooksUsage,
-		short: "add memcompact's Claude Code hooks to settings.json, or take them out",
-		long:  help("hooks"),
-		run:   runHooks,
-	})
+	register(hooksUsage, runHooks)
 }
 
 const hooksUsage = "hooks install|uninstall [--user | --project | --settings FILE] [--bin CMD] [--json]"
@@ -38,7 +32,7 @@ func runHooks(env *Env, args []string) error {
 	fs.StringVar(&req.Bin, "bin", "memcompact", "the command the hooks run memcompact as (e.g. an absolute path)")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	psflag.Alias(fs, "json", "Json")
-	pos, err := parseFlags(env, fs, hooksUsage, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}

@@ -8,24 +8,17 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "init",
-		usage: "init [ROOT] [--root DIR] [--json]",
-		short: "set up budgeted compaction in a memory root",
-		long:  help("init"),
-		run:   runInit,
-	})
+	register("init [ROOT] [--root DIR] [--json]", runInit)
 }
 
 func runInit(env *Env, args []string) (err error) {
-	const usage = "init [ROOT] [--root DIR] [--json]"
 	var rootFlag string
 	var asJSON bool
 	fset := newFlagSet("init")
 	fset.StringVar(&rootFlag, "root", "", "the memory root (the directory to hold compaction/)")
 	fset.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	psflag.Alias(fset, "json", "Json")
-	pos, err := parseFlags(env, fset, usage, args)
+	pos, err := parseFlags(env, fset, args)
 	if err != nil {
 		return err
 	}

@@ -13,13 +13,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "inventory",
-		usage: "inventory [flags] INDEX",
-		short: "enumerate a store's corpus from disk, in sweep order, as an artifact",
-		long:  help("inventory"),
-		run:   runInventory,
-	})
+	register("inventory [flags] INDEX", runInventory)
 }
 
 // sweepFlags are the flags the sweep verbs share.
@@ -120,7 +114,7 @@ func runInventory(env *Env, args []string) error {
 	var req sweep.InventoryRequest
 	fs.StringVar(&req.Out, "out", "", "also write the artifact to this file (parent folders are created)")
 	psflag.Alias(fs, "out", "OutputPath", "output")
-	pos, err := parseFlags(env, fs, "inventory [flags] INDEX", args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}

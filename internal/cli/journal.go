@@ -15,27 +15,10 @@ const (
 	undoUsage    = "undo (--entry NAME [--at SNAP] | --file PATH --at SNAP | --removed-since SNAP | --to SNAP) [--yes] [--json] [--store STORE]"
 )
 
-var journalHelp = help("journal-store")
-
 func init() {
-	register(&command{
-		name: "journal", usage: journalUsage,
-		short: "record the memory store's current state in its journal (or prune the journal)",
-		long:  journalHelp + help("journal"),
-		run:   runJournal,
-	})
-	register(&command{
-		name: "history", usage: historyUsage,
-		short: "show what changed in a memory store between journal snapshots",
-		long:  journalHelp + help("history"),
-		run:   runHistory,
-	})
-	register(&command{
-		name: "undo", usage: undoUsage,
-		short: "bring back removed entries, a file, or the whole store from the journal",
-		long:  journalHelp + help("undo"),
-		run:   runUndo,
-	})
+	register(journalUsage, runJournal)
+	register(historyUsage, runHistory)
+	register(undoUsage, runUndo)
 }
 
 // journalStoreArg is the STORE argument of a journal verb, "" for the
@@ -67,7 +50,7 @@ func runJournal(env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	secretsToo := fs.Bool("include-secrets", false, "keep the bytes of files that match a secret rule too")
 	dry := fs.Bool("dry-run", false, "with prune: say what would be removed, remove nothing")
-	pos, err := parseFlags(env, fs, journalUsage, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
@@ -111,7 +94,7 @@ func runHistory(env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	since := fs.String("since", "", "only steps after WHEN: a snapshot, YYYY-MM-DD, an RFC 3339 time, or an age (7d, 36h)")
 	file := fs.String("file", "", "only changes to this store path (e.g. MEMORY.md, feedback_testing.md)")
-	pos, err := parseFlags(env, fs, historyUsage, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
@@ -145,7 +128,7 @@ func runUndo(env *Env, args []string) error {
 	fs.StringVar(&req.RemovedSince, "removed-since", "", "bring back every entry removed since this snapshot")
 	fs.StringVar(&req.To, "to", "", "bring the whole store back to this snapshot")
 	storeFlag := fs.String("store", "", "the store folder or its MEMORY.md (default: the current project's)")
-	pos, err := parseFlags(env, fs, undoUsage, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}

@@ -12,13 +12,7 @@ import (
 const loadUsage = "load [--lines N] [--units N] [--text] [--settings FILE|JSON] [--json] [INDEX]"
 
 func init() {
-	register(&command{
-		name:  "load",
-		usage: loadUsage,
-		short: "show what Claude Code loads of an index at session start, and which subjects it loses",
-		long:  help("load"),
-		run:   runLoad,
-	})
+	register(loadUsage, runLoad)
 }
 
 func runLoad(env *Env, args []string) error {
@@ -33,7 +27,7 @@ func runLoad(env *Env, args []string) error {
 	flags.BoolVar(&asJSON, "json", false, "print one JSON object")
 	psflag.Alias(flags, "json", "Json")
 	indexFlag := indexFlag(flags)
-	pos, err := parseFlags(env, flags, loadUsage, args)
+	pos, err := parseFlags(env, flags, args)
 	if err != nil {
 		return err
 	}

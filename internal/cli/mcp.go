@@ -9,18 +9,12 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "mcp",
-		usage: "mcp",
-		short: "serve memcompact's instruments to an agent over MCP (stdio)",
-		long:  help("mcp"),
-		run:   runMCP,
-	})
+	register("mcp", runMCP)
 }
 
 func runMCP(env *Env, args []string) error {
 	fs := newFlagSet("mcp")
-	pos, err := parseFlags(env, fs, "mcp", args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}

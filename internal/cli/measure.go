@@ -15,13 +15,7 @@ import (
 const measureUsage = "measure [--as-of DATE] [--json] PATH | measure --validate RECORD [--json]"
 
 func init() {
-	register(&command{
-		name:  "measure",
-		usage: measureUsage,
-		short: "measure a file by the counting rule, or validate a measurement record",
-		long:  help("measure"),
-		run:   runMeasure,
-	})
+	register(measureUsage, runMeasure)
 }
 
 func runMeasure(env *Env, args []string) error {
@@ -36,7 +30,7 @@ func runMeasure(env *Env, args []string) error {
 	psflag.Alias(fs, "validate", "Validate")
 	psflag.Alias(fs, "as-of", "AsOf")
 	psflag.Alias(fs, "json", "Json")
-	pos, err := parseFlags(env, fs, measureUsage, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}

@@ -8,13 +8,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "partition",
-		usage: "partition --inventory ARTIFACT [flags] INDEX",
-		short: "reconcile a pre-sweep inventory against the post-sweep store",
-		long:  help("partition"),
-		run:   runPartition,
-	})
+	register("partition --inventory ARTIFACT [flags] INDEX", runPartition)
 }
 
 func runPartition(env *Env, args []string) error {
@@ -26,7 +20,7 @@ func runPartition(env *Env, args []string) error {
 	psflag.Alias(flags, "inventory", "InventoryPath")
 	flags.BoolVar(&req.Strict, "strict", false, "add the decision-grain check (recommended)")
 	psflag.Alias(flags, "strict", "Strict")
-	pos, err := parseFlags(env, flags, "partition --inventory ARTIFACT [flags] INDEX", args)
+	pos, err := parseFlags(env, flags, args)
 	if err != nil {
 		return err
 	}

@@ -11,13 +11,7 @@ import (
 const referenceUsage = "reference [--policy | --stanza]"
 
 func init() {
-	register(&command{
-		name:  "reference",
-		usage: referenceUsage,
-		short: "print memcompact's built-in reference copy of the policy and stanza",
-		long:  help("reference"),
-		run:   runReference,
-	})
+	register(referenceUsage, runReference)
 }
 
 func runReference(env *Env, args []string) error {
@@ -25,7 +19,7 @@ func runReference(env *Env, args []string) error {
 	fs := newFlagSet("reference")
 	fs.BoolVar(&req.Policy, "policy", false, "print only the policy region, with its markers")
 	fs.BoolVar(&req.Stanza, "stanza", false, "print only the stanza, wrapped in the index-side markers")
-	pos, err := parseFlags(env, fs, referenceUsage, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}

@@ -10,13 +10,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "restore",
-		usage: "restore SNAPSHOT [--to FILE] [--yes] [--root DIR] [--json]",
-		short: "put a memory file back as a snapshot has it",
-		long:  help("restore"),
-		run:   runRestore,
-	})
+	register("restore SNAPSHOT [--to FILE] [--yes] [--root DIR] [--json]", runRestore)
 }
 
 // restoreHints are restore's hints, by the engine's reason.
@@ -28,7 +22,6 @@ var restoreHints = map[outcome.Reason]string{
 }
 
 func runRestore(env *Env, args []string) (err error) {
-	const usage = "restore SNAPSHOT [--to FILE] [--yes] [--root DIR] [--json]"
 	req := snapshot.RestoreRequest{Today: env.Today(), Now: env.Now()}
 	var asJSON bool
 	fset := newFlagSet("restore")
@@ -38,7 +31,7 @@ func runRestore(env *Env, args []string) (err error) {
 	fset.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	psflag.Alias(fset, "json", "Json")
 	psflag.Alias(fset, "yes", "y")
-	pos, err := parseFlags(env, fset, usage, args)
+	pos, err := parseFlags(env, fset, args)
 	if err != nil {
 		return err
 	}

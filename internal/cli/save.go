@@ -19,13 +19,7 @@ import (
 const saveUsage = "save FILE [--entry FILE] [--yes] [--allow-secret] [--summarizer claude|anthropic|openai|CMD [--model M] [--base-url URL] [--strict] [--timeout D]] [--entry-heading H] [--root DIR] [--json]"
 
 func init() {
-	register(&command{
-		name:  "save",
-		usage: saveUsage,
-		short: "append an entry to a memory file, compacting it first if it is over budget",
-		long:  help("save"),
-		run:   runSave,
-	})
+	register(saveUsage, runSave)
 }
 
 func runSave(env *Env, args []string) (err error) {
@@ -35,7 +29,7 @@ func runSave(env *Env, args []string) (err error) {
 	fset := compactFlagSet(&f, "save")
 	fset.StringVar(&entryFile, "entry", "", "read the entry from this file instead of standard input")
 	fset.BoolVar(&allowSecret, "allow-secret", false, "save the entry even if it holds a secret")
-	pos, err := parseFlags(env, fset, saveUsage, args)
+	pos, err := parseFlags(env, fset, args)
 	if err != nil {
 		return err
 	}

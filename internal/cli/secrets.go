@@ -11,13 +11,7 @@ import (
 const secretsUsage = secrets.Usage
 
 func init() {
-	register(&command{
-		name:  "secrets",
-		usage: secretsUsage,
-		short: "find secrets in memory files, reported redacted",
-		long:  help("secrets"),
-		run:   runSecrets,
-	})
+	register(secretsUsage, runSecrets)
 }
 
 func runSecrets(env *Env, args []string) error {
@@ -26,7 +20,7 @@ func runSecrets(env *Env, args []string) error {
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
 	fs.BoolVar(&noCache, "no-cache", false, "scan every file afresh, ignoring the per-file cache of earlier scans")
 	psflag.Alias(fs, "json", "Json")
-	paths, err := parseFlags(env, fs, secretsUsage, args)
+	paths, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}

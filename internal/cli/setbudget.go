@@ -9,18 +9,13 @@ import (
 	"github.com/memcompact/memcompact/internal/psflag"
 )
 
+const setBudgetUsage = "set-budget FILE N lines|chars [--newest N] [--root DIR] [--json]"
+
 func init() {
-	register(&command{
-		name:  "set-budget",
-		usage: "set-budget FILE N lines|chars [--newest N] [--root DIR] [--json]",
-		short: "set a memory file's budget in the compaction policy",
-		long:  help("set-budget"),
-		run:   runSetBudget,
-	})
+	register(setBudgetUsage, runSetBudget)
 }
 
 func runSetBudget(env *Env, args []string) (err error) {
-	const usage = "set-budget FILE N lines|chars [--newest N] [--root DIR] [--json]"
 	var req budget.SetRequest
 	var asJSON bool
 	newest := -1
@@ -29,7 +24,7 @@ func runSetBudget(env *Env, args []string) (err error) {
 	fset.IntVar(&newest, "newest", -1, "how many newest entries stay verbatim")
 	fset.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	psflag.Alias(fset, "json", "Json")
-	pos, err := parseFlags(env, fset, usage, args)
+	pos, err := parseFlags(env, fset, args)
 	if err != nil {
 		return err
 	}
@@ -41,7 +36,7 @@ func runSetBudget(env *Env, args []string) (err error) {
 		}
 	}
 	if len(pos) != 3 {
-		return &exitError{Code: exitUsage, Err: fmt.Errorf("set-budget needs FILE, a number and a unit"), Hints: []string{"usage: memcompact " + usage}}
+		return &exitError{Code: exitUsage, Err: fmt.Errorf("set-budget needs FILE, a number and a unit"), Hints: []string{"usage: memcompact " + setBudgetUsage}}
 	}
 	req.File, req.Budget, req.Unit = pos[0], pos[1], pos[2]
 	if newest != -1 || psflag.Given(fset, "newest") {

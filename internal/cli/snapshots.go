@@ -8,24 +8,17 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "snapshots",
-		usage: "snapshots [FILE] [--root DIR] [--json]",
-		short: "list the snapshots compaction and restore have taken",
-		long:  help("snapshots"),
-		run:   runSnapshots,
-	})
+	register("snapshots [FILE] [--root DIR] [--json]", runSnapshots)
 }
 
 func runSnapshots(env *Env, args []string) (err error) {
-	const usage = "snapshots [FILE] [--root DIR] [--json]"
 	var req snapshot.CatalogRequest
 	var asJSON bool
 	fset := newFlagSet("snapshots")
 	fset.StringVar(&req.Root, "root", "", "the memory root (the directory holding compaction/)")
 	fset.BoolVar(&asJSON, "json", false, "print the list as JSON")
 	psflag.Alias(fset, "json", "Json")
-	pos, err := parseFlags(env, fset, usage, args)
+	pos, err := parseFlags(env, fset, args)
 	if err != nil {
 		return err
 	}

@@ -15,14 +15,19 @@ import (
 const sweepSynopsis = "sweep plan|review|apply|restore [flags] ..."
 
 func init() {
-	register(&command{
-		name:  "sweep",
-		usage: sweepSynopsis,
-		short: "plan, review and execute a sweep of a store, every exit recorded and reversible",
-		long:  help("sweep"),
-		run:   runSweep,
-	})
+	register(sweepSynopsis, runSweep)
+	for _, c := range []*command{
+		{name: "sweep plan", usage: "sweep plan [flags] INDEX", run: runSweepPlan},
+		{name: "sweep review", usage: "sweep review [PLAN]", run: runSweepReview},
+		{name: "sweep apply", usage: "sweep apply [flags] PLAN", run: runSweepApply},
+		{name: "sweep restore", usage: "sweep restore --index INDEX IDENTITY", run: runSweepRestore},
+	} {
+		sweepSteps[c.name] = c
+	}
 }
+
+// sweepSteps are the sweep's steps, by name ("sweep plan").
+var sweepSteps = map[string]*command{}
 
 func runSweep(env *Env, args []string) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
@@ -32,15 +37,8 @@ func runSweep(env *Env, args []string) error {
 		}
 		return &exitError{Code: exitUsage, Err: errors.New("sweep needs a step: plan, review, apply or restore"), Hints: []string{"usage: memcompact " + sweepSynopsis}}
 	}
-	switch args[0] {
-	case "plan":
-		return runSweepPlan(env, args[1:])
-	case "review":
-		return runSweepReview(env, args[1:])
-	case "apply":
-		return runSweepApply(env, args[1:])
-	case "restore":
-		return runSweepRestore(env, args[1:])
+	if step, ok := sweepSteps["sweep "+args[0]]; ok {
+		return step.run(env, args[1:])
 	}
 	return &exitError{Code: exitUsage, Err: fmt.Errorf("unknown sweep step %q; one of plan, review, apply, restore", args[0])}
 }
@@ -63,7 +61,7 @@ func runSweepPlan(env *Env, args []string) error {
 	fs.IntVar(&req.TargetUnits, "target", 0, "aim the index at this many UTF-16 units (default: the load cut, or the budget when smaller)")
 	fs.BoolVar(&req.Record, "record", false, "append a 'proposed' ledger record per proposed move")
 	fs.StringVar(&req.Out, "out", "", "write the plan file here (default: .memcompact/sweep-plan.json in the store)")
-	pos, err := parseFlags(env, fs, "sweep plan [flags] INDEX", args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
@@ -104,7 +102,7 @@ func runSweepReview(env *Env, args []string) error {
 	fs := newFlagSet("sweep review")
 	var index string
 	fs.StringVar(&index, "index", "", "the store's index (its default plan file is reviewed)")
-	pos, err := parseFlags(env, fs, "sweep review [PLAN]", args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
@@ -128,7 +126,7 @@ func runSweepApply(env *Env, args []string) error {
 	fs.BoolVar(&yes, "yes", false, "the owner's yes to every pending decision")
 	fs.BoolVar(&dryRun, "dry-run", false, "gate every act and show what would be done; write nothing")
 	fs.StringVar(&admission, "admission-landed", "", "the day the store's admission rule landed, yyyy-MM-dd (for remove-fails-admission)")
-	pos, err := parseFlags(env, fs, "sweep apply [flags] PLAN", args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
@@ -174,7 +172,7 @@ func runSweepRestore(env *Env, args []string) error {
 	fs := newFlagSet("sweep restore")
 	var f sweepFlags
 	f.define(fs)
-	pos, err := parseFlags(env, fs, "sweep restore --index INDEX IDENTITY", args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
