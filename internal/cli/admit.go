@@ -16,9 +16,7 @@ func init() {
 }
 
 func runAdmit(env *Env, args []string) error {
-	fs := newFlagSet("admit")
-	var f sweepFlags
-	f.define(fs)
+	f, fs := newSweepFlags("admit")
 	var req sweepact.AdmitRequest
 	fs.StringVar(&req.Hook, "hook", "", "what the entry teaches: the pointer's recall hook")
 	fs.StringVar(&req.Title, "title", "", "the pointer's link text (default: the entry's name)")
@@ -37,21 +35,11 @@ func runAdmit(env *Env, args []string) error {
 	}
 	req.Index, req.File, req.LockWait, req.Now = f.index, pos[0], lockfile.DefaultWait, env.Now
 	res, err := sweepact.RunAdmit(context.Background(), req)
-	if err != nil {
-		return fail(err, nil)
-	}
-	if f.json {
-		writeJSON(env, res)
-		return nil
-	}
-	res.WriteText(env.Stdout)
-	return nil
+	return showSweep(env, f.json, res, err)
 }
 
 func runAdopt(env *Env, args []string) error {
-	fs := newFlagSet("adopt")
-	var f sweepFlags
-	f.define(fs)
+	f, fs := newSweepFlags("adopt")
 	var yes bool
 	fs.BoolVar(&yes, "yes", false, "write (without it, only the diff is shown)")
 	pos, err := parseFlags(env, fs, args)
@@ -67,21 +55,11 @@ func runAdopt(env *Env, args []string) error {
 		return err
 	}
 	res, err := sweepact.RunAdopt(context.Background(), sweepact.AdoptRequest{Index: ix, Yes: yes, AsOf: asOf, LockWait: lockfile.DefaultWait, Now: env.Now})
-	if err != nil {
-		return fail(err, nil)
-	}
-	if f.json {
-		writeJSON(env, res)
-		return nil
-	}
-	res.WriteText(env.Stdout)
-	return nil
+	return showSweep(env, f.json, res, err)
 }
 
 func runObserveLimit(env *Env, args []string) error {
-	fs := newFlagSet("observe-limit")
-	var f sweepFlags
-	f.define(fs)
+	f, fs := newSweepFlags("observe-limit")
 	var value int
 	var method string
 	fs.IntVar(&value, "value", loadcut.DefaultUnits, "the observed limit, in characters (UTF-16 units)")

@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/memcompact/memcompact/internal/budget"
-	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 func init() {
@@ -13,25 +12,22 @@ func init() {
 }
 
 func runBudgets(env *Env, args []string) (err error) {
-	var rootFlag string
-	var asJSON bool
-	fset := newFlagSet("budgets")
-	fset.StringVar(&rootFlag, "root", "", "the memory root (the directory holding compaction/)")
-	fset.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	psflag.Alias(fset, "json", "Json")
-	pos, err := parseFlags(env, fset, args)
+	fs := newFlagSet("budgets")
+	root := rootFlag(fs)
+	asJSON := jsonFlag(fs, "print the report as JSON")
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
-	defer func() { err = withJSONError(env, asJSON, err) }()
-	if rootFlag, err = rootArgument("budgets", pos, rootFlag); err != nil {
+	defer func() { err = withJSONError(env, *asJSON, err) }()
+	if *root, err = rootArgument("budgets", pos, *root); err != nil {
 		return err
 	}
-	res, err := budget.Run(context.Background(), budget.Request{Root: rootFlag})
+	res, err := budget.Run(context.Background(), budget.Request{Root: *root})
 	if err != nil {
 		return fail(err, nil)
 	}
-	if asJSON {
+	if *asJSON {
 		if err := printJSON(env, res); err != nil {
 			return err
 		}

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/memcompact/memcompact/internal/doctor"
-	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 const doctorUsage = doctor.Usage
@@ -17,13 +16,11 @@ func init() {
 
 func runDoctor(env *Env, args []string) error {
 	req := doctor.Request{Today: env.Today(), Where: env.where()}
-	var asJSON bool
 	fs := newFlagSet("doctor")
 	fs.BoolVar(&req.All, "all", false, "diagnose every store under <config dir>/projects/*/memory/")
-	fs.BoolVar(&asJSON, "json", false, "print JSON")
+	asJSON := jsonFlag(fs, "print JSON")
 	fs.StringVar(&req.Reference, "reference", "", "reference copy `FILE` for the strict check")
 	fs.BoolVar(&req.NoCache, "no-cache", false, "read, scan and plan afresh, ignoring the cache of earlier runs (secrets, entry files, the sweep figure)")
-	psflag.Alias(fs, "json", "Json")
 	indexFlag := indexFlag(fs)
 	pos, err := parseFlags(env, fs, args)
 	if err != nil {
@@ -50,7 +47,7 @@ func runDoctor(env *Env, args []string) error {
 		return engineError(err)
 	}
 	switch {
-	case asJSON:
+	case *asJSON:
 		err = printJSON(env, res.JSON())
 	case res.All != nil:
 		err = doctor.WriteAllText(env.Stdout, res.All)

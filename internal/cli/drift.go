@@ -2,47 +2,34 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/memcompact/memcompact/internal/drift"
-	"github.com/memcompact/memcompact/internal/outcome"
-	"github.com/memcompact/memcompact/internal/psflag"
 )
 
-const driftUsage = drift.Usage
-
 func init() {
-	register(driftUsage, runDrift)
+	register(drift.Usage, runDrift)
 }
 
 func runDrift(env *Env, args []string) error {
-	var asJSON bool
-	flags := newFlagSet("drift")
-	flags.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
-	psflag.Alias(flags, "json", "Json")
-	indexFlag := indexFlag(flags)
-	pos, err := parseFlags(env, flags, args)
+	fs := newFlagSet("drift")
+	asJSON := jsonFlag(fs, "print one JSON object instead of text")
+	index := indexFlag(fs)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
-	pos = withIndexFlag(*indexFlag, pos)
 	req := drift.Request{Today: env.Today(), Where: env.where()}
 	var res *drift.Result
-	if len(pos) > 1 {
-		err = &outcome.Error{Status: outcome.Usage, Msg: fmt.Sprintf("drift takes one store; found %d arguments", len(pos)), Hints: []string{"usage: memcompact " + driftUsage}}
-	} else {
-		if len(pos) == 1 {
-			req.Store = pos[0]
-		}
+	if req.Store, err = oneArg("drift", "store", drift.Usage, withIndexFlag(*index, pos)); err == nil {
 		res, err = drift.Run(context.Background(), req)
 	}
 	if err != nil {
-		if asJSON {
+		if *asJSON {
 			writeJSONTo(env.Stdout, drift.ErrorJSON(err))
 		}
 		return engineError(err)
 	}
-	if asJSON {
+	if *asJSON {
 		err = drift.WriteJSON(env.Stdout, res.JSON())
 	} else {
 		err = res.WriteText(env.Stdout)

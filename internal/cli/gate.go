@@ -12,9 +12,7 @@ func init() {
 }
 
 func runGate(env *Env, args []string) error {
-	fs := newFlagSet("gate")
-	var f sweepFlags
-	f.define(fs, "ledger", "slate")
+	f, fs := newSweepFlags("gate", "ledger", "slate")
 	var req sweep.GateRequest
 	fs.StringVar(&req.Gate, "gate", "", "deferral, exit, admission or reconcile (or the first positional argument)")
 	psflag.Alias(fs, "gate", "Gate")

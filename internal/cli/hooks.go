@@ -5,7 +5,6 @@ import (
 
 	"github.com/memcompact/memcompact/internal/claudehooks"
 	"github.com/memcompact/memcompact/internal/outcome"
-	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 func init() {
@@ -24,14 +23,12 @@ var hooksHints = map[outcome.Reason]string{
 
 func runHooks(env *Env, args []string) error {
 	req := claudehooks.Request{Getenv: env.Getenv, Home: env.Home()}
-	var asJSON bool
 	fs := newFlagSet("hooks")
 	fs.BoolVar(&req.User, "user", false, "edit the user's settings.json in the Claude config dir (default)")
 	fs.BoolVar(&req.Project, "project", false, "edit .claude/settings.json at the project root")
 	fs.StringVar(&req.Settings, "settings", "", "edit this settings file")
 	fs.StringVar(&req.Bin, "bin", "memcompact", "the command the hooks run memcompact as (e.g. an absolute path)")
-	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	psflag.Alias(fs, "json", "Json")
+	asJSON := jsonFlag(fs, "print the result as JSON")
 	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
@@ -40,12 +37,5 @@ func runHooks(env *Env, args []string) error {
 		req.Action = pos[0]
 	}
 	res, err := claudehooks.Run(context.Background(), req)
-	if err != nil {
-		return fail(err, hooksHints)
-	}
-	if asJSON {
-		return printJSON(env, res)
-	}
-	res.WriteText(env.Stdout)
-	return nil
+	return show(env, *asJSON, res, err, hooksHints)
 }

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"flag"
+	"fmt"
 
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/psflag"
 )
 
@@ -24,4 +26,21 @@ func withIndexFlag(index string, pos []string) []string {
 		return pos
 	}
 	return append([]string{index}, pos...)
+}
+
+// oneArg is the one positional argument of verb, which names what (""
+// when none is given), or the usage error "takes one": with usage, whose
+// synopsis its hint repeats.
+func oneArg(verb, what, usage string, pos []string) (string, error) {
+	switch len(pos) {
+	case 0:
+		return "", nil
+	case 1:
+		return pos[0], nil
+	}
+	err := &outcome.Error{Status: outcome.Usage, Msg: fmt.Sprintf("%s takes one %s; found %d arguments", verb, what, len(pos))}
+	if usage != "" {
+		err.Hints = []string{"usage: memcompact " + usage}
+	}
+	return "", err
 }

@@ -22,6 +22,15 @@ type sweepFlags struct {
 	json                                bool
 }
 
+// newSweepFlags is the flag set of the sweep verb name, with the flags the
+// sweep verbs share (and the given records' paths) defined on f.
+func newSweepFlags(name string, records ...string) (*sweepFlags, *flag.FlagSet) {
+	fs := newFlagSet(name)
+	f := &sweepFlags{}
+	f.define(fs, records...)
+	return f, fs
+}
+
 func (f *sweepFlags) define(fs *flag.FlagSet, records ...string) {
 	fs.StringVar(&f.index, "index", "", "the store's index file (or the positional INDEX)")
 	psflag.Alias(fs, "index", "IndexPath")
@@ -94,11 +103,6 @@ func sweepUsage(env *Env, asJSON bool, reason string) error {
 	return exitCode(exitUsage)
 }
 
-func writeJSON(env *Env, v any) {
-	env.Stdout.Write(sweep.JSON(v))
-	fmt.Fprintln(env.Stdout)
-}
-
 // printWarnings prints notes that change no verdict (malformed records by
 // file and line, links leading outside the store) on stderr.
 func printWarnings(env *Env, ws []sweep.Warning) {
@@ -108,9 +112,7 @@ func printWarnings(env *Env, ws []sweep.Warning) {
 }
 
 func runInventory(env *Env, args []string) error {
-	fs := newFlagSet("inventory")
-	var f sweepFlags
-	f.define(fs, "ledger", "slate", "archive")
+	f, fs := newSweepFlags("inventory", "ledger", "slate", "archive")
 	var req sweep.InventoryRequest
 	fs.StringVar(&req.Out, "out", "", "also write the artifact to this file (parent folders are created)")
 	psflag.Alias(fs, "out", "OutputPath", "output")

@@ -21,18 +21,6 @@ func init() {
 	register(undoUsage, runUndo)
 }
 
-// journalStoreArg is the STORE argument of a journal verb, "" for the
-// current project's store.
-func journalStoreArg(verb string, pos []string) (string, error) {
-	if len(pos) > 1 {
-		return "", usagef("%s takes one store; found %d arguments", verb, len(pos))
-	}
-	if len(pos) == 1 {
-		return pos[0], nil
-	}
-	return "", nil
-}
-
 // journalHint is what journal and undo add to a refusal by the journal,
 // except when the store or the data directory was not found.
 func journalHint(err error, hint string) error {
@@ -58,9 +46,9 @@ func runJournal(env *Env, args []string) error {
 	if prune {
 		pos = pos[1:]
 	}
-	dir, err := journalStoreArg("journal", pos)
+	dir, err := oneArg("journal", "store", "", pos)
 	if err != nil {
-		return err
+		return engineError(err)
 	}
 	if prune {
 		return runPrune(env, journal.PruneRequest{Store: dir, Where: env.where(), DryRun: *dry, Now: env.Now}, *asJSON)
@@ -69,11 +57,7 @@ func runJournal(env *Env, args []string) error {
 	if err != nil {
 		return journalHint(err, "memcompact keeps its journal under $MEMCOMPACT_DATA_DIR (else $XDG_DATA_HOME/memcompact, else ~/.local/share/memcompact); make it writable or point it elsewhere")
 	}
-	if *asJSON {
-		return printJSON(env, res.JSON())
-	}
-	res.WriteText(env.Stdout)
-	return nil
+	return render(env, *asJSON, res.JSON(), res)
 }
 
 // runPrune is 'journal prune'.
@@ -82,11 +66,7 @@ func runPrune(env *Env, req journal.PruneRequest, asJSON bool) error {
 	if err != nil {
 		return fail(err, nil)
 	}
-	if asJSON {
-		return printJSON(env, res.JSON())
-	}
-	res.WriteText(env.Stdout)
-	return nil
+	return render(env, asJSON, res.JSON(), res)
 }
 
 func runHistory(env *Env, args []string) error {
@@ -98,20 +78,15 @@ func runHistory(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	dir, err := journalStoreArg("history", pos)
+	dir, err := oneArg("history", "store", "", pos)
 	if err != nil {
-		return err
+		return engineError(err)
 	}
 	res, err := journal.RunHistory(context.Background(), journal.HistoryRequest{Store: dir, Where: env.where(), Since: *since, File: *file, Now: env.Now})
 	if err != nil {
 		return fail(err, nil)
 	}
-	if *asJSON {
-		err = printJSON(env, res.JSON())
-	} else {
-		res.WriteText(env.Stdout)
-	}
-	if err != nil {
+	if err := render(env, *asJSON, res.JSON(), res); err != nil {
 		return err
 	}
 	return exitCode(int(res.Status()))
@@ -135,8 +110,8 @@ func runUndo(env *Env, args []string) error {
 	if *storeFlag != "" {
 		pos = append(pos, *storeFlag)
 	}
-	if req.Store, err = journalStoreArg("undo", pos); err != nil {
-		return err
+	if req.Store, err = oneArg("undo", "store", "", pos); err != nil {
+		return engineError(err)
 	}
 	var asked error
 	req.Confirm = func(r *journal.UndoResult) bool {

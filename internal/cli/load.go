@@ -2,11 +2,8 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/memcompact/memcompact/internal/loadcut"
-	"github.com/memcompact/memcompact/internal/outcome"
-	"github.com/memcompact/memcompact/internal/psflag"
 )
 
 const loadUsage = "load [--lines N] [--units N] [--text] [--settings FILE|JSON] [--json] [INDEX]"
@@ -17,41 +14,33 @@ func init() {
 
 func runLoad(env *Env, args []string) error {
 	var req loadcut.Request
-	var asJSON bool
-	flags := newFlagSet("load")
-	flags.BoolVar(&req.Text, "text", false, "also print the memory text exactly as Claude Code loads it")
-	flags.IntVar(&req.Lines, "lines", loadcut.DefaultLines, "the line limit")
-	flags.IntVar(&req.Units, "units", loadcut.DefaultUnits, "the size limit in UTF-16 code units")
-	var settings string
-	flags.StringVar(&settings, "settings", "", "the --settings value claude is started with (it may set autoMemoryDirectory)")
-	flags.BoolVar(&asJSON, "json", false, "print one JSON object")
-	psflag.Alias(flags, "json", "Json")
-	indexFlag := indexFlag(flags)
-	pos, err := parseFlags(env, flags, args)
+	fs := newFlagSet("load")
+	fs.BoolVar(&req.Text, "text", false, "also print the memory text exactly as Claude Code loads it")
+	fs.IntVar(&req.Lines, "lines", loadcut.DefaultLines, "the line limit")
+	fs.IntVar(&req.Units, "units", loadcut.DefaultUnits, "the size limit in UTF-16 code units")
+	settings := fs.String("settings", "", "the --settings value claude is started with (it may set autoMemoryDirectory)")
+	asJSON := jsonFlag(fs, "print one JSON object")
+	index := indexFlag(fs)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
-	pos = withIndexFlag(*indexFlag, pos)
-	if len(pos) > 1 {
-		err = &outcome.Error{Status: outcome.Usage, Msg: fmt.Sprintf("load takes one index; found %d arguments", len(pos)), Hints: []string{"usage: memcompact " + loadUsage}}
+	req.Where = env.where()
+	req.Where.Settings = *settings
+	var o *loadcut.Outcome
+	if req.Index, err = oneArg("load", "index", loadUsage, withIndexFlag(*index, pos)); err == nil {
+		o, err = loadcut.Run(context.Background(), req)
+	}
+	if err != nil {
+		if *asJSON {
+			writeJSONTo(env.Stdout, loadcut.ErrorJSON(err))
+		}
+		return engineError(err)
+	}
+	if *asJSON {
+		writeJSONTo(env.Stdout, o.JSON())
 	} else {
-		if len(pos) == 1 {
-			req.Index = pos[0]
-		}
-		req.Where = env.where()
-		req.Where.Settings = settings
-		var o *loadcut.Outcome
-		if o, err = loadcut.Run(context.Background(), req); err == nil {
-			if asJSON {
-				writeJSONTo(env.Stdout, o.JSON())
-			} else {
-				err = o.WriteText(env.Stdout)
-			}
-			return rendered(int(o.Status()), err)
-		}
+		err = o.WriteText(env.Stdout)
 	}
-	if asJSON {
-		writeJSONTo(env.Stdout, loadcut.ErrorJSON(err))
-	}
-	return engineError(err)
+	return rendered(int(o.Status()), err)
 }

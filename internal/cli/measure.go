@@ -3,10 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
-	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/measure"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/psflag"
@@ -20,16 +18,14 @@ func init() {
 
 func runMeasure(env *Env, args []string) error {
 	req := measure.Request{Today: env.Today(), Home: env.Home()}
-	var asJSON bool
 	fs := newFlagSet("measure")
 	fs.StringVar(&req.Path, "path", "", "the file to measure (or give it as the argument)")
 	fs.StringVar(&req.Validate, "validate", "", "a measurement record to validate instead of measuring")
 	fs.StringVar(&req.AsOf, "as-of", "", "the date recorded on the measurement, yyyy-MM-dd (default today)")
-	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
+	asJSON := jsonFlag(fs, "print one JSON object")
 	psflag.Alias(fs, "path", "Path")
 	psflag.Alias(fs, "validate", "Validate")
 	psflag.Alias(fs, "as-of", "AsOf")
-	psflag.Alias(fs, "json", "Json")
 	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
@@ -45,7 +41,7 @@ func runMeasure(env *Env, args []string) error {
 		}
 		// Usage errors go to standard output, as the reference script
 		// prints them; a missing file as text even under -Json.
-		if asJSON && outcome.ReasonOf(err) != measure.ReasonNoFile {
+		if *asJSON && outcome.ReasonOf(err) != measure.ReasonNoFile {
 			writeJSONTo(env.Stdout, measure.ErrorJSON(err))
 		} else {
 			measure.WriteErrorText(env.Stdout, err)
@@ -57,7 +53,7 @@ func runMeasure(env *Env, args []string) error {
 			fmt.Fprintf(env.Stderr, "memcompact: warning: %s\n", n)
 		}
 	}
-	if asJSON {
+	if *asJSON {
 		writeJSONTo(env.Stdout, res.JSON())
 	} else {
 		res.WriteText(env.Stdout)
@@ -88,11 +84,4 @@ func measureRequest(req measure.Request, pos []string) (measure.Request, error) 
 		req.Path = pos[0]
 	}
 	return req, nil
-}
-
-// writeJSONTo prints v indented by two spaces, without HTML escaping.
-func writeJSONTo(w io.Writer, v any) {
-	if err := jsonout.Write(w, v); err != nil {
-		fmt.Fprintf(w, "{\"result\": \"error\", \"reason\": %q}\n", err.Error())
-	}
 }

@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/budget"
-	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/outcome"
 )
 
@@ -91,9 +90,6 @@ func ask(env *Env, question string) bool {
 	}
 	return false
 }
-
-// printJSON prints v as indented JSON on stdout.
-func printJSON(env *Env, v any) error { return jsonout.Write(env.Stdout, v) }
 
 // jsonError is a refusal printed as JSON on stdout (the message still goes
 // to stderr), so a --json caller always gets a JSON object.

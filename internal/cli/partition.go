@@ -12,9 +12,7 @@ func init() {
 }
 
 func runPartition(env *Env, args []string) error {
-	flags := newFlagSet("partition")
-	var f sweepFlags
-	f.define(flags, "ledger", "slate", "archive")
+	f, flags := newSweepFlags("partition", "ledger", "slate", "archive")
 	var req sweep.PartitionRequest
 	flags.StringVar(&req.Inventory, "inventory", "", "the enumeration artifact written by 'memcompact inventory --out'")
 	psflag.Alias(flags, "inventory", "InventoryPath")

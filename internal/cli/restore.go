@@ -23,28 +23,26 @@ var restoreHints = map[outcome.Reason]string{
 
 func runRestore(env *Env, args []string) (err error) {
 	req := snapshot.RestoreRequest{Today: env.Today(), Now: env.Now()}
-	var asJSON bool
 	fset := newFlagSet("restore")
-	fset.StringVar(&req.Root, "root", "", "the memory root (the directory holding compaction/)")
+	root := rootFlag(fset)
 	fset.StringVar(&req.To, "to", "", "the file to restore (when the snapshot's name does not say)")
 	fset.BoolVar(&req.Confirmed, "yes", false, "replace without asking")
-	fset.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	psflag.Alias(fset, "json", "Json")
+	asJSON := jsonFlag(fset, "print the result as JSON")
 	psflag.Alias(fset, "yes", "y")
 	pos, err := parseFlags(env, fset, args)
 	if err != nil {
 		return err
 	}
-	defer func() { err = withJSONError(env, asJSON, err) }()
+	defer func() { err = withJSONError(env, *asJSON, err) }()
 	if len(pos) != 1 {
 		return usagef("restore needs exactly one SNAPSHOT")
 	}
-	req.Snapshot = pos[0]
+	req.Root, req.Snapshot = *root, pos[0]
 	// What is about to happen is shown once, before the question when
 	// there is one.
 	shown := false
 	preview := func(r *snapshot.RestoreResult) {
-		if !asJSON && !shown {
+		if !*asJSON && !shown {
 			shown = true
 			r.WritePreviewText(env.Stdout)
 		}
@@ -59,12 +57,5 @@ func runRestore(env *Env, args []string) (err error) {
 	if res != nil {
 		preview(res)
 	}
-	if err != nil {
-		return fail(err, restoreHints)
-	}
-	if asJSON {
-		return printJSON(env, res)
-	}
-	res.WriteText(env.Stdout)
-	return nil
+	return show(env, *asJSON, res, err, restoreHints)
 }

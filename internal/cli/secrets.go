@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/secrets"
 )
 
@@ -15,21 +14,19 @@ func init() {
 }
 
 func runSecrets(env *Env, args []string) error {
-	var asJSON, noCache bool
 	fs := newFlagSet("secrets")
-	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
-	fs.BoolVar(&noCache, "no-cache", false, "scan every file afresh, ignoring the per-file cache of earlier scans")
-	psflag.Alias(fs, "json", "Json")
+	asJSON := jsonFlag(fs, "print one JSON object instead of text")
+	noCache := fs.Bool("no-cache", false, "scan every file afresh, ignoring the per-file cache of earlier scans")
 	paths, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
-	res, err := secrets.Run(context.Background(), secrets.Request{Paths: paths, Where: env.where(), NoCache: noCache || env.Getenv("MEMCOMPACT_NO_CACHE") != ""})
+	res, err := secrets.Run(context.Background(), secrets.Request{Paths: paths, Where: env.where(), NoCache: *noCache || env.Getenv("MEMCOMPACT_NO_CACHE") != ""})
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.Stderr, "memcompact: warning: %s\n", w)
 	}
 	if err != nil {
-		if asJSON {
+		if *asJSON {
 			writeJSONTo(env.Stdout, secrets.ErrorJSON(err))
 		}
 		return engineError(err)
@@ -40,7 +37,7 @@ func runSecrets(env *Env, args []string) error {
 	for _, e := range res.Errors {
 		fmt.Fprintf(env.Stderr, "memcompact: error: %s: %s\n", e.Path, e.Error)
 	}
-	if asJSON {
+	if *asJSON {
 		err = res.WriteJSON(env.Stdout)
 	} else {
 		err = res.WriteText(env.Stdout)

@@ -16,19 +16,15 @@ func init() {
 }
 
 func runSetBudget(env *Env, args []string) (err error) {
-	var req budget.SetRequest
-	var asJSON bool
-	newest := -1
 	fset := newFlagSet("set-budget")
-	fset.StringVar(&req.Root, "root", "", "the memory root (the directory holding compaction/)")
-	fset.IntVar(&newest, "newest", -1, "how many newest entries stay verbatim")
-	fset.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	psflag.Alias(fset, "json", "Json")
+	root := rootFlag(fset)
+	newest := fset.Int("newest", -1, "how many newest entries stay verbatim")
+	asJSON := jsonFlag(fset, "print the result as JSON")
 	pos, err := parseFlags(env, fset, args)
 	if err != nil {
 		return err
 	}
-	defer func() { err = withJSONError(env, asJSON, err) }()
+	defer func() { err = withJSONError(env, *asJSON, err) }()
 	if len(pos) == 2 {
 		// "450 lines" as one argument.
 		if f := strings.Fields(pos[1]); len(f) == 2 {
@@ -38,17 +34,10 @@ func runSetBudget(env *Env, args []string) (err error) {
 	if len(pos) != 3 {
 		return &exitError{Code: exitUsage, Err: fmt.Errorf("set-budget needs FILE, a number and a unit"), Hints: []string{"usage: memcompact " + setBudgetUsage}}
 	}
-	req.File, req.Budget, req.Unit = pos[0], pos[1], pos[2]
-	if newest != -1 || psflag.Given(fset, "newest") {
-		req.Newest = &newest
+	req := budget.SetRequest{Root: *root, File: pos[0], Budget: pos[1], Unit: pos[2]}
+	if *newest != -1 || psflag.Given(fset, "newest") {
+		req.Newest = newest
 	}
 	res, err := budget.SetBudget(context.Background(), req)
-	if err != nil {
-		return fail(err, nil)
-	}
-	if asJSON {
-		return printJSON(env, res)
-	}
-	res.WriteText(env.Stdout)
-	return nil
+	return show(env, *asJSON, res, err, nil)
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 
-	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/snapshot"
 )
 
@@ -12,30 +11,21 @@ func init() {
 }
 
 func runSnapshots(env *Env, args []string) (err error) {
-	var req snapshot.CatalogRequest
-	var asJSON bool
-	fset := newFlagSet("snapshots")
-	fset.StringVar(&req.Root, "root", "", "the memory root (the directory holding compaction/)")
-	fset.BoolVar(&asJSON, "json", false, "print the list as JSON")
-	psflag.Alias(fset, "json", "Json")
-	pos, err := parseFlags(env, fset, args)
+	fs := newFlagSet("snapshots")
+	root := rootFlag(fs)
+	asJSON := jsonFlag(fs, "print the list as JSON")
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
-	defer func() { err = withJSONError(env, asJSON, err) }()
+	defer func() { err = withJSONError(env, *asJSON, err) }()
 	if len(pos) > 1 {
 		return usagef("snapshots takes at most one FILE")
 	}
+	req := snapshot.CatalogRequest{Root: *root}
 	if len(pos) == 1 {
 		req.File = pos[0]
 	}
 	res, err := snapshot.Catalog(context.Background(), req)
-	if err != nil {
-		return fail(err, nil)
-	}
-	if asJSON {
-		return printJSON(env, res)
-	}
-	res.WriteText(env.Stdout)
-	return nil
+	return show(env, *asJSON, res, err, nil)
 }

@@ -54,9 +54,7 @@ func oneIndex(pos []string, flagIndex, verb string) (string, error) {
 }
 
 func runSweepPlan(env *Env, args []string) error {
-	fs := newFlagSet("sweep plan")
-	var f sweepFlags
-	f.define(fs)
+	f, fs := newSweepFlags("sweep plan")
 	var req sweepact.PlanFileRequest
 	fs.IntVar(&req.TargetUnits, "target", 0, "aim the index at this many UTF-16 units (default: the load cut, or the budget when smaller)")
 	fs.BoolVar(&req.Record, "record", false, "append a 'proposed' ledger record per proposed move")
@@ -118,9 +116,7 @@ func runSweepReview(env *Env, args []string) error {
 }
 
 func runSweepApply(env *Env, args []string) error {
-	fs := newFlagSet("sweep apply")
-	var f sweepFlags
-	f.define(fs)
+	f, fs := newSweepFlags("sweep apply")
 	var yes, dryRun bool
 	var admission string
 	fs.BoolVar(&yes, "yes", false, "the owner's yes to every pending decision")
@@ -169,9 +165,7 @@ func runSweepApply(env *Env, args []string) error {
 }
 
 func runSweepRestore(env *Env, args []string) error {
-	fs := newFlagSet("sweep restore")
-	var f sweepFlags
-	f.define(fs)
+	f, fs := newSweepFlags("sweep restore")
 	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
@@ -184,13 +178,5 @@ func runSweepRestore(env *Env, args []string) error {
 		return err
 	}
 	res, err := sweepact.RunRestore(context.Background(), sweepact.RestoreRequest{Index: f.index, Identity: pos[0], AsOf: asOf, LockWait: lockfile.DefaultWait})
-	if err != nil {
-		return fail(err, nil)
-	}
-	if f.json {
-		writeJSON(env, res)
-		return nil
-	}
-	res.WriteText(env.Stdout)
-	return nil
+	return showSweep(env, f.json, res, err)
 }
