@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -145,16 +146,39 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 		res.note("%v; nothing to report", err)
 		return
 	}
-	deleted := ""
+	// The journal and the diagnosis run side by side: the journal mostly
+	// waits on the disk (a first snapshot writes and syncs every file),
+	// the diagnosis mostly computes, and neither reads what the other
+	// writes (the journal writes only under the data directory, the
+	// diagnosis only its caches). The note is composed once both are done,
+	// in the order the two ran in before.
+	var (
+		deleted string
+		jerr    error
+	)
+	done := make(chan struct{})
 	if jreq, ok := hookJournal(req, filepath.Dir(indexPath), in.SessionID); ok {
-		var err error
-		ctx, cancel := context.WithTimeout(ctx, journalBudget)
-		defer cancel()
-		if deleted, err = journal.SessionStart(ctx, jreq); err != nil {
-			res.note("journal: %v", err)
-		}
+		go func() {
+			defer close(done)
+			// A panic here would end the process (Run's recover guards
+			// only its own goroutine), so it becomes the journal's error.
+			defer func() {
+				if r := recover(); r != nil {
+					jerr = fmt.Errorf("internal error (%v) — this is a bug, please report it", r)
+				}
+			}()
+			ctx, cancel := context.WithTimeout(ctx, journalBudget)
+			defer cancel()
+			deleted, jerr = journal.SessionStart(ctx, jreq)
+		}()
+	} else {
+		close(done)
 	}
 	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: req.Today, Quick: true, NoCache: req.Getenv("MEMCOMPACT_NO_CACHE") != ""})
+	<-done
+	if jerr != nil {
+		res.note("journal: %v", jerr)
+	}
 	if r.Result == "unreadable" {
 		res.note("cannot read %s: %s; nothing to report", indexPath, r.Reason)
 		r = nil
