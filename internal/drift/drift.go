@@ -50,6 +50,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -156,16 +157,17 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 	// directory, a name in other letter case, a file elsewhere) is
 	// stat'ed as before.
 	des, dirErr := os.ReadDir(dir)
-	listed := make(map[string]bool, len(des))
+	ls := &listing{regular: make(map[string]bool, len(des))}
 	names := make([]string, 0, len(des))
 	for _, de := range des {
 		names = append(names, de.Name())
 		if de.Type().IsRegular() {
-			listed[de.Name()] = true
+			ls.regular[de.Name()] = true
 		}
 	}
 	if dirErr == nil {
 		listings[dir] = names
+		ls.folded = foldedNames(names)
 	}
 	for i := range ix.Lines {
 		ln := &ix.Lines[i]
@@ -188,7 +190,7 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 			res.Pointers++
 			name(named, k.Target)
 			nameTeam(namedTeam, k.Target)
-			if d, ok := dangling(dir, ln.Num, k.Target, listings, listed); ok {
+			if d, ok := dangling(dir, ln.Num, k.Target, listings, ls); ok {
 				res.Dangling = append(res.Dangling, d)
 			}
 		}
@@ -350,10 +352,52 @@ func entryFiles(dir string, des []fs.DirEntry, skip map[string]bool) []string {
 	return out
 }
 
+// listing is what the one listing of the store's directory says.
+type listing struct {
+	// regular holds the names it shows as regular files.
+	regular map[string]bool
+	// folded holds every name it shows, in lower case, when all of them
+	// are ASCII (nil otherwise, or when the directory could not be
+	// listed).
+	folded map[string]bool
+}
+
+// foldedNames is listing.folded for names; nil where a name is not
+// ASCII (Unicode case folding matches more than lower-casing ASCII does:
+// the Kelvin sign folds to k) or on Windows (which resolves a name with a
+// trailing dot or space to another name).
+func foldedNames(names []string) map[string]bool {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		if !isASCII(n) {
+			return nil
+		}
+		m[strings.ToLower(n)] = true
+	}
+	return m
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // dangling reports whether a pointer's target is missing.
-// listed holds the names the store's directory listing shows as regular
-// files.
-func dangling(dir string, line int, target string, listings map[string][]string, listed map[string]bool) (Dangling, bool) {
+//
+// A pointer to a name of the store's directory that the directory's one
+// listing does not show in any letter case costs no stat: no file system
+// can open it (a case-insensitive one would need a name that differs only
+// in case, and that is the one case that is stat'ed). A store past its
+// load cut often has hundreds of such pointers, one stat each per session
+// start.
+func dangling(dir string, line int, target string, listings map[string][]string, ls *listing) (Dangling, bool) {
 	if target == "" || strings.Contains(target, "://") || strings.HasPrefix(strings.ToLower(target), "mailto:") {
 		return Dangling{}, false
 	}
@@ -367,8 +411,14 @@ func dangling(dir string, line int, target string, listings map[string][]string,
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dir, p)
 	}
-	if filepath.Dir(p) == dir && listed[filepath.Base(p)] {
-		return Dangling{}, false
+	if filepath.Dir(p) == dir {
+		base := filepath.Base(p)
+		if ls.regular[base] {
+			return Dangling{}, false
+		}
+		if ls.folded != nil && isASCII(base) && !ls.folded[strings.ToLower(base)] {
+			return Dangling{Line: line, Target: target, Reason: "no such file"}, true
+		}
 	}
 	fi, err := os.Stat(p)
 	switch {

@@ -2,6 +2,7 @@ package drift
 
 import (
 	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,7 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/records"
+	"github.com/memcompact/memcompact/internal/testshared"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // writeStore lays out files (name → content; a name ending in "/" is a
@@ -248,4 +252,92 @@ func findings(res *Result, withReason bool) (orphans, dangling []string) {
 		dangling = append(dangling, s)
 	}
 	return orphans, dangling
+}
+
+// TestDanglingFromListing: a pointer to a name the store's listing lacks
+// in every letter case is dangling without a stat; a name that differs
+// only in case is still stat'ed (a case-insensitive file system opens it)
+// and carries the hint; names outside the store are stat'ed as before.
+func TestDanglingFromListing(t *testing.T) {
+	dir := writeStore(t, map[string]string{
+		"MEMORY.md": "- [a](a.md) — h\n- [m](missing.md) — h\n- [f](foo.md) — h\n- [s](sub/x.md) — h\n- [u](ünï.md) — h\n",
+		"a.md":      "", "Foo.md": "",
+	})
+	res, err := Compute(dir, records.MaxDate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dangling := findings(res, true)
+	want := []string{"2:missing.md (no such file)"}
+	if danglingIfCaseSensitive("x") != nil {
+		want = append(want, "3:foo.md (no such file)")
+	}
+	want = append(want, "4:sub/x.md (no such file)", "5:ünï.md (no such file)")
+	if !slices.Equal(dangling, want) {
+		t.Errorf("dangling = %q, want %q", dangling, want)
+	}
+	for _, d := range res.Dangling {
+		if d.Target == "foo.md" && d.Hint != "a file differing only in letter case exists: Foo.md" {
+			t.Errorf("foo.md: hint %q", d.Hint)
+		}
+	}
+	// A listing with a name that is not ASCII is never folded: the Kelvin
+	// sign folds to k, so "\u212a.md" may open as "k.md".
+	if f := foldedNames([]string{"a.md", "\u212a.md"}); f != nil {
+		t.Errorf("foldedNames with a non-ASCII name = %v, want nil", f)
+	}
+}
+
+// TestDanglingMatchesStat: on every real store, a pointer is dangling
+// exactly when a stat of its target finds no regular file — the listing
+// decides what the stat would.
+func TestDanglingMatchesStat(t *testing.T) {
+	root := testshared.RealStores(t)
+	des, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, de := range des {
+		if !de.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, de.Name())
+		res, err := Compute(dir, records.MaxDate)
+		if err != nil {
+			continue
+		}
+		got := map[string]bool{}
+		for _, d := range res.Dangling {
+			got[strconv.Itoa(d.Line)+":"+d.Target] = true
+		}
+		f, err := textfile.Read(filepath.Join(dir, IndexName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix := index.Parse(textfile.Lines(f.Text))
+		for i := range ix.Lines {
+			ln := &ix.Lines[i]
+			if !ln.Pointer {
+				continue
+			}
+			for _, k := range ln.Subjects() {
+				tgt := k.Target
+				if tgt == "" || strings.Contains(tgt, "://") || strings.HasPrefix(strings.ToLower(tgt), "mailto:") {
+					continue
+				}
+				p := tgt
+				if u, err := url.PathUnescape(p); err == nil && strings.Contains(p, "%") {
+					p = u
+				}
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(dir, filepath.FromSlash(p))
+				}
+				fi, err := os.Stat(p)
+				want := err != nil || !fi.Mode().IsRegular()
+				if key := strconv.Itoa(ln.Num) + ":" + tgt; got[key] != want {
+					t.Errorf("%s: %s dangling = %v, a stat says %v", de.Name(), key, got[key], want)
+				}
+			}
+		}
+	}
 }
