@@ -2,7 +2,10 @@ package journal
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -429,6 +432,64 @@ func quote(s string) string {
 // consolidation, another session. It returns nil when there is no earlier
 // snapshot.
 func (j *Journal) sinceLastSession(cur *Manifest) (*Step, error) {
+	prev, err := j.lastSessionBefore(cur)
+	if err != nil || prev == nil {
+		return nil, err
+	}
+	st := j.step(prev, cur, "")
+	return &st, nil
+}
+
+// lastSessionBefore is the snapshot sinceLastSession compares cur with:
+// the newest session-start of another session older than cur, else the
+// newest snapshot older than cur, else nil. It reads manifests newest
+// first and stops at the first session-start that answers, so a session
+// start costs a few manifest reads however long the history is, not one
+// read of every manifest kept (two weeks of them by default). A
+// manifest is named by its ID, so newest first by name is newest first
+// by ID; should any name not be its manifest's ID (a file copied or
+// renamed by hand), every manifest is read and sorted by ID, as the
+// history verbs do.
+func (j *Journal) lastSessionBefore(cur *Manifest) (*Manifest, error) {
+	ents, err := os.ReadDir(j.manifestsDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var prev *Manifest
+	for i := len(ents) - 1; i >= 0; i-- {
+		name := ents[i].Name()
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		if name == cur.ID+".json" {
+			continue // cur itself, already read
+		}
+		m, err := j.readManifest(filepath.Join(j.manifestsDir(), name))
+		if err != nil {
+			continue // unreadable: skipped, as manifests skips it
+		}
+		if m.ID+".json" != name {
+			return j.lastSessionBeforeSorted(cur)
+		}
+		if m.ID >= cur.ID {
+			continue
+		}
+		if prev == nil {
+			prev = m
+		}
+		if m.Cause == "session-start" && (cur.Session == "" || m.Session != cur.Session) {
+			return m, nil
+		}
+	}
+	return prev, nil
+}
+
+// lastSessionBeforeSorted is lastSessionBefore over every manifest,
+// sorted by ID.
+func (j *Journal) lastSessionBeforeSorted(cur *Manifest) (*Manifest, error) {
 	ms, _, err := j.manifests()
 	if err != nil {
 		return nil, err
@@ -443,15 +504,10 @@ func (j *Journal) sinceLastSession(cur *Manifest) (*Step, error) {
 			prev = m
 		}
 		if m.Cause == "session-start" && (cur.Session == "" || m.Session != cur.Session) {
-			prev = m
-			break
+			return m, nil
 		}
 	}
-	if prev == nil {
-		return nil, nil
-	}
-	st := j.step(prev, cur, "")
-	return &st, nil
+	return prev, nil
 }
 
 // RecentRequest asks for the dangerous changes of the last while, up to

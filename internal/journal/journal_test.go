@@ -3,6 +3,7 @@ package journal
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -475,4 +476,46 @@ func TestSeeIndexAgain(t *testing.T) {
 	if after, _ := os.Stat(j.sessionPath("A")); os.SameFile(before, after) {
 		t.Error("another index did not replace the session's record")
 	}
+}
+
+// TestLastSessionBefore: reading manifests newest first and stopping at
+// the answer finds the snapshot that reading and sorting every manifest
+// finds, for every snapshot as the current one; and a manifest whose
+// name is not its ID sends it to the full read.
+func TestLastSessionBefore(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	steps := []struct{ cause, session string }{
+		{"session-start", "s1"}, {"pre-write", "s1"}, {"pre-write", "s1"}, {"session-start", "s2"},
+		{"pre-write", "s2"}, {"session-start", "s2"}, {"pre-write", "s1"}, {"manual", ""}, {"session-start", "s3"},
+	}
+	for i, s := range steps {
+		f.write("project_auth.md", fmt.Sprintf("version %d\n", i))
+		f.snap(s.cause, s.session)
+	}
+	j := mustJournal(t, f)
+	check := func() {
+		t.Helper()
+		ms, _, err := j.manifests()
+		if err != nil || len(ms) != len(steps) {
+			t.Fatalf("manifests: %d, %v", len(ms), err)
+		}
+		for _, cur := range ms {
+			got, err := j.lastSessionBefore(cur)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := j.lastSessionBeforeSorted(cur)
+			if (got == nil) != (want == nil) || got != nil && got.ID != want.ID {
+				t.Errorf("before %s (%s %s): got %v, want %v", cur.ID, cur.Cause, cur.Session, got, want)
+			}
+		}
+	}
+	check()
+	// A manifest renamed by hand sorts by its ID, not its name.
+	ms, _, _ := j.manifests()
+	old := filepath.Join(j.manifestsDir(), ms[3].ID+".json")
+	if err := os.Rename(old, filepath.Join(j.manifestsDir(), "0-renamed.json")); err != nil {
+		t.Fatal(err)
+	}
+	check()
 }
