@@ -72,7 +72,7 @@ func Parse(rel, text string) Entry {
 
 // Read reads every entry file of the store dir and of its team/ folder
 // (every .md but MEMORY.md), in path order. Unreadable files are skipped.
-func Read(dir string) []Entry { return read(dir, nil) }
+func Read(dir string) []Entry { return read(dir, nil, nil) }
 
 // cacheVersion changes whenever Parse would read the same text otherwise.
 const cacheVersion = "1"
@@ -83,18 +83,22 @@ const cacheVersion = "1"
 // content digest when only its stamp moved; a changed file is read and
 // parsed again. The cache holds what Read returns: names, descriptions,
 // types and link names of entries.
-func ReadCached(dir string) []Entry {
+func ReadCached(dir string) []Entry { return ReadCachedWith(dir, nil) }
+
+// ReadCachedWith is ReadCached with the run's stat of each file (nil:
+// stat here), which the caller shares with the other parts of its run.
+func ReadCachedWith(dir string, stats *filecache.Stats) []Entry {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return Read(dir)
 	}
 	c := filecache.Open("ccentry "+abs, cacheVersion+" "+filecache.BuildStamp())
-	out := read(abs, c)
+	out := read(abs, c, stats)
 	c.Save()
 	return out
 }
 
-func read(dir string, c *filecache.Cache) []Entry {
+func read(dir string, c *filecache.Cache, stats *filecache.Stats) []Entry {
 	var out []Entry
 	for _, sub := range []string{"", "team"} {
 		files, _ := os.ReadDir(filepath.Join(dir, sub))
@@ -102,7 +106,7 @@ func read(dir string, c *filecache.Cache) []Entry {
 			if f.IsDir() || !strings.EqualFold(filepath.Ext(f.Name()), ".md") || (sub == "" && f.Name() == "MEMORY.md") {
 				continue
 			}
-			if e, ok := readOne(dir, filepath.Join(sub, f.Name()), c); ok {
+			if e, ok := readOne(dir, filepath.Join(sub, f.Name()), c, stats); ok {
 				out = append(out, e)
 			}
 		}
@@ -112,13 +116,13 @@ func read(dir string, c *filecache.Cache) []Entry {
 }
 
 // readOne reads the entry at rel in dir, through c when it is not nil.
-func readOne(dir, rel string, c *filecache.Cache) (Entry, bool) {
+func readOne(dir, rel string, c *filecache.Cache, stats *filecache.Stats) (Entry, bool) {
 	path := filepath.Join(dir, rel)
 	slash := filepath.ToSlash(rel)
 	var fi os.FileInfo
 	if c != nil {
 		var err error
-		if fi, err = os.Stat(path); err != nil {
+		if fi, err = stats.Stat(path); err != nil {
 			return Entry{}, false
 		}
 		if e, ok := recall(c.Stat(path, fi)); ok && e.Path == slash {

@@ -25,6 +25,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/check"
+	"github.com/memcompact/memcompact/internal/filecache"
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/loadcut"
 	"github.com/memcompact/memcompact/internal/recall"
@@ -64,6 +65,10 @@ type Options struct {
 	// of earlier runs: the secrets scan (secrets.ScanOptions), the entry
 	// files (ccentry.ReadCached) and the sweep figure (sweepact.RunReach).
 	NoCache bool
+	// Stats is the run's stat of each file, shared by the entry reads, the
+	// secrets scan and the sweep figure, and with the caller's other parts
+	// (a session-start hook's journal); nil: one of its own.
+	Stats *filecache.Stats
 }
 
 // Area names a part of the diagnosis.
@@ -151,6 +156,9 @@ func (r *Report) ExitCode() int {
 // Diagnose examines the store whose index is opt.Index. It never fails:
 // an index it cannot read is reported as unreadable.
 func Diagnose(opt Options) *Report {
+	if opt.Stats == nil {
+		opt.Stats = filecache.NewStats()
+	}
 	dir := filepath.Dir(opt.Index)
 	r := &Report{SchemaVersion: SchemaVersion, Index: opt.Index, Store: dir, Findings: []Finding{}, CheckResult: "skipped",
 		Hookless: []recall.WithoutHook{}, Notes: []recall.SharedNote{}, SecretFindings: []secrets.FileFinding{}, BudgetFiles: []budget.FileStatus{}}
@@ -217,7 +225,7 @@ func (d *diagnosis) entryFiles() []ccentry.Entry {
 		if d.opt.NoCache {
 			d.ents = ccentry.Read(d.dir)
 		} else {
-			d.ents = ccentry.ReadCached(d.dir)
+			d.ents = ccentry.ReadCachedWith(d.dir, d.opt.Stats)
 		}
 		if d.ents == nil {
 			d.ents = []ccentry.Entry{}
@@ -349,7 +357,7 @@ func (d *diagnosis) load() {
 func (d *diagnosis) sweepReach() string {
 	after, err := sweepact.RunReach(sweepact.ReachRequest{
 		Plan:    sweepact.PlanRequest{Index: d.opt.Index, AsOf: records.DateOf(d.opt.Today)},
-		NoCache: d.opt.NoCache})
+		NoCache: d.opt.NoCache, Stats: d.opt.Stats})
 	if err != nil {
 		return ""
 	}
@@ -426,7 +434,7 @@ func (d *diagnosis) notes() {
 }
 
 func (d *diagnosis) secrets() {
-	rep := secrets.ScanFilesWith([]string{d.dir}, secrets.ScanOptions{NoCache: d.opt.NoCache})
+	rep := secrets.ScanFilesWith([]string{d.dir}, secrets.ScanOptions{NoCache: d.opt.NoCache, Stats: d.opt.Stats})
 	if rep.Findings != nil {
 		d.r.SecretFindings = rep.Findings
 	}

@@ -25,17 +25,7 @@ type Inputs struct {
 // absent (so creating it invalidates the result); one that cannot be
 // stat'ed makes the inputs unusable, and nothing is recalled or
 // remembered with them.
-func StampAll(paths []string) Inputs {
-	in := Inputs{stamps: make(map[string]Stamp, len(paths)), taken: now(), ok: true}
-	for _, p := range paths {
-		st, ok := StampOf(p)
-		if !ok {
-			return Inputs{}
-		}
-		in.stamps[p] = st
-	}
-	return in
-}
+func StampAll(paths []string) Inputs { return (*Stats)(nil).StampAll(paths) }
 
 // Recall returns the data remembered under key when it was computed from
 // exactly these files, each with the stamp it has now, and every one of

@@ -1,7 +1,6 @@
 package filecache
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -27,16 +26,7 @@ type Stamp struct {
 // reader reads). A path that does not exist has the stamp {Absent: true};
 // one that cannot be stat'ed for another reason has no stamp (ok false),
 // so nothing that read it can be trusted.
-func StampOf(path string) (Stamp, bool) {
-	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Stamp{Absent: true}, true
-	}
-	if err != nil {
-		return Stamp{}, false
-	}
-	return StampInfo(fi), true
-}
+func StampOf(path string) (Stamp, bool) { return (*Stats)(nil).StampOf(path) }
 
 // StampInfo is the stamp of a file already stat'ed.
 func StampInfo(fi fs.FileInfo) Stamp {

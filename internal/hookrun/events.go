@@ -13,6 +13,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/claudehooks"
 	"github.com/memcompact/memcompact/internal/doctor"
+	"github.com/memcompact/memcompact/internal/filecache"
 	"github.com/memcompact/memcompact/internal/journal"
 	"github.com/memcompact/memcompact/internal/secrets"
 	"github.com/memcompact/memcompact/internal/store"
@@ -156,8 +157,13 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 		deleted string
 		jerr    error
 	)
+	// One stat of each store file for the whole run, shared by the
+	// journal's walk and the diagnosis's entry reads, secrets scan and
+	// sweep figure.
+	stats := newStats()
 	done := make(chan struct{})
 	if jreq, ok := hookJournal(req, filepath.Dir(indexPath), in.SessionID); ok {
+		jreq.Stats = stats
 		go func() {
 			defer close(done)
 			// A panic here would end the process (Run's recover guards
@@ -174,7 +180,7 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 	} else {
 		close(done)
 	}
-	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: req.Today, Quick: true, NoCache: req.Getenv("MEMCOMPACT_NO_CACHE") != ""})
+	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: req.Today, Quick: true, NoCache: req.Getenv("MEMCOMPACT_NO_CACHE") != "", Stats: stats})
 	<-done
 	if jerr != nil {
 		res.note("journal: %v", jerr)
@@ -195,6 +201,9 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 	}
 	res.Context = note
 }
+
+// newStats is the run's stat table; tests count its stats.
+var newStats = filecache.NewStats
 
 // postRead counts a Read of a memory entry as recall evidence for the
 // sweep. It never blocks and never gives the agent anything: a read

@@ -5,12 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/filecache"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/store"
 )
@@ -282,6 +286,58 @@ func TestWriteJSON(t *testing.T) {
 		var b bytes.Buffer
 		if err := tt.res.WriteJSON(&b); err != nil || b.String() != tt.want {
 			t.Errorf("%+v: %q, %v; want %q", tt.res, b.String(), err, tt.want)
+		}
+	}
+}
+
+// TestSessionStartStatsEachFileOnce: a session start on a store past its
+// load cut (so the sweep figure runs too) asks for every entry file's stat
+// from the journal's walk, the entry reads, the secrets scan and the sweep
+// figure, and the file system is asked once per file — on the first run
+// (nothing cached) and on an unchanged store.
+func TestSessionStartStatsEachFileOnce(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	f := newFixture(t)
+	var ix strings.Builder
+	ix.WriteString("# Memory\n\n## Feedback\n")
+	var entries []string
+	for i := range 250 {
+		name := fmt.Sprintf("feedback_l%d.md", i)
+		fmt.Fprintf(&ix, "- [Lesson %d](%s) — what lesson %d teaches about retries\n", i, name, i)
+		if i%5 == 0 {
+			continue // a dangling pointer
+		}
+		entries = append(entries, filepath.Join(f.store, name))
+		if err := os.WriteFile(filepath.Join(f.store, name), []byte("---\nname: l\ndescription: retries\n---\nRetry three times.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(f.store, "MEMORY.md"), []byte(ix.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []string{"first", "unchanged"} {
+		var mu sync.Mutex
+		statted := map[string]int{}
+		var table *filecache.Stats
+		newStats = func() *filecache.Stats {
+			table = filecache.NewStatsWith(func(p string) (fs.FileInfo, error) {
+				mu.Lock()
+				statted[p]++
+				mu.Unlock()
+				return os.Stat(p)
+			})
+			return table
+		}
+		res := f.run(t, EventSessionStart, f.start("s-"+run))
+		newStats = filecache.NewStats
+		if !strings.Contains(res.Context, "a sweep") {
+			t.Fatalf("%s run: the note has no sweep figure: %q", run, res.Context)
+		}
+		for _, p := range entries {
+			if statted[p] != 1 || table.Asked(p) < 4 {
+				t.Errorf("%s run: %s stat'ed %d time(s) for %d ask(s), want once for at least 4 (journal, entries, secrets, sweep)", run, filepath.Base(p), statted[p], table.Asked(p))
+				break
+			}
 		}
 	}
 }

@@ -558,7 +558,7 @@ func Recent(ctx context.Context, req RecentRequest) (ws []Warning, ok bool, err 
 // liveManifest describes the store as it is now, reading (not storing) the
 // files whose size or time differ from prev.
 func (j *Journal) liveManifest(ctx context.Context, prev *Manifest) (*Manifest, error) {
-	seen, err := walkStore(ctx, j.Store)
+	seen, err := walkStore(ctx, j.Store, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/memcompact/memcompact/internal/filecache"
 )
 
 // HookRequest is what the Claude Code hooks give the journal.
@@ -15,6 +17,9 @@ type HookRequest struct {
 	Session string
 	Secret  func([]byte) bool
 	Now     func() time.Time
+	// Stats is the run's stat of each file, shared with the hook's other
+	// parts; nil: stat here.
+	Stats *filecache.Stats
 }
 
 // SessionStart records the store as a session begins and what the session
@@ -22,7 +27,7 @@ type HookRequest struct {
 // store lost entries since the previous session ("" otherwise). Errors
 // are for the caller to report on stderr; the hook never fails on them.
 func SessionStart(ctx context.Context, req HookRequest) (string, error) {
-	res, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now})
+	res, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats})
 	if err != nil {
 		return "", err
 	}
@@ -76,7 +81,7 @@ func BeforeWrite(ctx context.Context, req HookRequest, path string, current, pro
 	if filepath.Base(path) == IndexName && proposed != nil {
 		clobbered = j.clobbered(req.Session, current, proposed)
 	}
-	_, err = Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "pre-write", Session: req.Session, Secret: req.Secret, Now: req.Now})
+	_, err = Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "pre-write", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats})
 	return clobbered, err
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/memcompact/memcompact/internal/crashpoint"
+	"github.com/memcompact/memcompact/internal/filecache"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -30,6 +31,9 @@ type SnapshotRequest struct {
 	Secret      func(data []byte) bool
 	MaxFileSize int64            // 0: DefaultMaxFileSize
 	Now         func() time.Time // nil: time.Now
+	// Stats is the run's stat of each file, shared with the caller's
+	// other parts (a session-start hook's diagnosis); nil: stat here.
+	Stats *filecache.Stats
 }
 
 // SnapshotResult says what was recorded.
@@ -66,7 +70,7 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 	if err != nil {
 		return nil, err
 	}
-	seen, err := walkStore(ctx, j.Store)
+	seen, err := walkStore(ctx, j.Store, req.Stats)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, fmt.Errorf("snapshot of %s stopped before storing anything (%w); the next snapshot continues from there", j.Store, cerr)
 	}
@@ -159,8 +163,10 @@ func (j *Journal) record(f File, limit int64, req SnapshotRequest) (File, bool, 
 
 // walkStore lists the store's regular files, sorted by path. Hidden files
 // and folders (.git, lock files, temporary files) and symlinks are not
-// memory and are left out.
-func walkStore(ctx context.Context, store string) ([]File, error) {
+// memory and are left out. A file the listing shows as regular is
+// stat'ed through stats (following a link changes nothing for a regular
+// file), so the run's other parts need not stat it again.
+func walkStore(ctx context.Context, store string, stats *filecache.Stats) ([]File, error) {
 	var out []File
 	err := filepath.WalkDir(store, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -181,7 +187,7 @@ func walkStore(ctx context.Context, store string) ([]File, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		fi, err := d.Info()
+		fi, err := stats.Stat(p)
 		if err != nil {
 			return nil
 		}

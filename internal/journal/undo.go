@@ -194,7 +194,7 @@ func (j *Journal) plan(req UndoRequest) (*UndoPlan, error) {
 // has under any name (a renamed entry is not removed), with its pointers.
 func (j *Journal) planRemovedSince(m *Manifest) (*UndoPlan, error) {
 	p := &UndoPlan{Snapshot: m.ID, Skipped: []string{}}
-	seen, err := walkStore(context.Background(), j.Store)
+	seen, err := walkStore(context.Background(), j.Store, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +312,7 @@ func (j *Journal) planFile(p *UndoPlan, m *Manifest, rel string) {
 // planStore makes every file as m has it.
 func (j *Journal) planStore(m *Manifest) (*UndoPlan, error) {
 	p := &UndoPlan{Snapshot: m.ID, Skipped: []string{}}
-	seen, err := walkStore(context.Background(), j.Store)
+	seen, err := walkStore(context.Background(), j.Store, nil)
 	if err != nil {
 		return nil, err
 	}

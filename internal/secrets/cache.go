@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -70,7 +69,7 @@ func (rep *Report) cached(path string) bool {
 	if rep.cache == nil {
 		return false
 	}
-	fi, err := os.Stat(path)
+	fi, err := rep.stats.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
@@ -100,7 +99,7 @@ func (rep *Report) recall(path string, f *textfile.File) (cached, bool) {
 	if rep.cache == nil {
 		return c, false
 	}
-	fi, err := os.Stat(path)
+	fi, err := rep.stats.Stat(path)
 	if err != nil {
 		return c, false
 	}
@@ -116,7 +115,7 @@ func (rep *Report) remember(path string, f *textfile.File, c cached) {
 	if rep.cache == nil {
 		return
 	}
-	fi, err := os.Stat(path)
+	fi, err := rep.stats.Stat(path)
 	if err != nil {
 		return
 	}

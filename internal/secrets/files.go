@@ -41,6 +41,7 @@ type Report struct {
 	Errors   []FileError
 
 	cache *filecache.Cache
+	stats *filecache.Stats // the run's stat of each file (nil: stat each time)
 }
 
 // ScanFiles scans each path: a file is read and scanned; a directory is
@@ -59,17 +60,20 @@ type ScanOptions struct {
 	// modification time or content digest says it is unchanged since an
 	// earlier scan is not scanned again (see cache.go).
 	NoCache bool
+	// Stats is the run's stat of each file, shared with the other parts
+	// of the run (nil: stat here).
+	Stats *filecache.Stats
 }
 
 // ScanFilesWith is ScanFiles with options.
 func ScanFilesWith(paths []string, opt ScanOptions) *Report {
-	rep := &Report{}
+	rep := &Report{stats: opt.Stats}
 	if !opt.NoCache {
 		rep.cache = openCache(paths)
 		defer rep.cache.Save()
 	}
 	for _, p := range paths {
-		fi, err := os.Stat(p)
+		fi, err := rep.stats.Stat(p)
 		if err != nil {
 			rep.Errors = append(rep.Errors, FileError{Path: p, Error: errText(err)})
 			continue

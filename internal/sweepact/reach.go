@@ -16,6 +16,9 @@ type ReachRequest struct {
 	// NoCache plans afresh instead of trusting the figure an earlier run
 	// remembered for the same files.
 	NoCache bool
+	// Stats is the run's stat of each file, shared with the other parts
+	// of the run (nil: stat here).
+	Stats *filecache.Stats
 }
 
 // reachVersion changes whenever the plan's figures could change for the
@@ -38,7 +41,7 @@ func RunReach(req ReachRequest) (*Figures, error) {
 	key := req.Plan.AsOf.String() + " " + strconv.Itoa(req.Plan.TargetUnits)
 	if !req.NoCache {
 		if dir, paths, ok := planInputs(req.Plan.Index); ok {
-			in = filecache.StampAll(paths)
+			in = req.Stats.StampAll(paths)
 			cache = filecache.Open("sweep-reach "+dir, reachVersion+" "+filecache.BuildStamp())
 			if data, ok := cache.Recall(key, in); ok {
 				var f reachRecord

@@ -1,0 +1,93 @@
+package filecache
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"sync"
+)
+
+// Stats is one run's stat of each file. A session-start hook asks about
+// every file of the store four times — the journal's walk, the entry
+// reads', the secret scan's and the sweep figure's cache checks — and on
+// an unchanged store those stats are most of its system calls; sharing one
+// Stats between them makes it one stat per file per run.
+//
+// It is for one run only, never kept: a file that changes during the run
+// is seen as it was at the run's first stat of it, as if the run had
+// started a moment earlier. That is safe for the caches: a stamp taken
+// before a file is read can only make a record older than its data, and a
+// record is trusted on its stamp alone only for files settled racyWindow
+// before it (a file written since its stat has a fresh stamp, so the next
+// run falls back to its digest). Safe for concurrent use; a nil *Stats
+// stats every time.
+type Stats struct {
+	mu    sync.Mutex
+	m     map[string]statResult
+	stat  func(string) (fs.FileInfo, error)
+	asked map[string]int
+}
+
+type statResult struct {
+	fi  fs.FileInfo
+	err error
+}
+
+// NewStats returns an empty table for one run.
+func NewStats() *Stats { return NewStatsWith(os.Stat) }
+
+// NewStatsWith is NewStats over another stat function (tests count the
+// calls).
+func NewStatsWith(stat func(string) (fs.FileInfo, error)) *Stats {
+	return &Stats{m: map[string]statResult{}, stat: stat, asked: map[string]int{}}
+}
+
+// Asked is how many times the run asked for path's stat: a test's proof
+// that the run's parts share the table.
+func (s *Stats) Asked(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.asked[path]
+}
+
+// Stat is os.Stat of path (following symbolic links), asked of the file
+// system once per run.
+func (s *Stats) Stat(path string) (fs.FileInfo, error) {
+	if s == nil {
+		return os.Stat(path)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.asked[path]++
+	if r, ok := s.m[path]; ok {
+		return r.fi, r.err
+	}
+	fi, err := s.stat(path)
+	s.m[path] = statResult{fi, err}
+	return fi, err
+}
+
+// StampOf is the package's StampOf through the table.
+func (s *Stats) StampOf(path string) (Stamp, bool) {
+	fi, err := s.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Stamp{Absent: true}, true
+	}
+	if err != nil {
+		return Stamp{}, false
+	}
+	return StampInfo(fi), true
+}
+
+// StampAll is the package's StampAll through the table.
+func (s *Stats) StampAll(paths []string) Inputs {
+	in := Inputs{stamps: make(map[string]Stamp, len(paths)), taken: now(), ok: true}
+	for _, p := range paths {
+		st, ok := s.StampOf(p)
+		if !ok {
+			return Inputs{}
+		}
+		in.stamps[p] = st
+	}
+	return in
+}
