@@ -69,6 +69,10 @@ type Options struct {
 	// secrets scan and the sweep figure, and with the caller's other parts
 	// (a session-start hook's journal); nil: one of its own.
 	Stats *filecache.Stats
+	// Secrets shares each file's secrets scan with the caller's other
+	// parts (a session-start hook's journal asks of every file whether it
+	// holds a secret); nil: the scan is doctor's own.
+	Secrets *secrets.Memo
 }
 
 // Area names a part of the diagnosis.
@@ -434,7 +438,7 @@ func (d *diagnosis) notes() {
 }
 
 func (d *diagnosis) secrets() {
-	rep := secrets.ScanFilesWith([]string{d.dir}, secrets.ScanOptions{NoCache: d.opt.NoCache, Stats: d.opt.Stats})
+	rep := secrets.ScanFilesWith([]string{d.dir}, secrets.ScanOptions{NoCache: d.opt.NoCache, Stats: d.opt.Stats, Memo: d.opt.Secrets})
 	if rep.Findings != nil {
 		d.r.SecretFindings = rep.Findings
 	}

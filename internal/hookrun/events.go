@@ -161,9 +161,13 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 	// journal's walk and the diagnosis's entry reads, secrets scan and
 	// sweep figure.
 	stats := newStats()
+	// One secrets scan of each file, shared by the journal (which stores
+	// no file holding a secret) and the diagnosis (which reports them).
+	memo := secrets.NewMemo()
 	done := make(chan struct{})
 	if jreq, ok := hookJournal(req, filepath.Dir(indexPath), in.SessionID); ok {
 		jreq.Stats = stats
+		jreq.Secret = func(b []byte) bool { return memo.Contains(string(b)) }
 		go func() {
 			defer close(done)
 			// A panic here would end the process (Run's recover guards
@@ -180,7 +184,7 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 	} else {
 		close(done)
 	}
-	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: req.Today, Quick: true, NoCache: req.Getenv("MEMCOMPACT_NO_CACHE") != "", Stats: stats})
+	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: req.Today, Quick: true, NoCache: req.Getenv("MEMCOMPACT_NO_CACHE") != "", Stats: stats, Secrets: memo})
 	<-done
 	if jerr != nil {
 		res.note("journal: %v", jerr)

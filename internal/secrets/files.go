@@ -42,6 +42,7 @@ type Report struct {
 
 	cache *filecache.Cache
 	stats *filecache.Stats // the run's stat of each file (nil: stat each time)
+	memo  *Memo            // the run's scan of each text (nil: scan each time)
 }
 
 // ScanFiles scans each path: a file is read and scanned; a directory is
@@ -63,11 +64,14 @@ type ScanOptions struct {
 	// Stats is the run's stat of each file, shared with the other parts
 	// of the run (nil: stat here).
 	Stats *filecache.Stats
+	// Memo shares each text's scan with the run's other parts (nil: scan
+	// here).
+	Memo *Memo
 }
 
 // ScanFilesWith is ScanFiles with options.
 func ScanFilesWith(paths []string, opt ScanOptions) *Report {
-	rep := &Report{stats: opt.Stats}
+	rep := &Report{stats: opt.Stats, memo: opt.Memo}
 	if !opt.NoCache {
 		rep.cache = openCache(paths)
 		defer rep.cache.Save()
@@ -155,7 +159,7 @@ func (rep *Report) scanFile(path string, walked bool) {
 		return
 	}
 	c := cached{Hits: []cachedHit{}}
-	for _, h := range scan(f.Text, false) {
+	for _, h := range rep.memo.hits(f.Text) {
 		c.Hits = append(c.Hits, cachedHit{Rule: h.rule, Start: h.start, End: h.end})
 	}
 	rep.remember(path, f, c)
