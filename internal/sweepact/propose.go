@@ -185,17 +185,60 @@ func proposeByText(sub *Subject, text string, b *body, asOf records.Date) {
 // tags, "auto-merged") and not one negated by any of the three words
 // before it ("not yet resolved", "has not been fixed", "noch nicht
 // behoben"); "" when there is none.
+//
+// It runs the pattern line by line, and only on a line that holds one of
+// its words as finishedLiterals spell them: the sweep figure reads every
+// entry of a cut index on a first session start, most lines say nothing
+// finished, and Go's regexp costs about as much to say so as to find a
+// word. A match never spans a line, and a line's ends are word
+// boundaries as the line break was, and a negation stops at a line
+// break: line by line finds what the whole text does
+// (TestFinishedWordByLine).
 func finishedWord(text string) string {
-	for _, m := range finishedRE().FindAllStringIndex(text, -1) {
-		if m[0] > 0 && text[m[0]-1] == '-' {
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		if !mayBeFinished(line) {
 			continue
 		}
-		if negated(text[:m[0]]) {
-			continue
+		for _, m := range finishedRE().FindAllStringIndex(line, -1) {
+			if m[0] > 0 && line[m[0]-1] == '-' {
+				continue
+			}
+			if negated(line[:m[0]]) {
+				continue
+			}
+			return line[m[0]:m[1]]
 		}
-		return text[m[0]:m[1]]
 	}
 	return ""
+}
+
+// finishedLiterals are spelled, lower case, in every match of
+// finishedRE: a stem of each of its words.
+var finishedLiterals = []string{"resolv", "complet", "closed", "supersed", "obsolet", "deprecat", "retired", "fixed", "merged",
+	"shipped", "landed", "erledigt", "abgeschlossen", "behoben", "termin", "solu", "ferm", "resuelto", "cerrado", "conclu",
+	"완료", "해결됨", "종료", "폐기", "完了", "解決済", "解决", "已完成", "已关闭", "終了", "廃止"}
+
+// mayBeFinished reports whether finishedRE could match in line: it holds
+// one of finishedLiterals once lowered, or a long s (ſ), the one letter
+// the pattern's case folding matches that strings.ToLower does not lower
+// to an ASCII letter (it folds to s).
+func mayBeFinished(line string) bool {
+	if strings.Contains(line, "ſ") {
+		return true
+	}
+	l := strings.ToLower(line)
+	for _, w := range finishedLiterals {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // negators are the words that, among the three before a finished word,
