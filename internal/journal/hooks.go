@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/filecache"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // HookRequest is what the Claude Code hooks give the journal.
@@ -35,8 +36,8 @@ func SessionStart(ctx context.Context, req HookRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if raw, err := readStoreFile(filepath.Join(req.Store, IndexName)); err == nil {
-		_ = j.seeIndex(req.Session, raw)
+	if f, err := textfile.Read(filepath.Join(req.Store, IndexName)); err == nil {
+		_ = j.seeIndexDigest(req.Session, f.Raw, f.Digest)
 	}
 	st, err := j.sinceLastSession(res.Manifest)
 	if err != nil || st == nil {

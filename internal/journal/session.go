@@ -37,7 +37,15 @@ func (j *Journal) seeIndex(session string, text []byte) error {
 	if session == "" {
 		return nil
 	}
-	d := textfile.Digest(text)
+	return j.seeIndexDigest(session, text, textfile.Digest(text))
+}
+
+// seeIndexDigest is seeIndex for text whose digest d the caller has
+// (a read's own).
+func (j *Journal) seeIndexDigest(session string, text []byte, d string) error {
+	if session == "" {
+		return nil
+	}
 	if wrote, err := j.putObject(d, text); err != nil {
 		return err
 	} else if wrote {

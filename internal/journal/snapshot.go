@@ -6,6 +6,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/crashpoint"
 	"github.com/memcompact/memcompact/internal/filecache"
+	"github.com/memcompact/memcompact/internal/textfile"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -143,7 +144,7 @@ func (j *Journal) record(f File, limit int64, req SnapshotRequest) (File, bool, 
 		f.Withheld = "too-large"
 		return f, false, nil
 	}
-	data, err := readStoreFile(filepath.Join(j.Store, filepath.FromSlash(f.Path)))
+	tf, err := textfile.Read(filepath.Join(j.Store, filepath.FromSlash(f.Path)))
 	if err != nil {
 		if isNotExist(err) { // deleted since the walk: record what was seen
 			f.Withheld = "vanished"
@@ -151,8 +152,9 @@ func (j *Journal) record(f File, limit int64, req SnapshotRequest) (File, bool, 
 		}
 		return f, false, err
 	}
+	data := tf.Raw
 	f.Size = int64(len(data))
-	f.Digest = digestOf(data)
+	f.Digest = tf.Digest // the read's own digest: one hash of the bytes
 	if !req.IncludeSecrets && req.Secret != nil && req.Secret(data) {
 		f.Withheld = "secret"
 		return f, false, nil

@@ -83,7 +83,7 @@ func (rep *Report) cached(path string) bool {
 		return true
 	}
 	f, err := textfile.Read(path)
-	if err != nil || filecache.Sum(f.Raw) != digestOf(rep.cache, path) {
+	if err != nil || f.Digest != digestOf(rep.cache, path) {
 		return false
 	}
 	if !valid(c, f.Text) {
@@ -103,7 +103,7 @@ func (rep *Report) recall(path string, f *textfile.File) (cached, bool) {
 	if err != nil {
 		return c, false
 	}
-	data, ok := rep.cache.Digest(absPath(path), fi, filecache.Sum(f.Raw))
+	data, ok := rep.cache.Digest(absPath(path), fi, f.Digest)
 	if !ok || json.Unmarshal(data, &c) != nil || !valid(c, f.Text) {
 		return cached{}, false
 	}
@@ -123,7 +123,7 @@ func (rep *Report) remember(path string, f *textfile.File, c cached) {
 	if err != nil {
 		return
 	}
-	rep.cache.Put(absPath(path), fi, filecache.Sum(f.Raw), data)
+	rep.cache.Put(absPath(path), fi, f.Digest, data)
 }
 
 // valid checks cached positions against the text they index, so a corrupt
