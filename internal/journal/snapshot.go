@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -80,26 +82,17 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 	}
 	res := &SnapshotResult{Journal: j.Dir}
 	m := &Manifest{Version: manifestVersion, Cause: req.Cause, Session: req.Session, Store: j.Store}
-	for _, f := range seen {
-		if err := ctx.Err(); err != nil {
-			// The objects stored so far stay: the next snapshot finds
-			// them and only reads what is left, so a store too large for
-			// one hook's time budget is journaled over a few sessions.
-			return nil, fmt.Errorf("snapshot of %s stopped after storing %d of %d file(s) (%w); the next snapshot continues from there", j.Store, res.Read, len(seen), err)
-		}
+	m.Files = make([]File, len(seen))
+	var todo []int // the files whose bytes must be read: new or changed
+	for i, f := range seen {
 		if p := prevFile(prev, f); p != nil {
-			m.Files = append(m.Files, *p)
+			m.Files[i] = *p
 			continue
 		}
-		rec, wrote, err := j.record(f, limit, req)
-		if err != nil {
-			return nil, err
-		}
-		if wrote {
-			res.written = append(res.written, j.objectPath(rec.Digest))
-		}
-		res.Read++
-		m.Files = append(m.Files, rec)
+		todo = append(todo, i)
+	}
+	if err := j.recordAll(ctx, seen, todo, m.Files, limit, req, res); err != nil {
+		return nil, err
 	}
 	for _, f := range m.Files {
 		if f.Withheld != "" {
@@ -135,6 +128,71 @@ func prevFile(prev *Manifest, f File) *File {
 		return nil
 	}
 	return p
+}
+
+// recordWorkers is how many files a snapshot reads and stores at once: a
+// first snapshot stores every file of the store, and each costs a few
+// file system calls (create, write, read back, rename) that mostly wait on
+// the file system; side by side their waits overlap.
+const recordWorkers = 4
+
+// recordAll records the files seen[i] for each i of todo into files[i],
+// side by side, and notes in res what it read and wrote. It stops at the
+// first error (the one of the first such file in path order) or when ctx
+// ends; the objects stored so far stay: the next snapshot finds them and
+// only reads what is left, so a store too large for one hook's time budget
+// is journaled over a few sessions.
+func (j *Journal) recordAll(ctx context.Context, seen []File, todo []int, files []File, limit int64, req SnapshotRequest, res *SnapshotResult) error {
+	type outcome struct {
+		done, wrote bool
+		err         error
+	}
+	outs := make([]outcome, len(todo))
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for range min(recordWorkers, len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(todo) || ctx.Err() != nil {
+					return
+				}
+				i := todo[k]
+				rec, wrote, err := j.record(seen[i], limit, req)
+				if err != nil {
+					outs[k].err = err
+					next.Store(int64(len(todo))) // stop the others
+					return
+				}
+				files[i], outs[k] = rec, outcome{done: true, wrote: wrote}
+			}
+		}()
+	}
+	wg.Wait()
+	for k, o := range outs {
+		if o.err != nil {
+			return o.err
+		}
+		if !o.done {
+			continue
+		}
+		res.Read++
+		if o.wrote {
+			res.written = append(res.written, j.objectPath(files[todo[k]].Digest))
+		}
+	}
+	if res.Read < len(todo) {
+		err := ctx.Err()
+		if err == nil {
+			err = context.Canceled // cannot happen: a worker stops early only on an error or ctx
+		}
+		return fmt.Errorf("snapshot of %s stopped after storing %d of %d file(s) (%w); the next snapshot continues from there", j.Store, res.Read, len(seen), err)
+	}
+	return nil
 }
 
 // record reads one file and stores its bytes (or withholds them); wrote
