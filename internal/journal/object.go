@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -83,15 +84,22 @@ func writeFile(path string, data []byte, sync bool) error {
 			return fail(err)
 		}
 	}
-	if err := f.Close(); err != nil {
+	// Read back through the same descriptor (it is open for reading and
+	// writing): the same check as reopening the file by name, without
+	// the three system calls of a second open.
+	back := make([]byte, len(data)+1)
+	n, err := f.ReadAt(back, 0)
+	if err == io.EOF {
+		err = nil
+	}
+	if err != nil {
 		return fail(err)
 	}
-	back, err := os.ReadFile(tmp)
-	if err != nil || !bytes.Equal(back, data) {
+	if !bytes.Equal(back[:n], data) {
+		return fail(fmt.Errorf("%s: the bytes read back differ from the bytes written", path))
+	}
+	if err := f.Close(); err != nil {
 		os.Remove(tmp)
-		if err == nil {
-			err = fmt.Errorf("%s: the bytes read back differ from the bytes written", path)
-		}
 		return err
 	}
 	crashpoint.At("journal.before-rename")
