@@ -28,16 +28,26 @@ type HookRequest struct {
 // store lost entries since the previous session ("" otherwise). Errors
 // are for the caller to report on stderr; the hook never fails on them.
 func SessionStart(ctx context.Context, req HookRequest) (string, error) {
-	res, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats})
-	if err != nil {
-		return "", err
-	}
 	j, err := open(req.DataDir, req.Store)
 	if err != nil {
 		return "", err
 	}
-	if f, err := textfile.Read(filepath.Join(req.Store, IndexName)); err == nil {
-		_ = j.seeIndexDigest(req.Session, f.Raw, f.Digest)
+	// The session's view of the index is recorded once the snapshot has
+	// stored its objects, beside its manifest when it writes one (the two
+	// durable writes wait for the disk together), else after it.
+	saw := false
+	see := func() {
+		saw = true
+		if f, err := textfile.Read(filepath.Join(req.Store, IndexName)); err == nil {
+			_ = j.seeIndexDigest(req.Session, f.Raw, f.Digest)
+		}
+	}
+	res, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, besideManifest: see})
+	if err != nil {
+		return "", err
+	}
+	if !saw {
+		see()
 	}
 	st, err := j.sinceLastSession(res.Manifest)
 	if err != nil || st == nil {

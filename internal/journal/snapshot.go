@@ -37,6 +37,11 @@ type SnapshotRequest struct {
 	// Stats is the run's stat of each file, shared with the caller's
 	// other parts (a session-start hook's diagnosis); nil: stat here.
 	Stats *filecache.Stats
+
+	// besideManifest, when set, runs once the snapshot's objects are
+	// durable, alongside the manifest's write; not at all when nothing
+	// is written (an unchanged store) or the snapshot fails first.
+	besideManifest func()
 }
 
 // SnapshotResult says what was recorded.
@@ -109,7 +114,16 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 	if err := syncFiles(res.written); err != nil {
 		return nil, err
 	}
-	if err := j.writeManifest(m); err != nil {
+	// Every object is durable now; what the caller records beside the
+	// manifest (a session's view of the index) is written while the
+	// manifest is, so their two waits for the disk overlap.
+	var beside sync.WaitGroup
+	if req.besideManifest != nil {
+		beside.Go(req.besideManifest)
+	}
+	err = j.writeManifest(m)
+	beside.Wait()
+	if err != nil {
 		return nil, err
 	}
 	removeDebris(j.manifestsDir(), m.Time)
