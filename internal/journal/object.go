@@ -49,9 +49,6 @@ func (j *Journal) object(digest string) ([]byte, error) {
 	return raw, nil
 }
 
-// digestOf is the object name of b: its hex SHA-256, as textfile.Digest.
-func digestOf(b []byte) string { return textfile.Digest(b) }
-
 // writeVerified writes data to path through a temporary file in the same
 // folder: write, fsync, read back and compare, rename, fsync the folder.
 func writeVerified(path string, data []byte) error { return writeFile(path, data, true) }
