@@ -19,12 +19,9 @@ func runCheck(env *Env, args []string) error {
 	var refPath, indexFlag string
 	var asJSON bool
 	fs := newFlagSet("check")
-	fs.StringVar(&refPath, "reference", "", "reference copy `FILE` to compare against")
-	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
-	fs.StringVar(&indexFlag, "index", "", "the index `FILE` (the same as the INDEX argument)")
-	psflag.Alias(fs, "reference", "PolicyReferencePath")
-	psflag.Alias(fs, "json", "Json")
-	psflag.Alias(fs, "index", "IndexPath")
+	psflag.String(fs, &refPath, "reference", "PolicyReferencePath", "reference copy `FILE` to compare against")
+	psflag.Bool(fs, &asJSON, "json", "Json", "print one JSON object instead of text")
+	psflag.String(fs, &indexFlag, "index", "IndexPath", "the index `FILE` (the same as the INDEX argument)")
 
 	// PowerShell accepts any unambiguous prefix of a parameter name (-Index,
 	// -Policy, -J), and stores quote the command in those forms.

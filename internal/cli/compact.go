@@ -8,7 +8,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/compact"
@@ -25,19 +24,19 @@ func init() {
 	register(compactUsage, runCompact)
 }
 
+// compactFlags are the flags compact and save share: they fill a compact
+// Request (save takes its summarizer and consent from it), and --json.
 type compactFlags struct {
-	root, entryHeading, summarizer string
-	model, baseURL                 string
-	timeout                        time.Duration
-	yes, json, strict              bool
+	req  compact.Request
+	json bool
 }
 
-// request maps the flags compact and save share to a compact Request;
-// save takes its summarizer and consent from it.
+// request is the Request the flags filled, with what the environment
+// adds: the date, the clock, and the questions a terminal can be asked.
+// --yes is consent to both questions.
 func (f *compactFlags) request(env *Env) compact.Request {
-	req := compact.Request{Root: f.root, EntryHeading: f.entryHeading, Timeout: f.timeout, Confirmed: f.yes,
-		Confirm: askFirstCompaction(env), Today: env.Today(), Now: env.Now()}
-	req.Summarizer, req.Model, req.BaseURL, req.Strict, req.AllowRemote = f.summarizer, f.model, f.baseURL, f.strict, f.yes
+	req := f.req
+	req.AllowRemote, req.Confirm, req.Today, req.Now = req.Confirmed, askFirstCompaction(env), env.Today(), env.Now()
 	if isTerminal(env.Stdin) {
 		req.ConfirmRemote = func(where string) bool {
 			return ask(env, fmt.Sprintf("Send the oldest tier of each file to compact (never a secret entry) to %s?", where))
@@ -48,16 +47,15 @@ func (f *compactFlags) request(env *Env) compact.Request {
 
 func compactFlagSet(f *compactFlags, name string) *flag.FlagSet {
 	fset := newFlagSet(name)
-	fset.StringVar(&f.root, "root", "", "the memory root (the directory holding compaction/)")
-	fset.StringVar(&f.entryHeading, "entry-heading", "", "what starts an entry: a heading level (\"##\") or a regular expression")
-	fset.StringVar(&f.summarizer, "summarizer", "", "claude, anthropic, openai, builtin, or a shell command: the prompt and the oldest tier on stdin, bullets on stdout")
-	fset.StringVar(&f.model, "model", "", "the model of --summarizer claude, anthropic or openai (default: MEMCOMPACT_MODEL, then the summarizer's own)")
-	fset.StringVar(&f.baseURL, "base-url", "", "the API's base URL for --summarizer anthropic or openai (default: ANTHROPIC_BASE_URL or OPENAI_BASE_URL)")
-	fset.BoolVar(&f.strict, "strict", false, "abort when the summary still misses something after the repair round, instead of appending those lines verbatim")
-	fset.DurationVar(&f.timeout, "timeout", distill.DefaultTimeout, "how long the summarizer may take per call")
-	fset.BoolVar(&f.yes, "yes", false, "confirm without asking: a first compaction, and sending the oldest tier to a remote summarizer")
-	fset.BoolVar(&f.json, "json", false, "print the result as JSON")
-	psflag.Alias(fset, "json", "Json")
+	fset.StringVar(&f.req.Root, "root", "", "the memory root (the directory holding compaction/)")
+	fset.StringVar(&f.req.EntryHeading, "entry-heading", "", "what starts an entry: a heading level (\"##\") or a regular expression")
+	fset.StringVar(&f.req.Summarizer, "summarizer", "", "claude, anthropic, openai, builtin, or a shell command: the prompt and the oldest tier on stdin, bullets on stdout")
+	fset.StringVar(&f.req.Model, "model", "", "the model of --summarizer claude, anthropic or openai (default: MEMCOMPACT_MODEL, then the summarizer's own)")
+	fset.StringVar(&f.req.BaseURL, "base-url", "", "the API's base URL for --summarizer anthropic or openai (default: ANTHROPIC_BASE_URL or OPENAI_BASE_URL)")
+	fset.BoolVar(&f.req.Strict, "strict", false, "abort when the summary still misses something after the repair round, instead of appending those lines verbatim")
+	fset.DurationVar(&f.req.Timeout, "timeout", distill.DefaultTimeout, "how long the summarizer may take per call")
+	fset.BoolVar(&f.req.Confirmed, "yes", false, "confirm without asking: a first compaction, and sending the oldest tier to a remote summarizer")
+	psflag.Bool(fset, &f.json, "json", "Json", "print the result as JSON")
 	psflag.Alias(fset, "yes", "y")
 	psflag.Alias(fset, "timeout", "summarizer-timeout")
 	return fset
@@ -92,7 +90,7 @@ func runCompact(env *Env, args []string) (err error) {
 	req := f.request(env)
 	req.Files, req.All, req.DryRun, req.Steps, req.Plan, req.SummaryFile = pos, all, dryRun, steps, plan, summaryFile
 	if !f.json {
-		h := &compactHinter{args: args, pos: pos, root: f.root, flags: fset}
+		h := &compactHinter{args: args, pos: pos, root: f.req.Root, flags: fset}
 		req.OnFile = func(r *compact.Report) { renderCompact(env, r, req.DryRun, h) }
 	}
 	res, err := compact.Run(context.Background(), req)
@@ -103,7 +101,7 @@ func runCompact(env *Env, args []string) (err error) {
 			oe.Msg += "; only the files under it can be compacted (a FILE path is relative to the working directory)"
 		}
 		rerun := "memcompact compact " + shellword.Join(args)
-		return fail(lockHint(err, rerun), compactHints(f.root, rerun))
+		return fail(lockHint(err, rerun), compactHints(f.req.Root, rerun))
 	}
 	if f.json {
 		if err := printJSON(env, res); err != nil {

@@ -17,9 +17,9 @@ import (
 // jsonFlag defines --json, and -Json for the reference scripts' callers;
 // usage is the verb's own wording of what it prints.
 func jsonFlag(fs *flag.FlagSet, usage string) *bool {
-	p := fs.Bool("json", false, usage)
-	psflag.Alias(fs, "json", "Json")
-	return p
+	var p bool
+	psflag.Bool(fs, &p, "json", "Json", usage)
+	return &p
 }
 
 // rootFlag defines --root, the memory root the compaction verbs work in.

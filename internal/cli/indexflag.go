@@ -13,9 +13,9 @@ import (
 // inventory, gate and partition accept works on every verb that reads an
 // index.
 func indexFlag(fs *flag.FlagSet) *string {
-	p := fs.String("index", "", "the index `FILE` (the same as the INDEX argument)")
-	psflag.Alias(fs, "index", "IndexPath")
-	return p
+	var p string
+	psflag.String(fs, &p, "index", "IndexPath", "the index `FILE` (the same as the INDEX argument)")
+	return &p
 }
 
 // withIndexFlag puts the --index value in front of the positional

@@ -32,25 +32,19 @@ func newSweepFlags(name string, records ...string) (*sweepFlags, *flag.FlagSet) 
 }
 
 func (f *sweepFlags) define(fs *flag.FlagSet, records ...string) {
-	fs.StringVar(&f.index, "index", "", "the store's index file (or the positional INDEX)")
-	psflag.Alias(fs, "index", "IndexPath")
+	psflag.String(fs, &f.index, "index", "IndexPath", "the store's index file (or the positional INDEX)")
 	for _, r := range records {
 		switch r {
 		case "ledger":
-			fs.StringVar(&f.ledger, "ledger", "", "LEDGER.md (default: beside the index)")
-			psflag.Alias(fs, "ledger", "LedgerPath")
+			psflag.String(fs, &f.ledger, "ledger", "LedgerPath", "LEDGER.md (default: beside the index)")
 		case "slate":
-			fs.StringVar(&f.slate, "slate", "", "SLATE.md (default: beside the index)")
-			psflag.Alias(fs, "slate", "SlatePath")
+			psflag.String(fs, &f.slate, "slate", "SlatePath", "SLATE.md (default: beside the index)")
 		case "archive":
-			fs.StringVar(&f.archive, "archive", "", "ARCHIVE.md (default: beside the index)")
-			psflag.Alias(fs, "archive", "ArchivePath")
+			psflag.String(fs, &f.archive, "archive", "ArchivePath", "ARCHIVE.md (default: beside the index)")
 		}
 	}
-	fs.StringVar(&f.asOf, "as-of", "", "the date to reason from, yyyy-MM-dd (default: today, or MEMCOMPACT_TODAY)")
-	psflag.Alias(fs, "as-of", "AsOf")
-	fs.BoolVar(&f.json, "json", false, "print JSON")
-	psflag.Alias(fs, "json", "Json")
+	psflag.String(fs, &f.asOf, "as-of", "AsOf", "the date to reason from, yyyy-MM-dd (default: today, or MEMCOMPACT_TODAY)")
+	psflag.Bool(fs, &f.json, "json", "Json", "print JSON")
 }
 
 // asOfDate returns --as-of, or today.

@@ -19,13 +19,10 @@ func init() {
 func runMeasure(env *Env, args []string) error {
 	req := measure.Request{Today: env.Today(), Home: env.Home()}
 	fs := newFlagSet("measure")
-	fs.StringVar(&req.Path, "path", "", "the file to measure (or give it as the argument)")
-	fs.StringVar(&req.Validate, "validate", "", "a measurement record to validate instead of measuring")
-	fs.StringVar(&req.AsOf, "as-of", "", "the date recorded on the measurement, yyyy-MM-dd (default today)")
+	psflag.String(fs, &req.Path, "path", "Path", "the file to measure (or give it as the argument)")
+	psflag.String(fs, &req.Validate, "validate", "Validate", "a measurement record to validate instead of measuring")
+	psflag.String(fs, &req.AsOf, "as-of", "AsOf", "the date recorded on the measurement, yyyy-MM-dd (default today)")
 	asJSON := jsonFlag(fs, "print one JSON object")
-	psflag.Alias(fs, "path", "Path")
-	psflag.Alias(fs, "validate", "Validate")
-	psflag.Alias(fs, "as-of", "AsOf")
 	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err

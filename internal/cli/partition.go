@@ -14,10 +14,8 @@ func init() {
 func runPartition(env *Env, args []string) error {
 	f, flags := newSweepFlags("partition", "ledger", "slate", "archive")
 	var req sweep.PartitionRequest
-	flags.StringVar(&req.Inventory, "inventory", "", "the enumeration artifact written by 'memcompact inventory --out'")
-	psflag.Alias(flags, "inventory", "InventoryPath")
-	flags.BoolVar(&req.Strict, "strict", false, "add the decision-grain check (recommended)")
-	psflag.Alias(flags, "strict", "Strict")
+	psflag.String(flags, &req.Inventory, "inventory", "InventoryPath", "the enumeration artifact written by 'memcompact inventory --out'")
+	psflag.Bool(flags, &req.Strict, "strict", "Strict", "add the decision-grain check (recommended)")
 	pos, err := parseFlags(env, flags, args)
 	if err != nil {
 		return err

@@ -47,12 +47,12 @@ func runSave(env *Env, args []string) (err error) {
 	if err != nil {
 		var oe *outcome.Error
 		if res != nil && res.Unsaved != "" && errors.As(err, &oe) {
-			oe.Hints = []string{keptEntryHint(oe.Reason, saveHints{file: pos[0], root: f.root}, res.Root, res.Unsaved)}
+			oe.Hints = []string{keptEntryHint(oe.Reason, saveHints{file: pos[0], root: f.req.Root}, res.Root, res.Unsaved)}
 		} else if entryFile != "" {
 			// The entry is in its file still: the same command saves it.
 			err = lockHint(err, "memcompact save "+shellword.Join(args))
 		}
-		return fail(err, compactHints(f.root, ""))
+		return fail(err, compactHints(f.req.Root, ""))
 	}
 	if f.json {
 		if err := printJSON(env, res); err != nil && res.Outcome == outcome.Clean {
@@ -63,7 +63,7 @@ func runSave(env *Env, args []string) (err error) {
 	if res.Compaction != nil {
 		renderCompact(env, res.Compaction, false, nil)
 	}
-	h := saveHints{file: pos[0], root: f.root}
+	h := saveHints{file: pos[0], root: f.req.Root}
 	res.WriteText(env.Stdout, env.Stderr, h.args(), wdPath(res.Root, res.Unsaved))
 	return exitCode(int(res.Outcome))
 }

@@ -35,6 +35,20 @@ func Alias(fs *flag.FlagSet, name string, aliases ...string) {
 	}
 }
 
+// String defines a string flag, empty by default, by memcompact's name and
+// by the reference script's name (psName) for it.
+func String(fs *flag.FlagSet, p *string, name, psName, usage string) {
+	fs.StringVar(p, name, "", usage)
+	Alias(fs, name, psName)
+}
+
+// Bool defines a switch, off by default, by memcompact's name and by the
+// reference script's name (psName) for it.
+func Bool(fs *flag.FlagSet, p *bool, name, psName, usage string) {
+	fs.BoolVar(p, name, false, usage)
+	Alias(fs, name, psName)
+}
+
 // Parse parses args into fs, allowing flags after positional arguments and
 // matching flag names without regard to letter case. It returns the
 // positional arguments, or fs.Parse's error (flag.ErrHelp for -h).

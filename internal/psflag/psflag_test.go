@@ -21,12 +21,9 @@ type checkFlags struct {
 func newCheckFlags() *checkFlags {
 	c := &checkFlags{fs: flag.NewFlagSet("check", flag.ContinueOnError)}
 	c.fs.SetOutput(io.Discard)
-	c.fs.BoolVar(&c.json, "json", false, "")
-	c.fs.StringVar(&c.ref, "reference", "", "")
-	c.fs.StringVar(&c.index, "index", "", "")
-	Alias(c.fs, "json", "Json")
-	Alias(c.fs, "reference", "PolicyReferencePath")
-	Alias(c.fs, "index", "IndexPath")
+	Bool(c.fs, &c.json, "json", "Json", "")
+	String(c.fs, &c.ref, "reference", "PolicyReferencePath", "")
+	String(c.fs, &c.index, "index", "IndexPath", "")
 	return c
 }
 
