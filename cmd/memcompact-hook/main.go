@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/hookrun"
+	"github.com/memcompact/memcompact/internal/mdblocks"
 	"github.com/memcompact/memcompact/internal/userenv"
 )
 
@@ -35,6 +36,7 @@ func main() {
 		os.Exit(delegate(args))
 	}
 	hookrun.CollectLate(os.Getenv)
+	mdblocks.Use(askMemcompact)
 	os.Exit(runHook(args[1], os.Stdin, os.Stdout, os.Stderr, os.Getenv, os.LookupEnv))
 }
 
@@ -90,6 +92,17 @@ func delegate(args []string) int {
 		return 2
 	}
 	return 0
+}
+
+// askMemcompact finds an index's HTML blocks with the goldmark parser
+// memcompact links and this executable does not (see package mdblocks):
+// only an index that holds "<!--" costs the extra process.
+func askMemcompact(src []byte) ([]mdblocks.Block, error) {
+	bin, err := fullBinary()
+	if err != nil {
+		return nil, fmt.Errorf("memcompact-hook needs memcompact to read an index holding an HTML comment, and %v", err)
+	}
+	return mdblocks.Exec(bin)(src)
 }
 
 // fullBinary finds memcompact: beside this executable (the same install),

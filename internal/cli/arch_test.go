@@ -26,11 +26,11 @@ var layers = map[string]int{
 	"summarize": engines, "journal": engines, "hookrun": engines,
 
 	"index": formats, "policy": formats, "records": formats, "entries": formats, "facts": formats,
-	"reference": formats, "store": formats, "secretheading": formats, "ccentry": formats,
+	"reference": formats, "store": formats, "secretheading": formats, "ccentry": formats, "mdblocks": formats,
 
 	"textfile": foundations, "atomicfile": foundations, "lockfile": foundations, "outcome": foundations,
 	"jsonout": foundations, "extcmd": foundations, "crashpoint": foundations, "testshared": foundations,
-	"lazyre": foundations, "filecache": foundations, "psflag": foundations, "shellword": foundations,
+	"lazyre": foundations, "filecache": foundations, "userenv": foundations, "psflag": foundations, "shellword": foundations,
 	"torture": foundations, // tests only
 }
 

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/mdblocks"
 	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/userenv"
@@ -114,6 +115,12 @@ func Run(env *Env, args []string) (code int) {
 			return report(env, usagef("unknown verb %q", args[1]))
 		}
 		printUsage(env.Stdout)
+		return exitClean
+	case mdblocks.ServeArg:
+		// Not a verb: memcompact-hook asks for goldmark's answer this way.
+		if err := mdblocks.Serve(env.Stdin, env.Stdout); err != nil {
+			return report(env, err)
+		}
 		return exitClean
 	case "-version", "--version", "version":
 		fmt.Fprintf(env.Stdout, "memcompact %s\n", Version)

@@ -4,9 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
+	"github.com/memcompact/memcompact/internal/mdblocks"
 )
 
 // view is an index's text as Claude Code rewrites it before it counts
@@ -123,21 +121,19 @@ func (v *view) stripComments() bool {
 	before := &view{s: v.s, orig: v.orig}
 	v.normalizeBreaks()
 	src := v.s
-	doc := markdownParser().Parse(text.NewReader(src))
+	blocks, err := mdblocks.HTMLBlocks(src)
+	if err != nil {
+		// No parser linked, or memcompact-hook could not reach memcompact's:
+		// a broken build or install, not a property of the index, so it is
+		// not guessed around (a hook fails open on it, saying so).
+		panic(err)
+	}
 	type span struct{ from, to int }
 	var spans []span
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		h, ok := n.(*ast.HTMLBlock)
-		if !ok || h.Lines().Len() == 0 {
-			continue
-		}
-		from := h.Lines().At(0).Start
+	for _, b := range blocks {
+		from, to := b.Start, b.Stop
 		for from > 0 && src[from-1] != '\n' {
 			from--
-		}
-		to := h.Lines().At(h.Lines().Len() - 1).Stop
-		if h.HasClosure() {
-			to = h.ClosureLine.Stop
 		}
 		for to < len(src) && src[to-1] != '\n' {
 			to++
@@ -208,15 +204,4 @@ func hasNonSpace(s []byte, cut []struct{ from, to int }) bool {
 	rest := string(keepText(s, cut))
 	a, b := trimBounds(rest)
 	return a < b
-}
-
-// markdownParser is goldmark's default parser (goldmark.DefaultParser),
-// built from its parser package directly: importing goldmark's root
-// package would link its HTML renderer, whose package initialisation every
-// run of memcompact would pay for, and this package only parses.
-func markdownParser() parser.Parser {
-	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-	)
 }

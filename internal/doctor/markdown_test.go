@@ -1,0 +1,4 @@
+package doctor
+
+// The tests cut indexes with goldmark's parser, as memcompact does.
+import _ "github.com/memcompact/memcompact/internal/mdblocks/gmblocks"

@@ -1,0 +1,116 @@
+// Package mdblocks finds the top-level HTML blocks of a CommonMark
+// document, which Claude Code strips from a memory index when they are
+// comments (package loadcut), through whichever parser the executable
+// links.
+//
+// memcompact links goldmark's (package gmblocks, which registers itself
+// when imported). The hooks' lean executable, memcompact-hook, does not:
+// goldmark's package initialisation alone would cost every hook 1.6 M
+// instructions, about half its start-up, for the few indexes that hold a
+// comment at all. It registers Exec instead, which asks the memcompact
+// executable beside it (Serve, behind ServeArg) and so gets the very same
+// answer from the very same parser.
+package mdblocks
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Block is one top-level HTML block: Start is the offset of its first
+// line's first byte, Stop the end of its last line (its closing line, for
+// a block that has one).
+type Block struct{ Start, Stop int }
+
+// Finder finds the blocks of src.
+type Finder func(src []byte) ([]Block, error)
+
+var (
+	mu     sync.Mutex
+	finder Finder
+)
+
+// Use makes f the finder HTMLBlocks runs.
+func Use(f Finder) {
+	mu.Lock()
+	defer mu.Unlock()
+	finder = f
+}
+
+// ErrNoParser is HTMLBlocks' error in a program that registered no
+// finder: a program that cuts indexes must link gmblocks or use Exec.
+var ErrNoParser = errors.New("mdblocks: no Markdown parser is linked (import internal/mdblocks/gmblocks, or Use Exec)")
+
+// HTMLBlocks returns the top-level HTML blocks of src, in order.
+func HTMLBlocks(src []byte) ([]Block, error) {
+	mu.Lock()
+	f := finder
+	mu.Unlock()
+	if f == nil {
+		return nil, ErrNoParser
+	}
+	return f(src)
+}
+
+// ServeArg is the one argument on which memcompact runs Serve instead of a
+// verb. It is not a verb: only memcompact-hook calls it.
+const ServeArg = "__markdown-html-blocks"
+
+// Serve reads a document from r and writes its blocks to w, one "START
+// STOP" line each.
+func Serve(r io.Reader, w io.Writer) error {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	blocks, err := HTMLBlocks(src)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	for _, b := range blocks {
+		fmt.Fprintf(bw, "%d %d\n", b.Start, b.Stop)
+	}
+	return bw.Flush()
+}
+
+// Exec is a finder that runs the memcompact executable at bin with
+// ServeArg and reads its answer.
+func Exec(bin string) Finder {
+	return func(src []byte) ([]Block, error) {
+		cmd := exec.Command(bin, ServeArg)
+		cmd.Stdin = bytes.NewReader(src)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %v: %s", bin, ServeArg, err, strings.TrimSpace(stderr.String()))
+		}
+		return parseBlocks(out, len(src))
+	}
+}
+
+// parseBlocks reads Serve's answer for a document of n bytes: ordered,
+// non-overlapping blocks inside it, or an error.
+func parseBlocks(out []byte, n int) ([]Block, error) {
+	var blocks []Block
+	prev := 0
+	for line := range strings.Lines(string(out)) {
+		a, b, ok := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+		start, err1 := strconv.Atoi(a)
+		stop, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil || start < prev || stop < start || stop > n {
+			return nil, fmt.Errorf("mdblocks: unreadable answer line %q", line)
+		}
+		blocks = append(blocks, Block{start, stop})
+		prev = stop
+	}
+	return blocks, nil
+}
