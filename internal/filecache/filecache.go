@@ -49,6 +49,9 @@ type Cache struct {
 	path  string
 	file  cacheFile
 	dirty bool
+	// seen holds the paths this run stat'ed or recorded: they exist, so
+	// Save needs no second look at them.
+	seen map[string]bool
 }
 
 type cacheFile struct {
@@ -106,6 +109,7 @@ func (c *Cache) Stat(path string, fi fs.FileInfo) ([]byte, bool) {
 	if c == nil {
 		return nil, false
 	}
+	c.see(path)
 	r, ok := c.file.Records[path]
 	st := StampInfo(fi)
 	if !ok || r.Stamp != st || !st.settled(r.Recorded) {
@@ -136,6 +140,15 @@ func (c *Cache) Put(path string, fi fs.FileInfo, digest string, data []byte) {
 	}
 	c.file.Records[path] = Record{Stamp: StampInfo(fi), Digest: digest, Recorded: now(), Data: data}
 	c.dirty = true
+	c.see(path)
+}
+
+// see notes that path exists (the caller holds its stat).
+func (c *Cache) see(path string) {
+	if c.seen == nil {
+		c.seen = map[string]bool{}
+	}
+	c.seen[path] = true
 }
 
 // Sum is the content digest Digest and Put expect.
@@ -150,7 +163,13 @@ func (c *Cache) Save() {
 	if c == nil || !c.dirty {
 		return
 	}
+	// Records of files that no longer exist are dropped; a file this run
+	// stat'ed is there, so only the others are looked at (a first run
+	// records every file of a store and would stat each again).
 	for p := range c.file.Records {
+		if c.seen[p] {
+			continue
+		}
 		if _, err := os.Lstat(p); err != nil {
 			delete(c.file.Records, p)
 		}

@@ -227,3 +227,36 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestSaveDropsRemovedFiles: Save drops the records of files that no
+// longer exist and keeps those of files this run saw or that are still
+// there.
+func TestSaveDropsRemovedFiles(t *testing.T) {
+	setCacheDir(t)
+	dir := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	paths := map[string]os.FileInfo{}
+	for _, n := range []string{"a.md", "b.md", "c.md"} {
+		p := filepath.Join(dir, n)
+		paths[p] = write(t, p, n, old)
+	}
+	c := Open("ns", "v1")
+	for p, fi := range paths {
+		c.Put(p, fi, Sum([]byte(filepath.Base(p))), []byte(`[0]`))
+	}
+	c.Save()
+	a, b, cc := filepath.Join(dir, "a.md"), filepath.Join(dir, "b.md"), filepath.Join(dir, "c.md")
+	if err := os.Remove(b); err != nil {
+		t.Fatal(err)
+	}
+	c = Open("ns", "v1")
+	c.Stat(a, paths[a])                                    // seen this run
+	c.Put(a, paths[a], Sum([]byte("a.md")), []byte(`[1]`)) // makes it dirty
+	c.Save()
+	c = Open("ns", "v1")
+	for p, want := range map[string]bool{a: true, b: false, cc: true} {
+		if _, got := c.file.Records[p]; got != want {
+			t.Errorf("%s kept = %v, want %v", filepath.Base(p), got, want)
+		}
+	}
+}
