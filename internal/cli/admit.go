@@ -40,43 +40,38 @@ func runAdmit(env *Env, args []string) error {
 
 func runAdopt(env *Env, args []string) error {
 	f, fs := newSweepFlags("adopt")
-	var yes bool
-	fs.BoolVar(&yes, "yes", false, "write (without it, only the diff is shown)")
+	req := sweepact.AdoptRequest{LockWait: lockfile.DefaultWait, Now: env.Now}
+	fs.BoolVar(&req.Yes, "yes", false, "write (without it, only the diff is shown)")
 	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
-	ix, err := oneIndex(pos, f.index, "adopt")
-	if err != nil {
+	if req.Index, err = oneIndex(pos, f.index, "adopt"); err != nil {
 		return err
 	}
-	asOf, err := f.asOfDate(env)
-	if err != nil {
+	if req.AsOf, err = f.asOfDate(env); err != nil {
 		return err
 	}
-	res, err := sweepact.RunAdopt(context.Background(), sweepact.AdoptRequest{Index: ix, Yes: yes, AsOf: asOf, LockWait: lockfile.DefaultWait, Now: env.Now})
+	res, err := sweepact.RunAdopt(context.Background(), req)
 	return showSweep(env, f.json, res, err)
 }
 
 func runObserveLimit(env *Env, args []string) error {
 	f, fs := newSweepFlags("observe-limit")
-	var value int
-	var method string
-	fs.IntVar(&value, "value", loadcut.DefaultUnits, "the observed limit, in characters (UTF-16 units)")
-	fs.StringVar(&method, "method", sweepact.DefaultLimitMethod, "how the limit was observed")
+	req := sweepact.ObserveRequest{LockWait: lockfile.DefaultWait}
+	fs.IntVar(&req.Value, "value", loadcut.DefaultUnits, "the observed limit, in characters (UTF-16 units)")
+	fs.StringVar(&req.Method, "method", sweepact.DefaultLimitMethod, "how the limit was observed")
 	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
-	ix, err := oneIndex(pos, f.index, "observe-limit")
-	if err != nil {
+	if req.Index, err = oneIndex(pos, f.index, "observe-limit"); err != nil {
 		return err
 	}
-	asOf, err := f.asOfDate(env)
-	if err != nil {
+	if req.AsOf, err = f.asOfDate(env); err != nil {
 		return err
 	}
-	row, err := sweepact.RunObserveLimit(context.Background(), sweepact.ObserveRequest{Index: ix, Value: value, Method: method, AsOf: asOf, LockWait: lockfile.DefaultWait})
+	row, err := sweepact.RunObserveLimit(context.Background(), req)
 	if err != nil {
 		return fail(err, nil)
 	}

@@ -79,3 +79,12 @@ func writeJSONTo(w io.Writer, v any) {
 		fmt.Fprintf(w, "{\"result\": \"error\", \"reason\": %q}\n", err.Error())
 	}
 }
+
+// printWarnings prints notes that change no verdict (malformed records by
+// file and line, links leading outside the store, a measurement's notes)
+// on stderr.
+func printWarnings[W string | sweep.Warning](env *Env, ws []W) {
+	for _, w := range ws {
+		fmt.Fprintf(env.Stderr, "memcompact: warning: %s\n", w)
+	}
+}

@@ -97,14 +97,6 @@ func sweepUsage(env *Env, asJSON bool, reason string) error {
 	return exitCode(exitUsage)
 }
 
-// printWarnings prints notes that change no verdict (malformed records by
-// file and line, links leading outside the store) on stderr.
-func printWarnings(env *Env, ws []sweep.Warning) {
-	for _, w := range ws {
-		fmt.Fprintf(env.Stderr, "memcompact: warning: %s\n", w)
-	}
-}
-
 func runInventory(env *Env, args []string) error {
 	f, fs := newSweepFlags("inventory", "ledger", "slate", "archive")
 	var req sweep.InventoryRequest

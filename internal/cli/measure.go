@@ -45,10 +45,8 @@ func runMeasure(env *Env, args []string) error {
 		}
 		return exitCode(exitUsage)
 	}
-	if v := res.Verdict; v != nil {
-		for _, n := range v.Notes {
-			fmt.Fprintf(env.Stderr, "memcompact: warning: %s\n", n)
-		}
+	if res.Verdict != nil {
+		printWarnings(env, res.Verdict.Notes)
 	}
 	if *asJSON {
 		writeJSONTo(env.Stdout, res.JSON())

@@ -22,9 +22,7 @@ func runSecrets(env *Env, args []string) error {
 		return err
 	}
 	res, err := secrets.Run(context.Background(), secrets.Request{Paths: paths, Where: env.where(), NoCache: *noCache || env.Getenv("MEMCOMPACT_NO_CACHE") != ""})
-	for _, w := range res.Warnings {
-		fmt.Fprintf(env.Stderr, "memcompact: warning: %s\n", w)
-	}
+	printWarnings(env, res.Warnings)
 	if err != nil {
 		if *asJSON {
 			writeJSONTo(env.Stdout, secrets.ErrorJSON(err))

@@ -117,32 +117,27 @@ func runSweepReview(env *Env, args []string) error {
 
 func runSweepApply(env *Env, args []string) error {
 	f, fs := newSweepFlags("sweep apply")
-	var yes, dryRun bool
-	var admission string
-	fs.BoolVar(&yes, "yes", false, "the owner's yes to every pending decision")
-	fs.BoolVar(&dryRun, "dry-run", false, "gate every act and show what would be done; write nothing")
-	fs.StringVar(&admission, "admission-landed", "", "the day the store's admission rule landed, yyyy-MM-dd (for remove-fails-admission)")
+	req := sweepact.ApplyRequest{LockWait: lockfile.DefaultWait, Home: env.Home(), Now: env.Now}
+	fs.BoolVar(&req.Yes, "yes", false, "the owner's yes to every pending decision")
+	fs.BoolVar(&req.DryRun, "dry-run", false, "gate every act and show what would be done; write nothing")
+	admission := fs.String("admission-landed", "", "the day the store's admission rule landed, yyyy-MM-dd (for remove-fails-admission)")
 	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
-	path, err := planPath(pos, f.index, "sweep apply")
-	if err != nil {
+	if req.PlanPath, err = planPath(pos, f.index, "sweep apply"); err != nil {
 		return err
 	}
-	asOf, err := f.asOfDate(env)
-	if err != nil {
+	if req.AsOf, err = f.asOfDate(env); err != nil {
 		return err
 	}
-	var landed records.Date
-	if admission != "" {
+	if *admission != "" {
 		var ok bool
-		if landed, ok = records.ParseDate(admission); !ok {
-			return usagef("--admission-landed must be a date in yyyy-MM-dd form; found %q", admission)
+		if req.AdmissionLandedOn, ok = records.ParseDate(*admission); !ok {
+			return usagef("--admission-landed must be a date in yyyy-MM-dd form; found %q", *admission)
 		}
 	}
-	res, err := sweepact.RunApply(context.Background(), sweepact.ApplyRequest{PlanPath: path, Yes: yes, DryRun: dryRun, AsOf: asOf,
-		AdmissionLandedOn: landed, LockWait: lockfile.DefaultWait, Home: env.Home(), Now: env.Now})
+	res, err := sweepact.RunApply(context.Background(), req)
 	if f.json && res != nil {
 		writeJSON(env, res)
 	}
@@ -152,7 +147,7 @@ func runSweepApply(env *Env, args []string) error {
 		}
 		return fail(err, nil)
 	}
-	if dryRun {
+	if req.DryRun {
 		if !f.json {
 			res.WriteDryRunText(env.Stdout)
 		}
