@@ -121,7 +121,7 @@ func runCompact(env *Env, args []string) (err error) {
 func compactHints(root, rerun string) map[outcome.Reason]string {
 	h := map[outcome.Reason]string{budget.ReasonNoRoot: "make the working directory the memory root: memcompact init"}
 	if root != "" {
-		h = map[outcome.Reason]string{budget.ReasonNoPolicy: "create its policy: memcompact init --root " + shellword.Quote(root)}
+		h = map[outcome.Reason]string{budget.ReasonNoPolicy: "create its policy: memcompact init" + rootArg(root)}
 	}
 	h[budget.ReasonMalformedPolicy] = ""
 	if rerun != "" {
@@ -190,12 +190,13 @@ func (h *compactHinter) file(r *compact.Report) string {
 	return wdPath(r.Root, r.File)
 }
 
-// rootFlag is " --root DIR" as given, or "".
-func (h *compactHinter) rootFlag() string {
-	if h.root == "" {
+// rootArg is " --root DIR" for the --root given (root), quoted for a
+// shell, or "": how compact's and save's hints repeat it.
+func rootArg(root string) string {
+	if root == "" {
 		return ""
 	}
-	return " --root " + shellword.Quote(h.root)
+	return " --root " + shellword.Quote(root)
 }
 
 // renderCompact prints one file's outcome, with compact's hints when h
@@ -220,7 +221,7 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool, h *compactHinter) {
 	}
 	r.WriteText(w)
 	if r.Status == compact.StatusShortfall && h != nil {
-		r.WriteShortfallHints(w, h.file(r), h.rootFlag())
+		r.WriteShortfallHints(w, h.file(r), rootArg(h.root))
 	}
 	if dryRun {
 		r.WriteDryRunText(w)

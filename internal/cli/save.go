@@ -74,13 +74,7 @@ func runSave(env *Env, args []string) (err error) {
 type saveHints struct{ file, root string }
 
 // args is FILE (and --root DIR) as given, quoted for a shell.
-func (h saveHints) args() string {
-	s := shellword.Quote(h.file)
-	if h.root != "" {
-		s += " --root " + shellword.Quote(h.root)
-	}
-	return s
-}
+func (h saveHints) args() string { return shellword.Quote(h.file) + rootArg(h.root) }
 
 // keptEntryHint is the hint of a refusal that kept the entry in
 // compaction/unsaved/ (rel unsaved under root): what to do first, by the
