@@ -74,21 +74,19 @@ func askFirstCompaction(env *Env) func(*compact.Report) bool {
 
 func runCompact(env *Env, args []string) (err error) {
 	var f compactFlags
-	var all, dryRun, steps, plan bool
-	var summaryFile string
 	fset := compactFlagSet(&f, "compact")
-	fset.BoolVar(&all, "all", false, "compact every over-budget file of the policy (the default without FILE)")
-	fset.BoolVar(&dryRun, "dry-run", false, "show everything, write nothing")
-	fset.BoolVar(&steps, "steps", false, "only the design's one step: distill the oldest tier as drawn, and report a shortfall if that is not enough")
-	fset.BoolVar(&plan, "plan", false, "print the oldest tier and the facts that must survive, for an agent to summarize; write nothing")
-	fset.StringVar(&summaryFile, "summary", "", "use the bullets in this file (written from --plan) as the summary")
+	fset.BoolVar(&f.req.All, "all", false, "compact every over-budget file of the policy (the default without FILE)")
+	fset.BoolVar(&f.req.DryRun, "dry-run", false, "show everything, write nothing")
+	fset.BoolVar(&f.req.Steps, "steps", false, "only the design's one step: distill the oldest tier as drawn, and report a shortfall if that is not enough")
+	fset.BoolVar(&f.req.Plan, "plan", false, "print the oldest tier and the facts that must survive, for an agent to summarize; write nothing")
+	fset.StringVar(&f.req.SummaryFile, "summary", "", "use the bullets in this file (written from --plan) as the summary")
 	pos, err := parseFlags(env, fset, args)
 	if err != nil {
 		return err
 	}
 	defer func() { err = withJSONError(env, f.json, err) }()
 	req := f.request(env)
-	req.Files, req.All, req.DryRun, req.Steps, req.Plan, req.SummaryFile = pos, all, dryRun, steps, plan, summaryFile
+	req.Files = pos
 	if !f.json {
 		h := &compactHinter{args: args, pos: pos, root: f.req.Root, flags: fset}
 		req.OnFile = func(r *compact.Report) { renderCompact(env, r, req.DryRun, h) }
