@@ -221,7 +221,7 @@ func render(doc *object, f *textfile.File) ([]byte, error) {
 	}
 	b.WriteByte('\n')
 	out := b.Bytes()
-	if bytes.Contains(f.Raw, []byte("\r\n")) {
+	if textfile.EOL(f.Text) == "\r\n" {
 		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
 	}
 	if f.HasBOM {

@@ -172,3 +172,29 @@ func countOurs(t *testing.T, b []byte, h Hook) int {
 	}
 	return n
 }
+
+// TestInstallKeepsMostLinesEnding: a settings file is rewritten in the
+// line ending most of its lines use (textfile.EOL, memcompact's one rule),
+// so a stray CRLF in an LF file does not turn the whole file CRLF.
+func TestInstallKeepsMostLinesEnding(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		crlf       bool
+	}{
+		{"LF with one CRLF", "{\n  \"a\": 1,\r\n  \"b\": 2,\n  \"c\": 3\n}\n", false},
+		{"CRLF with one LF", "{\r\n  \"a\": 1,\r\n  \"b\": 2,\n  \"c\": 3\r\n}\r\n", true},
+	} {
+		path := filepath.Join(t.TempDir(), "settings.json")
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Install(path, "memcompact"); err != nil {
+			t.Fatal(err)
+		}
+		out, _ := os.ReadFile(path)
+		crlf, lf := bytes.Count(out, []byte("\r\n")), bytes.Count(out, []byte("\n"))
+		if c.crlf && crlf != lf || !c.crlf && crlf != 0 {
+			t.Errorf("%s: %d of %d line endings are CRLF", c.name, crlf, lf)
+		}
+	}
+}

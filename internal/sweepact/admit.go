@@ -182,10 +182,7 @@ func withNodeType(text string) string {
 // replaceLines writes lines back to path in the file's own line endings
 // and BOM, by atomic replace behind the digest of f.
 func replaceLines(path string, f *textfile.File, lines []string) error {
-	nl := "\n"
-	if strings.Contains(f.Text, "\r\n") {
-		nl = "\r\n"
-	}
+	nl := textfile.EOL(f.Text)
 	text := strings.Join(lines, nl)
 	if strings.HasSuffix(f.Text, "\n") || strings.HasSuffix(f.Text, "\r") || f.Text == "" {
 		text += nl

@@ -100,10 +100,7 @@ func RunRestore(ctx context.Context, req RestoreRequest) (*RestoreResult, error)
 	}
 	out, at := insertPointer(lines, pointer, section)
 	res.Line = at + 1
-	nl := "\n"
-	if strings.Contains(ixf.Text, "\r\n") {
-		nl = "\r\n"
-	}
+	nl := textfile.EOL(ixf.Text)
 	text := strings.Join(out, nl)
 	if strings.HasSuffix(ixf.Text, "\n") || strings.HasSuffix(ixf.Text, "\r") || ixf.Text == "" {
 		text += nl

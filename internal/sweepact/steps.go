@@ -245,10 +245,7 @@ func writeTargets(s *store, pl *Plan, acts []*act) []string {
 // frontmatter's metadata key (added, or a frontmatter added, when absent).
 // Every other byte is kept, line endings included.
 func withAdmitted(raw, date string) string {
-	nl := "\n"
-	if strings.Contains(raw, "\r\n") {
-		nl = "\r\n"
-	}
+	nl := textfile.EOL(raw)
 	bom := ""
 	if strings.HasPrefix(raw, "\ufeff") {
 		bom, raw = "\ufeff", raw[len("\ufeff"):]
@@ -442,10 +439,7 @@ func archiveCuts(s *store, a *act, asOf records.Date) error {
 // replaceIndex writes the rebuilt index in the file's own line endings and
 // BOM, by atomic replace behind the digest the whole sweep planned against.
 func replaceIndex(s *store, lines []string) error {
-	nl := "\n"
-	if strings.Contains(s.index.Text, "\r\n") {
-		nl = "\r\n"
-	}
+	nl := textfile.EOL(s.index.Text)
 	text := strings.Join(lines, nl)
 	if strings.HasSuffix(s.index.Text, "\n") || strings.HasSuffix(s.index.Text, "\r") {
 		text += nl
@@ -553,10 +547,7 @@ func appendLastSweep(s *store, asOf records.Date) error {
 	if end < 0 {
 		return nil
 	}
-	nl := "\n"
-	if strings.Contains(f.Text, "\r\n") {
-		nl = "\r\n"
-	}
+	nl := textfile.EOL(f.Text)
 	out := strings.Join(lines[:end], "") + "x-last-sweep: " + asOf.String() + nl + strings.Join(lines[end:], "")
 	raw := []byte(out)
 	if strings.HasPrefix(string(f.Raw), "\ufeff") {
