@@ -1,0 +1,64 @@
+package compact
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/memcompact/memcompact/internal/atomicfile"
+	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/snapshot"
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// Write takes the snapshot and replaces the file. If another snapshot took
+// the planned name meanwhile, the block is re-rendered with the new name
+// and verified again.
+func (pl *Plan) Write() error {
+	if pl.Report.Status != StatusCompacted {
+		return fmt.Errorf("compact: nothing to write for %s (%s)", pl.o.Rel, pl.Report.Status)
+	}
+	// Neither the file nor its snapshot may land outside the root through
+	// a symlinked file or directory.
+	for _, p := range []string{pl.abs, pl.snapDir} {
+		if err := atomicfile.Within(pl.o.Root, p); err != nil {
+			return fmt.Errorf("%s: %w; nothing was written", pl.o.Rel, err)
+		}
+	}
+	// A file already changed needs no snapshot: the replace would refuse.
+	if err := atomicfile.Unchanged(pl.abs, pl.orig.Digest); err != nil {
+		return fmt.Errorf("%s: %w; nothing was written", pl.o.Rel, err)
+	}
+	got, err := snapshot.Take(pl.snapDir, pl.o.Rel, pl.snapAbs, pl.orig.Raw, pl.o.Today, pl.o.Now)
+	if err != nil {
+		return fmt.Errorf("snapshot of %s: %w; the file was not changed", pl.o.Rel, err)
+	}
+	if got != pl.snapAbs {
+		pl.snapAbs = got
+		newText, block, _ := pl.assemble(pl.snapRel(), pl.lighten)
+		if pl.finish(newText, block); pl.Report.Status != StatusCompacted {
+			return fmt.Errorf("%s: %s", pl.o.Rel, pl.Report.Message)
+		}
+	}
+	data := pl.newText + pl.o.Append
+	if pl.orig.HasBOM {
+		data = textfile.BOM + data
+	}
+	if err := atomicfile.Replace(pl.abs, []byte(data), pl.orig.Digest); err != nil {
+		// A refused compaction leaves no snapshot: the file was not
+		// changed, so the snapshot would only be a copy of nothing done.
+		os.Remove(pl.snapAbs)
+		return fmt.Errorf("%s: %w; the file was not changed and no snapshot was kept", pl.o.Rel, err)
+	}
+	return nil
+}
+
+// NewText is the rewritten file (without a BOM and without Append).
+func (pl *Plan) NewText() string { return pl.newText }
+
+func (pl *Plan) snapRel() string {
+	if pl.snapAbs == "" {
+		return ""
+	}
+	return budget.SnapshotsRel + "/" + filepath.Base(pl.snapAbs)
+}
