@@ -32,22 +32,26 @@ func SessionStart(ctx context.Context, req HookRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// The session's view of the index is recorded once the snapshot has
-	// stored its objects, beside its manifest when it writes one (the two
-	// durable writes wait for the disk together), else after it.
+	// The session's view of the index is staged while the snapshot's
+	// objects are synced and named with its manifest once they are
+	// durable (the durable writes wait for the disk together), or, when
+	// the snapshot writes nothing, recorded after it.
 	saw := false
-	see := func() {
+	stage := func() *stagedView {
 		saw = true
-		if f, err := textfile.Read(filepath.Join(req.Store, IndexName)); err == nil {
-			_ = j.seeIndexDigest(req.Session, f.Raw, f.Digest)
+		f, err := textfile.Read(filepath.Join(req.Store, IndexName))
+		if err != nil {
+			return nil
 		}
+		v, _ := j.stageView(req.Session, f.Raw, f.Digest)
+		return v
 	}
-	res, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, besideManifest: see})
+	res, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, besideManifest: stage})
 	if err != nil {
 		return "", err
 	}
 	if !saw {
-		see()
+		_ = stage().commit()
 	}
 	st, err := j.sinceLastSession(res.Manifest)
 	if err != nil || st == nil {

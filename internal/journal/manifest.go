@@ -216,12 +216,7 @@ func (j *Journal) readManifest(path string) (*Manifest, error) {
 	return &m, nil
 }
 
-// writeManifest stores m under its ID: temporary name, fsync, read back,
-// rename. A kill at any point leaves no manifest under a real name.
-func (j *Journal) writeManifest(m *Manifest) error {
-	raw, err := json.MarshalIndent(m, "", " ")
-	if err != nil {
-		return err
-	}
-	return writeVerified(filepath.Join(j.manifestsDir(), m.ID+".json"), raw)
+// manifestPath is where the manifest of snapshot id is stored.
+func (j *Journal) manifestPath(id string) string {
+	return filepath.Join(j.manifestsDir(), id+".json")
 }

@@ -49,29 +49,39 @@ func (j *Journal) object(digest string) ([]byte, error) {
 	return raw, nil
 }
 
-// writeVerified writes data to path through a temporary file in the same
-// folder: write, fsync, read back and compare, rename, fsync the folder.
-func writeVerified(path string, data []byte) error { return writeFile(path, data, true) }
-
-// writeFile is writeVerified with the fsyncs optional: a snapshot writes its
-// objects unsynced and then syncs the whole file system once (syncAll)
-// before its manifest, which is synced, so no manifest can name an object
-// a crash could lose, and a snapshot of many files costs one sync, not one
-// per file.
+// writeFile writes data to path through a temporary file in the same
+// folder: write, fsync when sync, read back and compare, rename, fsync the
+// folder when sync. A snapshot writes its objects unsynced and syncs them
+// side by side (syncFiles) before it names its manifest, which is synced,
+// so no manifest can name an object a crash could lose, and a snapshot of
+// many files waits for the disk about once, not once per file.
 func writeFile(path string, data []byte, sync bool) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, tmpPrefix+"*")
+	tmp, err := stageFile(path, data, sync)
 	if err != nil {
 		return err
 	}
+	return commitFile(tmp, path, sync)
+}
+
+// stageFile is writeFile's first half: data written to a temporary file
+// beside path (synced when sync), read back and compared. Nothing is
+// under path's name yet, so a caller may stage while other files it must
+// not be named before are still being synced; it returns the temporary
+// file's name for commitFile.
+func stageFile(path string, data []byte, sync bool) (string, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(dir, tmpPrefix+"*")
+	if err != nil {
+		return "", err
+	}
 	tmp := f.Name()
-	fail := func(err error) error {
+	fail := func(err error) (string, error) {
 		f.Close()
 		os.Remove(tmp)
-		return err
+		return "", err
 	}
 	if _, err := f.Write(data); err != nil {
 		return fail(err)
@@ -97,15 +107,21 @@ func writeFile(path string, data []byte, sync bool) error {
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
-		return err
+		return "", err
 	}
+	return tmp, nil
+}
+
+// commitFile is writeFile's second half: the staged tmp renamed to path,
+// and path's folder synced when sync.
+func commitFile(tmp, path string, sync bool) error {
 	crashpoint.At("journal.before-rename")
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		return err
 	}
 	if sync {
-		if d, err := os.Open(dir); err == nil {
+		if d, err := os.Open(filepath.Dir(path)); err == nil {
 			_ = d.Sync()
 			d.Close()
 		}

@@ -43,21 +43,58 @@ func (j *Journal) seeIndex(session string, text []byte) error {
 // seeIndexDigest is seeIndex for text whose digest d the caller has
 // (a read's own).
 func (j *Journal) seeIndexDigest(session string, text []byte, d string) error {
-	if session == "" {
+	v, err := j.stageView(session, text, d)
+	if err != nil {
+		return err
+	}
+	return v.commit()
+}
+
+// stagedView is a session's view written and synced under a temporary
+// name, named by commit (or removed by abort): a session-start hook
+// stages it while its snapshot's objects are synced and names it with
+// the manifest, once they are durable.
+type stagedView struct{ tmp, path string }
+
+// commit names the view; a nil view (nothing to write) commits nothing.
+func (v *stagedView) commit() error {
+	if v == nil {
 		return nil
 	}
+	return commitFile(v.tmp, v.path, true)
+}
+
+func (v *stagedView) abort() {
+	if v != nil {
+		os.Remove(v.tmp)
+	}
+}
+
+// stageView stores text as an object (synced, when new) and stages the
+// record that session now knows the index as text; nil when there is
+// nothing to write (no session, or a resumed session that saw this index
+// already).
+func (j *Journal) stageView(session string, text []byte, d string) (*stagedView, error) {
+	if session == "" {
+		return nil, nil
+	}
 	if wrote, err := j.putObject(d, text); err != nil {
-		return err
+		return nil, err
 	} else if wrote {
 		if err := syncFiles([]string{j.objectPath(d)}); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	raw, _ := json.Marshal(sessionState{Index: d})
-	if old, err := os.ReadFile(j.sessionPath(session)); err == nil && bytes.Equal(old, raw) {
-		return nil // the session saw this index already (a resumed session)
+	path := j.sessionPath(session)
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, raw) {
+		return nil, nil // the session saw this index already (a resumed session)
 	}
-	return writeVerified(j.sessionPath(session), raw)
+	tmp, err := stageFile(path, raw, true)
+	if err != nil {
+		return nil, err
+	}
+	return &stagedView{tmp: tmp, path: path}, nil
 }
 
 // clobbered returns the lines a write of the index would remove that

@@ -1,8 +1,11 @@
 package journal
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/memcompact/memcompact/internal/crashpoint"
 	"github.com/memcompact/memcompact/internal/filecache"
@@ -38,10 +41,12 @@ type SnapshotRequest struct {
 	// other parts (a session-start hook's diagnosis); nil: stat here.
 	Stats *filecache.Stats
 
-	// besideManifest, when set, runs once the snapshot's objects are
-	// durable, alongside the manifest's write; not at all when nothing
-	// is written (an unchanged store) or the snapshot fails first.
-	besideManifest func()
+	// besideManifest, when set, stages what the caller records beside
+	// the manifest while the objects are synced; the snapshot names it
+	// with the manifest once the objects are durable, or removes it when
+	// the snapshot fails. It is not called when nothing is written (an
+	// unchanged store) or the snapshot fails before.
+	besideManifest func() *stagedView
 }
 
 // SnapshotResult says what was recorded.
@@ -111,18 +116,41 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 	m.Time = now()
 	m.ID = newID(m.Time)
 	crashpoint.At("journal.objects-written")
-	if err := syncFiles(res.written); err != nil {
+	raw, err := json.MarshalIndent(m, "", " ")
+	if err != nil {
 		return nil, err
 	}
-	// Every object is durable now; what the caller records beside the
-	// manifest (a session's view of the index) is written while the
-	// manifest is, so their two waits for the disk overlap.
-	var beside sync.WaitGroup
+	// The manifest, and what the caller records beside it (a session's
+	// view of the index), are written and synced under temporary names
+	// while the objects are synced, and named only once every object is
+	// durable: no manifest can name an object a crash could lose, and
+	// the snapshot waits for the disk twice after its objects are
+	// written (their sync, then the folders of the names), not three or
+	// five times.
+	mpath := j.manifestPath(m.ID)
+	var (
+		staging sync.WaitGroup
+		mtmp    string
+		merr    error
+		view    *stagedView
+	)
+	staging.Go(func() { mtmp, merr = stageFile(mpath, raw, true) })
 	if req.besideManifest != nil {
-		beside.Go(req.besideManifest)
+		staging.Go(func() { view = req.besideManifest() })
 	}
-	err = j.writeManifest(m)
-	beside.Wait()
+	serr := syncFiles(res.written)
+	staging.Wait()
+	if serr != nil || merr != nil {
+		if mtmp != "" {
+			os.Remove(mtmp)
+		}
+		view.abort()
+		return nil, cmp.Or(serr, merr)
+	}
+	var naming sync.WaitGroup
+	naming.Go(func() { _ = view.commit() })
+	err = commitFile(mtmp, mpath, true)
+	naming.Wait()
 	if err != nil {
 		return nil, err
 	}
