@@ -72,7 +72,7 @@ func Parse(rel, text string) Entry {
 
 // Read reads every entry file of the store dir and of its team/ folder
 // (every .md but MEMORY.md), in path order. Unreadable files are skipped.
-func Read(dir string) []Entry { return read(dir, nil, nil) }
+func Read(dir string) []Entry { return read(dir, nil, nil, nil) }
 
 // cacheVersion changes whenever Parse would read the same text otherwise.
 const cacheVersion = "1"
@@ -83,22 +83,23 @@ const cacheVersion = "1"
 // content digest when only its stamp moved; a changed file is read and
 // parsed again. The cache holds what Read returns: names, descriptions,
 // types and link names of entries.
-func ReadCached(dir string) []Entry { return ReadCachedWith(dir, nil) }
+func ReadCached(dir string) []Entry { return ReadCachedWith(dir, nil, nil) }
 
-// ReadCachedWith is ReadCached with the run's stat of each file (nil:
-// stat here), which the caller shares with the other parts of its run.
-func ReadCachedWith(dir string, stats *filecache.Stats) []Entry {
+// ReadCachedWith is ReadCached with the run's stat and read of each file
+// (nil: stat and read here), which the caller shares with the other parts
+// of its run.
+func ReadCachedWith(dir string, stats *filecache.Stats, reads *textfile.Reads) []Entry {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return Read(dir)
 	}
 	c := filecache.Open("ccentry "+abs, cacheVersion+" "+filecache.BuildStamp())
-	out := read(abs, c, stats)
+	out := read(abs, c, stats, reads)
 	c.Save()
 	return out
 }
 
-func read(dir string, c *filecache.Cache, stats *filecache.Stats) []Entry {
+func read(dir string, c *filecache.Cache, stats *filecache.Stats, reads *textfile.Reads) []Entry {
 	var out []Entry
 	for _, sub := range []string{"", "team"} {
 		files, _ := os.ReadDir(filepath.Join(dir, sub))
@@ -106,7 +107,7 @@ func read(dir string, c *filecache.Cache, stats *filecache.Stats) []Entry {
 			if f.IsDir() || !strings.EqualFold(filepath.Ext(f.Name()), ".md") || (sub == "" && f.Name() == "MEMORY.md") {
 				continue
 			}
-			if e, ok := readOne(dir, filepath.Join(sub, f.Name()), c, stats); ok {
+			if e, ok := readOne(dir, filepath.Join(sub, f.Name()), c, stats, reads); ok {
 				out = append(out, e)
 			}
 		}
@@ -116,7 +117,7 @@ func read(dir string, c *filecache.Cache, stats *filecache.Stats) []Entry {
 }
 
 // readOne reads the entry at rel in dir, through c when it is not nil.
-func readOne(dir, rel string, c *filecache.Cache, stats *filecache.Stats) (Entry, bool) {
+func readOne(dir, rel string, c *filecache.Cache, stats *filecache.Stats, reads *textfile.Reads) (Entry, bool) {
 	path := filepath.Join(dir, rel)
 	slash := filepath.ToSlash(rel)
 	var fi os.FileInfo
@@ -129,7 +130,7 @@ func readOne(dir, rel string, c *filecache.Cache, stats *filecache.Stats) (Entry
 			return e, true
 		}
 	}
-	tf, err := textfile.Read(path)
+	tf, err := reads.Read(path)
 	if err != nil {
 		return Entry{}, false
 	}

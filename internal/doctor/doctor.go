@@ -73,6 +73,11 @@ type Options struct {
 	// parts (a session-start hook's journal asks of every file whether it
 	// holds a secret); nil: the scan is doctor's own.
 	Secrets *secrets.Memo
+	// Reads is the run's read of each file, shared by the index read, the
+	// entry reads, the secrets scan and the sweep figure, and with the
+	// caller's other parts (a session-start hook's journal); nil: one of
+	// its own.
+	Reads *textfile.Reads
 }
 
 // Area names a part of the diagnosis.
@@ -163,10 +168,13 @@ func Diagnose(opt Options) *Report {
 	if opt.Stats == nil {
 		opt.Stats = filecache.NewStats()
 	}
+	if opt.Reads == nil {
+		opt.Reads = textfile.NewReads()
+	}
 	dir := filepath.Dir(opt.Index)
 	r := &Report{SchemaVersion: SchemaVersion, Index: opt.Index, Store: dir, Findings: []Finding{}, CheckResult: "skipped",
 		Hookless: []recall.WithoutHook{}, Notes: []recall.SharedNote{}, SecretFindings: []secrets.FileFinding{}, BudgetFiles: []budget.FileStatus{}}
-	f, err := textfile.Read(opt.Index)
+	f, err := opt.Reads.Read(opt.Index)
 	if err != nil {
 		r.Result, r.Reason = "unreadable", err.Error()
 		return r
@@ -229,7 +237,7 @@ func (d *diagnosis) entryFiles() []ccentry.Entry {
 		if d.opt.NoCache {
 			d.ents = ccentry.Read(d.dir)
 		} else {
-			d.ents = ccentry.ReadCachedWith(d.dir, d.opt.Stats)
+			d.ents = ccentry.ReadCachedWith(d.dir, d.opt.Stats, d.opt.Reads)
 		}
 		if d.ents == nil {
 			d.ents = []ccentry.Entry{}
@@ -360,7 +368,7 @@ func (d *diagnosis) load() {
 // ("" when no plan can be made): the figure the owner is pointed at.
 func (d *diagnosis) sweepReach() string {
 	after, err := sweepact.RunReach(sweepact.ReachRequest{
-		Plan:    sweepact.PlanRequest{Index: d.opt.Index, AsOf: records.DateOf(d.opt.Today)},
+		Plan:    sweepact.PlanRequest{Index: d.opt.Index, AsOf: records.DateOf(d.opt.Today), Reads: d.opt.Reads},
 		NoCache: d.opt.NoCache, Stats: d.opt.Stats})
 	if err != nil {
 		return ""
@@ -438,7 +446,7 @@ func (d *diagnosis) notes() {
 }
 
 func (d *diagnosis) secrets() {
-	rep := secrets.ScanFilesWith([]string{d.dir}, secrets.ScanOptions{NoCache: d.opt.NoCache, Stats: d.opt.Stats, Memo: d.opt.Secrets})
+	rep := secrets.ScanFilesWith([]string{d.dir}, secrets.ScanOptions{NoCache: d.opt.NoCache, Stats: d.opt.Stats, Memo: d.opt.Secrets, Reads: d.opt.Reads})
 	if rep.Findings != nil {
 		d.r.SecretFindings = rep.Findings
 	}

@@ -15,11 +15,12 @@ import (
 //
 // It is for one run only, never kept: a file that changes during the run
 // is seen as it was at the run's first stat of it, as if the run had
-// started a moment earlier. That is safe for the caches: a stamp taken
-// before a file is read can only make a record older than its data, and a
-// record is trusted on its stamp alone only for files settled racyWindow
-// before it (a file written since its stat has a fresh stamp, so the next
-// run falls back to its digest). Safe for concurrent use; a nil *Stats
+// started a moment earlier. That is safe for the caches whichever of a
+// file's stat and read came first: a record is trusted on its stamp alone
+// only when the file had last changed more than racyWindow before the
+// record was made, and a file that changed between its stat and its read
+// (or its read and its stat) changed within that window, so the next run
+// checks its digest or recomputes. Safe for concurrent use; a nil *Stats
 // stats every time.
 type Stats struct {
 	mu    sync.Mutex

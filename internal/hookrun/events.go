@@ -164,9 +164,11 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 	// One secrets scan of each file, shared by the journal (which stores
 	// no file holding a secret) and the diagnosis (which reports them).
 	memo := secrets.NewMemo()
+	// One read of each store file, shared likewise.
+	reads := newReads()
 	done := make(chan struct{})
 	if jreq, ok := hookJournal(req, filepath.Dir(indexPath), in.SessionID); ok {
-		jreq.Stats = stats
+		jreq.Stats, jreq.Reads = stats, reads
 		jreq.Secret = func(b []byte) bool { return memo.Contains(string(b)) }
 		go func() {
 			defer close(done)
@@ -184,7 +186,7 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 	} else {
 		close(done)
 	}
-	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: req.Today, Quick: true, NoCache: req.Getenv("MEMCOMPACT_NO_CACHE") != "", Stats: stats, Secrets: memo})
+	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: req.Today, Quick: true, NoCache: req.Getenv("MEMCOMPACT_NO_CACHE") != "", Stats: stats, Secrets: memo, Reads: reads})
 	<-done
 	if jerr != nil {
 		res.note("journal: %v", jerr)
@@ -206,8 +208,12 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 	res.Context = note
 }
 
-// newStats is the run's stat table; tests count its stats.
-var newStats = filecache.NewStats
+// newStats and newReads are the run's stat and read tables; tests count
+// their stats and reads.
+var (
+	newStats = filecache.NewStats
+	newReads = textfile.NewReads
+)
 
 // postRead counts a Read of a memory entry as recall evidence for the
 // sweep. It never blocks and never gives the agent anything: a read

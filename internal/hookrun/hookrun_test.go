@@ -17,6 +17,7 @@ import (
 	"github.com/memcompact/memcompact/internal/filecache"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/store"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 const index = `# Memory
@@ -294,7 +295,8 @@ func TestWriteJSON(t *testing.T) {
 // load cut (so the sweep figure runs too) asks for every entry file's stat
 // from the journal's walk, the entry reads, the secrets scan and the sweep
 // figure, and the file system is asked once per file — on the first run
-// (nothing cached) and on an unchanged store.
+// (nothing cached) and on an unchanged store; and each file those parts
+// read is read once.
 func TestSessionStartStatsEachFileOnce(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	f := newFixture(t)
@@ -328,14 +330,31 @@ func TestSessionStartStatsEachFileOnce(t *testing.T) {
 			})
 			return table
 		}
+		read := map[string]int{}
+		newReads = func() *textfile.Reads {
+			return textfile.NewReadsWith(func(p string) (*textfile.File, error) {
+				mu.Lock()
+				read[p]++
+				mu.Unlock()
+				return textfile.Read(p)
+			})
+		}
 		res := f.run(t, EventSessionStart, f.start("s-"+run))
-		newStats = filecache.NewStats
+		newStats, newReads = filecache.NewStats, textfile.NewReads
 		if !strings.Contains(res.Context, "a sweep") {
 			t.Fatalf("%s run: the note has no sweep figure: %q", run, res.Context)
 		}
 		for _, p := range entries {
 			if statted[p] != 1 || table.Asked(p) < 4 {
 				t.Errorf("%s run: %s stat'ed %d time(s) for %d ask(s), want once for at least 4 (journal, entries, secrets, sweep)", run, filepath.Base(p), statted[p], table.Asked(p))
+				break
+			}
+			// The first run reads each file once for all its parts;
+			// the second finds them unchanged, but the files were
+			// written moments ago (within the caches' racy window), so
+			// the caches check their digests: read once too.
+			if read[p] != 1 {
+				t.Errorf("%s run: %s read %d time(s), want once", run, filepath.Base(p), read[p])
 				break
 			}
 		}

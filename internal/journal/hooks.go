@@ -21,6 +21,9 @@ type HookRequest struct {
 	// Stats is the run's stat of each file, shared with the hook's other
 	// parts; nil: stat here.
 	Stats *filecache.Stats
+	// Reads is the run's read of each file, shared likewise; nil: read
+	// here.
+	Reads *textfile.Reads
 }
 
 // SessionStart records the store as a session begins and what the session
@@ -39,14 +42,14 @@ func SessionStart(ctx context.Context, req HookRequest) (string, error) {
 	saw := false
 	stage := func() *stagedView {
 		saw = true
-		f, err := textfile.Read(filepath.Join(req.Store, IndexName))
+		f, err := req.Reads.Read(filepath.Join(req.Store, IndexName))
 		if err != nil {
 			return nil
 		}
 		v, _ := j.stageView(req.Session, f.Raw, f.Digest)
 		return v
 	}
-	res, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, besideManifest: stage})
+	res, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, Reads: req.Reads, besideManifest: stage})
 	if err != nil {
 		return "", err
 	}

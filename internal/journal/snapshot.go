@@ -40,6 +40,9 @@ type SnapshotRequest struct {
 	// Stats is the run's stat of each file, shared with the caller's
 	// other parts (a session-start hook's diagnosis); nil: stat here.
 	Stats *filecache.Stats
+	// Reads is the run's read of each file, shared likewise; nil: read
+	// here.
+	Reads *textfile.Reads
 
 	// besideManifest, when set, stages what the caller records beside
 	// the manifest while the objects are synced; the snapshot names it
@@ -244,7 +247,7 @@ func (j *Journal) record(f File, limit int64, req SnapshotRequest) (File, bool, 
 		f.Withheld = "too-large"
 		return f, false, nil
 	}
-	tf, err := textfile.Read(filepath.Join(j.Store, filepath.FromSlash(f.Path)))
+	tf, err := req.Reads.Read(filepath.Join(j.Store, filepath.FromSlash(f.Path)))
 	if err != nil {
 		if isNotExist(err) { // deleted since the walk: record what was seen
 			f.Withheld = "vanished"

@@ -82,7 +82,7 @@ func (rep *Report) cached(path string) bool {
 		rep.add(path, "", c)
 		return true
 	}
-	f, err := textfile.Read(path)
+	f, err := rep.reads.Read(path)
 	if err != nil || f.Digest != digestOf(rep.cache, path) {
 		return false
 	}

@@ -43,6 +43,7 @@ type Report struct {
 	cache *filecache.Cache
 	stats *filecache.Stats // the run's stat of each file (nil: stat each time)
 	memo  *Memo            // the run's scan of each text (nil: scan each time)
+	reads *textfile.Reads  // the run's read of each file (nil: read each time)
 }
 
 // ScanFiles scans each path: a file is read and scanned; a directory is
@@ -67,11 +68,14 @@ type ScanOptions struct {
 	// Memo shares each text's scan with the run's other parts (nil: scan
 	// here).
 	Memo *Memo
+	// Reads is the run's read of each file, shared likewise (nil: read
+	// here).
+	Reads *textfile.Reads
 }
 
 // ScanFilesWith is ScanFiles with options.
 func ScanFilesWith(paths []string, opt ScanOptions) *Report {
-	rep := &Report{stats: opt.Stats, memo: opt.Memo}
+	rep := &Report{stats: opt.Stats, memo: opt.Memo, reads: opt.Reads}
 	if !opt.NoCache {
 		rep.cache = openCache(paths)
 		defer rep.cache.Save()
@@ -140,7 +144,7 @@ func (rep *Report) scanFile(path string, walked bool) {
 	if rep.cached(path) {
 		return
 	}
-	f, err := textfile.Read(path)
+	f, err := rep.reads.Read(path)
 	if err != nil {
 		if walked && errors.Is(err, textfile.ErrNotRegular) {
 			rep.Skipped = append(rep.Skipped, Skip{Path: path, Reason: "not a regular file"})

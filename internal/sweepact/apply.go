@@ -109,7 +109,7 @@ func RunApply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
 	}
 	defer release()
 
-	s, err := readStore(pl.Index, req.AsOf)
+	s, err := readStore(pl.Index, req.AsOf, nil)
 	if err != nil {
 		return nil, err
 	}

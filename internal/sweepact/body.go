@@ -25,9 +25,9 @@ type body struct {
 // readBody reads an entry file. A missing file is a body that does not
 // exist; any other read error is returned, so nothing is decided about an
 // entry whose text could not be read.
-func readBody(path string) (*body, error) {
+func readBody(reads *textfile.Reads, path string) (*body, error) {
 	b := &body{Path: path, Front: map[string]string{}}
-	f, err := textfile.Read(path)
+	f, err := reads.Read(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, textfile.ErrNotRegular) {
 			return b, nil

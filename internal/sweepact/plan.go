@@ -121,6 +121,9 @@ type PlanRequest struct {
 	AsOf         records.Date
 	TargetUnits  int // 0: the load cut, or the budget when smaller
 	RecordLedger bool
+	// Reads is the caller's read of each file for its run (doctor and the
+	// session-start hook share it with their other parts); nil: read here.
+	Reads *textfile.Reads
 }
 
 // store is everything a plan or an apply reads of a store, read once.
@@ -146,12 +149,12 @@ func (s *store) parsed() *index.Index {
 	return s.ix
 }
 
-func readStore(indexPath string, asOf records.Date) (*store, error) {
+func readStore(indexPath string, asOf records.Date, reads *textfile.Reads) (*store, error) {
 	p, err := sweep.ResolvePaths(indexPath, "", "", "")
 	if err != nil {
 		return nil, err
 	}
-	f, err := textfile.Read(p.Index)
+	f, err := reads.Read(p.Index)
 	if err != nil {
 		return nil, refusef(ReasonUnreadable, p.Index, "the index could not be read: %v", err)
 	}
@@ -180,7 +183,7 @@ func readStore(indexPath string, asOf records.Date) (*store, error) {
 		if _, ok := s.bodies[e.Name]; ok {
 			continue
 		}
-		b, err := readBody(filepath.Join(p.Dir, e.Name+".md"))
+		b, err := readBody(reads, filepath.Join(p.Dir, e.Name+".md"))
 		if err != nil {
 			return nil, refusef(ReasonUnreadable, filepath.Join(p.Dir, e.Name+".md"), "the entry could not be read: %v", err)
 		}
@@ -218,7 +221,7 @@ func figures(lines []string, t Target) (Figures, loadcut.Result) {
 // the proposals could not be appended to, so no plan file is written for a
 // run that must refuse.
 func RunPlan(req PlanRequest) (*Plan, error) {
-	s, err := readStore(req.Index, req.AsOf)
+	s, err := readStore(req.Index, req.AsOf, req.Reads)
 	if err != nil {
 		return nil, err
 	}

@@ -109,7 +109,7 @@ func TestReachTargetDecidesAsOneByOne(t *testing.T) {
 		for _, units := range targets {
 			plans := [2]*Plan{}
 			for k := range plans {
-				s, err := readStore(index, asOf)
+				s, err := readStore(index, asOf, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -168,7 +168,7 @@ func archivedPointer(p sweep.Paths, rec *records.LedgerRecord) (pointer, section
 		return "", "", refusef(ReasonUnreadable, p.Archive, "%v", err)
 	}
 	for _, path := range []string{filepath.Join(p.Dir, rec.Name+".md"), filepath.Join(p.Dir, ArchiveDir, rec.Name+".md")} {
-		if b, err := readBody(path); err == nil && b.Exists && b.Lesson != "" {
+		if b, err := readBody(nil, path); err == nil && b.Exists && b.Lesson != "" {
 			return fmt.Sprintf("- [%s](%s.md) — %s", rec.Name, rec.Name, b.Lesson), "", nil
 		}
 	}
