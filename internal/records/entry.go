@@ -35,8 +35,12 @@ type EntryFacts struct {
 // nesting — so metadata.admitted is found) sets the admitted value
 // verbatim, quotes and all, so a store's identities are the same strings
 // the reference computes.
-func ReadEntryFacts(path string) (EntryFacts, error) {
-	f, err := textfile.Read(path)
+func ReadEntryFacts(path string) (EntryFacts, error) { return ReadEntryFactsWith(nil, path) }
+
+// ReadEntryFactsWith is ReadEntryFacts through the caller's read of each
+// file for its run (nil: read here).
+func ReadEntryFactsWith(reads *textfile.Reads, path string) (EntryFacts, error) {
+	f, err := reads.Read(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, textfile.ErrNotRegular) {
 			return EntryFacts{Admitted: Unknown}, nil

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/memcompact/memcompact/internal/records"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // Populations of the corpus.
@@ -56,7 +57,12 @@ func containsFold(list []string, s string) bool {
 // "node_type: memory"), in file-name order. A body that exists but cannot
 // be read is an error: an identity guessed from an unread body would be a
 // guess.
-func BuildCorpus(p Paths, lines []string) (*Corpus, error) {
+func BuildCorpus(p Paths, lines []string) (*Corpus, error) { return BuildCorpusWith(p, lines, nil) }
+
+// BuildCorpusWith is BuildCorpus reading each entry file through the
+// caller's read of each file for its run (nil: read here): the sweep
+// figure a session start computes reads the same bodies again.
+func BuildCorpusWith(p Paths, lines []string, reads *textfile.Reads) (*Corpus, error) {
 	c := &Corpus{NonEntryFiles: []string{}}
 	reserved := reservedNames(p.Index)
 	subjects := records.Subjects(lines)
@@ -79,7 +85,7 @@ func BuildCorpus(p Paths, lines []string) (*Corpus, error) {
 				Msg: fmt.Sprintf("link target '%s' leads outside the store; its body is read beside the index as %s.md", s.Target, s.Name)})
 		}
 		body := filepath.Join(p.Dir, s.Name+".md")
-		facts, err := records.ReadEntryFacts(body)
+		facts, err := records.ReadEntryFactsWith(reads, body)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: the body of '%s' could not be read: %w", base, s.Line, s.Name, err)
 		}
@@ -120,7 +126,7 @@ func BuildCorpus(p Paths, lines []string) (*Corpus, error) {
 			// listed, and read below as a non-entry.
 			continue
 		}
-		facts, err := records.ReadEntryFacts(path)
+		facts, err := records.ReadEntryFactsWith(reads, path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: the orphan body could not be read: %w", n, err)
 		}

@@ -171,7 +171,7 @@ func readStore(indexPath string, asOf records.Date, reads *textfile.Reads) (*sto
 	if !s.slate.Trustworthy() {
 		return nil, refusef(ReasonRecords, p.Slate, "the slate carries rows this parser cannot read (%d); every gate refuses on it, so repair it before sweeping", len(s.slate.Malformed))
 	}
-	if s.corpus, err = sweep.BuildCorpus(p, s.lines); err != nil {
+	if s.corpus, err = sweep.BuildCorpusWith(p, s.lines, reads); err != nil {
 		return nil, refusef(ReasonUnreadable, p.Index, "%v", err)
 	}
 	archive, _, err := records.ArchiveNames(p.Archive)
