@@ -93,11 +93,6 @@ func runCompact(env *Env, args []string) (err error) {
 	}
 	res, err := compact.Run(context.Background(), req)
 	if err != nil {
-		var oe *outcome.Error
-		if errors.As(err, &oe) && oe.Reason == budget.ReasonOutsideRoot {
-			// No command compacts a file outside the root: say so.
-			oe.Msg += "; only the files under it can be compacted (a FILE path is relative to the working directory)"
-		}
 		rerun := "memcompact compact " + shellword.Join(args)
 		return fail(lockHint(err, rerun), compactHints(f.req.Root, rerun))
 	}

@@ -257,14 +257,20 @@ func (pl *Plan) write(confirmed bool, confirm func(*Report) bool) outcome.Status
 	return outcome.Clean
 }
 
-// budgetHint adds to the refusal of a file the policy does not name the
-// command that gives it a budget: its size now, so that the command is
+// budgetHint explains the refusal of a FILE: one outside the root can
+// never be compacted (the message says so, for every face alike), and one
+// the policy does not name gets the command that gives it a budget: its size now, so that the command is
 // true as printed (the file is then within budget; a lower budget has it
 // compacted). A file that cannot be read gets no hint: there is nothing to
 // budget.
 func (req *Request) budgetHint(err error, file string) error {
 	var oe *outcome.Error
-	if !errors.As(err, &oe) || oe.Reason != budget.ReasonNotInPolicy {
+	if errors.As(err, &oe) && oe.Reason == budget.ReasonOutsideRoot {
+		// No command compacts a file outside the root: say so.
+		oe.Msg += "; only the files under it can be compacted (a FILE path is relative to the working directory)"
+		return err
+	}
+	if oe == nil || oe.Reason != budget.ReasonNotInPolicy {
 		return err
 	}
 	f, rerr := textfile.Read(file)
