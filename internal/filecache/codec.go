@@ -112,24 +112,16 @@ func (d *decoder) file() cacheFile {
 	return f
 }
 
-func (d *decoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = errCorrupt
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
+func (d *decoder) uvarint() uint64 { return readVarint(d, binary.Uvarint) }
 
-func (d *decoder) varint() int64 {
+func (d *decoder) varint() int64 { return readVarint(d, binary.Varint) }
+
+// readVarint reads one number with read (binary.Uvarint or Varint).
+func readVarint[T uint64 | int64](d *decoder, read func([]byte) (T, int)) T {
 	if d.err != nil {
 		return 0
 	}
-	v, n := binary.Varint(d.b)
+	v, n := read(d.b)
 	if n <= 0 {
 		d.err = errCorrupt
 		return 0

@@ -458,7 +458,7 @@ func (j *Journal) lastSessionBefore(cur *Manifest) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	var prev *Manifest
+	w := sessionWalk{cur: cur}
 	for i := len(ents) - 1; i >= 0; i-- {
 		name := ents[i].Name()
 		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
@@ -474,17 +474,28 @@ func (j *Journal) lastSessionBefore(cur *Manifest) (*Manifest, error) {
 		if m.ID+".json" != name {
 			return j.lastSessionBeforeSorted(cur)
 		}
-		if m.ID >= cur.ID {
-			continue
-		}
-		if prev == nil {
-			prev = m
-		}
-		if m.Cause == "session-start" && (cur.Session == "" || m.Session != cur.Session) {
+		if w.see(m) {
 			return m, nil
 		}
 	}
-	return prev, nil
+	return w.prev, nil
+}
+
+// sessionWalk is lastSessionBefore's answer taking shape as manifests are
+// seen newest first.
+type sessionWalk struct{ cur, prev *Manifest }
+
+// see takes m and reports whether it is the answer: a session-start of
+// another session, older than cur. Until one is, prev is the newest
+// snapshot older than cur.
+func (w *sessionWalk) see(m *Manifest) bool {
+	if m.ID >= w.cur.ID {
+		return false
+	}
+	if w.prev == nil {
+		w.prev = m
+	}
+	return m.Cause == "session-start" && (w.cur.Session == "" || m.Session != w.cur.Session)
 }
 
 // lastSessionBeforeSorted is lastSessionBefore over every manifest,
@@ -494,20 +505,13 @@ func (j *Journal) lastSessionBeforeSorted(cur *Manifest) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	var prev *Manifest
+	w := sessionWalk{cur: cur}
 	for i := len(ms) - 1; i >= 0; i-- {
-		m := ms[i]
-		if m.ID >= cur.ID {
-			continue
-		}
-		if prev == nil {
-			prev = m
-		}
-		if m.Cause == "session-start" && (cur.Session == "" || m.Session != cur.Session) {
-			return m, nil
+		if w.see(ms[i]) {
+			return ms[i], nil
 		}
 	}
-	return prev, nil
+	return w.prev, nil
 }
 
 // RecentRequest asks for the dangerous changes of the last while, up to
