@@ -187,7 +187,7 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 		fmBytes = v.stripFrontmatter()
 		commented = v.stripComments()
 	}
-	seen := visible(v.orig, len(text))
+	seen := v.visible(0, len(v.s), len(text))
 
 	vs := string(v.s)
 	start, end := trimBounds(vs)
@@ -214,10 +214,10 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 		r.LinesLoaded = 0
 	}
 	r.UnitsLoaded = keptUnits
-	loaded := visible(v.orig[start:start+len(kept)], len(text))
+	loaded := v.visible(start, start+len(kept), len(text))
 	r.CutOffset = len(text)
 	if r.Cut {
-		r.CutOffset = v.orig[start+len(kept)]
+		r.CutOffset = v.origOf(start + len(kept))
 	}
 	switch {
 	case !withText:
@@ -255,7 +255,7 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 		if start+len(kept) < len(v.s) && v.s[start+len(kept)] == '\n' && len(kept) > 0 {
 			// The cut fell on a line break: the first line not loaded is
 			// the one after it.
-			r.FirstCutLine = lineOf(offsets, v.orig[start+len(kept)]+1)
+			r.FirstCutLine = lineOf(offsets, v.origOf(start+len(kept))+1)
 		}
 	}
 	return r
@@ -290,16 +290,6 @@ func forSubjects(ix *index.Index, offsets []int, fn func(l *index.Line, k index.
 			}
 		}
 	}
-}
-
-// visible marks which bytes of a text of length n appear in a view whose
-// bytes came from the offsets orig.
-func visible(orig []int, n int) []bool {
-	out := make([]bool, n+1)
-	for _, o := range orig {
-		out[o] = true
-	}
-	return out
 }
 
 // linesWithin counts the file lines starting in [from, to) that hold no
