@@ -1,6 +1,7 @@
 package loadcut
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 
@@ -80,10 +81,10 @@ func (v *view) drop(from, to int) {
 // everything up to the next "---", which may be a table's separator row or
 // the closing rule of a section further down.
 func (v *view) stripFrontmatter() int {
-	s := string(v.s)
-	if !strings.HasPrefix(s, "---") {
+	if !bytes.HasPrefix(v.s, []byte("---")) {
 		return 0
 	}
+	s := string(v.s)
 	i := 3
 	lastBreak := -1
 	for i < len(s) {
@@ -119,7 +120,7 @@ func (v *view) stripFrontmatter() int {
 // normalizeBreaks turns every CRLF and every lone CR into one LF, as the
 // Markdown lexer Claude Code uses does before it finds block boundaries.
 func (v *view) normalizeBreaks() {
-	if !strings.Contains(string(v.s), "\r") {
+	if bytes.IndexByte(v.s, '\r') < 0 {
 		return
 	}
 	s := v.s[:0:0]
@@ -152,7 +153,7 @@ func (v *view) normalizeBreaks() {
 // block goes, the whole text comes out with its line breaks normalized to
 // LF; when none does, it is left exactly as it was.
 func (v *view) stripComments() bool {
-	if !strings.Contains(string(v.s), "<!--") {
+	if !bytes.Contains(v.s, []byte("<!--")) {
 		return false
 	}
 	before := &view{s: v.s, orig: v.orig}
