@@ -99,10 +99,13 @@ func delegate(args []string) int {
 // only an index that holds "<!--" costs the extra process.
 func askMemcompact(src []byte) ([]mdblocks.Block, error) {
 	bin, err := fullBinary()
-	if err != nil {
-		return nil, fmt.Errorf("memcompact-hook needs memcompact to read an index holding an HTML comment, and %v", err)
+	if err == nil {
+		var blocks []mdblocks.Block
+		if blocks, err = mdblocks.Exec(bin)(src); err == nil {
+			return blocks, nil
+		}
 	}
-	return mdblocks.Exec(bin)(src)
+	return nil, fmt.Errorf("%w: memcompact-hook reads an index holding an HTML comment with memcompact's parser, and %v (reinstall both: go install github.com/memcompact/memcompact/cmd/...@latest)", mdblocks.ErrUnavailable, err)
 }
 
 // fullBinary finds memcompact: beside this executable (the same install),

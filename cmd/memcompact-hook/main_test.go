@@ -15,6 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/memcompact/memcompact/internal/cli"
+	"github.com/memcompact/memcompact/internal/mdblocks"
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
@@ -99,5 +100,16 @@ func TestLean(t *testing.T) {
 		if i := slices.IndexFunc(deps, func(d string) bool { return strings.HasPrefix(d, banned) }); i >= 0 {
 			t.Errorf("memcompact-hook links %s", deps[i])
 		}
+	}
+}
+
+// TestAskMemcompactUnavailable: without a memcompact beside it or on PATH,
+// the finder's error is mdblocks.ErrUnavailable, which the hooks report as
+// an install to mend (allowing), not as a bug.
+func TestAskMemcompactUnavailable(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := askMemcompact([]byte("<!-- x -->\n"))
+	if !errors.Is(err, mdblocks.ErrUnavailable) || !strings.Contains(err.Error(), "go install") {
+		t.Fatalf("askMemcompact without memcompact: %v", err)
 	}
 }

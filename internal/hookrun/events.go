@@ -186,6 +186,10 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 	} else {
 		close(done)
 	}
+	// Should the diagnosis panic (Run allows the session, saying so), the
+	// journal is still waited for: the hook's process must not exit with
+	// a snapshot half written.
+	defer func() { <-done }()
 	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: req.Today, Quick: true, NoCache: req.Getenv("MEMCOMPACT_NO_CACHE") != "", Stats: stats, Secrets: memo, Reads: reads})
 	<-done
 	if jerr != nil {

@@ -48,6 +48,21 @@ func Use(f Finder) {
 // finder: a program that cuts indexes must link gmblocks or use Exec.
 var ErrNoParser = errors.New("mdblocks: no Markdown parser is linked (import internal/mdblocks/gmblocks, or Use Exec)")
 
+// ErrUnavailable is the error of a finder that could not reach its parser
+// (memcompact-hook without a working memcompact beside it or on PATH): an
+// install to mend, not a bug in memcompact.
+var ErrUnavailable = errors.New("the Markdown parser is not available")
+
+// Unavailable reports whether r, a value recovered from a panic (the load
+// cut panics on a finder's error), is an ErrUnavailable, and its message.
+func Unavailable(r any) (string, bool) {
+	err, ok := r.(error)
+	if !ok || !errors.Is(err, ErrUnavailable) {
+		return "", false
+	}
+	return err.Error(), true
+}
+
 // HTMLBlocks returns the top-level HTML blocks of src, in order.
 func HTMLBlocks(src []byte) ([]Block, error) {
 	mu.Lock()

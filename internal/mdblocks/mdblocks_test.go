@@ -3,6 +3,7 @@ package mdblocks
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -60,4 +61,20 @@ func FuzzParseBlocks(f *testing.F) {
 			prev = b.Stop
 		}
 	})
+}
+
+func TestUnavailable(t *testing.T) {
+	for _, c := range []struct {
+		r    any
+		want bool
+	}{
+		{fmt.Errorf("%w: no memcompact", ErrUnavailable), true},
+		{ErrNoParser, false},
+		{"boom", false},
+		{nil, false},
+	} {
+		if _, ok := Unavailable(c.r); ok != c.want {
+			t.Errorf("Unavailable(%v) = %v, want %v", c.r, ok, c.want)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/mdblocks"
 	"github.com/memcompact/memcompact/internal/store"
 )
 
@@ -25,7 +26,11 @@ func JudgeWithin(call *Call, budget time.Duration) *Verdict {
 		defer func() {
 			if r := recover(); r != nil {
 				// The hook fails open on its own bugs, as the caller does.
-				done <- &Verdict{Problems: []Problem{}, Skipped: []string{fmt.Sprintf("internal error (%v); allowing — this is a bug, please report it", r)}}
+				note := fmt.Sprintf("internal error (%v); allowing — this is a bug, please report it", r)
+				if msg, ok := mdblocks.Unavailable(r); ok {
+					note = msg + "; allowing"
+				}
+				done <- &Verdict{Problems: []Problem{}, Skipped: []string{note}}
 			}
 		}()
 		done <- Judge(call)
