@@ -30,9 +30,20 @@ import (
 	"github.com/memcompact/memcompact/internal/userenv"
 )
 
+// handedEnv marks the environment of a command memcompact-hook handed to
+// memcompact: should "memcompact" be memcompact-hook itself (a copy or a
+// link under that name), it refuses instead of handing the command on
+// again, and again.
+const handedEnv = "MEMCOMPACT_HOOK_HANDED"
+
 func main() {
 	args := os.Args[1:]
 	if !isHookRun(args) {
+		if os.Getenv(handedEnv) != "" {
+			fmt.Fprintf(os.Stderr, "memcompact: error: the memcompact that memcompact-hook handed %q to is memcompact-hook itself\n", args)
+			fmt.Fprintf(os.Stderr, "memcompact: hint: install both: go install github.com/memcompact/memcompact/cmd/...@latest\n")
+			os.Exit(3)
+		}
 		os.Exit(delegate(args))
 	}
 	hookrun.CollectLate(os.Getenv)
@@ -82,6 +93,7 @@ func delegate(args []string) int {
 		return 3
 	}
 	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), handedEnv+"=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	err = cmd.Run()
 	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
@@ -100,6 +112,7 @@ func delegate(args []string) int {
 func askMemcompact(src []byte) ([]mdblocks.Block, error) {
 	bin, err := fullBinary()
 	if err == nil {
+		os.Setenv(handedEnv, "1") // the child's environment (see handedEnv)
 		var blocks []mdblocks.Block
 		if blocks, err = mdblocks.Exec(bin)(src); err == nil {
 			return blocks, nil

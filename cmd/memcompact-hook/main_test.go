@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -58,13 +60,7 @@ func TestHookScripts(t *testing.T) {
 	if err != nil || len(files) < 4 {
 		t.Fatalf("memcompact's hook scripts: %v (%d found)", err, len(files))
 	}
-	lean := filepath.Join(t.TempDir(), "memcompact-hook")
-	if runtime.GOOS == "windows" {
-		lean += ".exe"
-	}
-	if out, err := exec.Command("go", "build", "-o", lean, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	lean := buildLean(t, t.TempDir(), "memcompact-hook")
 	p := testshared.ScriptParams("", false)
 	p.Files = files
 	setup := p.Setup
@@ -111,5 +107,36 @@ func TestAskMemcompactUnavailable(t *testing.T) {
 	_, err := askMemcompact([]byte("<!-- x -->\n"))
 	if !errors.Is(err, mdblocks.ErrUnavailable) || !strings.Contains(err.Error(), "go install") {
 		t.Fatalf("askMemcompact without memcompact: %v", err)
+	}
+}
+
+// buildLean builds this package as dir/name (name.exe on Windows).
+func buildLean(t *testing.T, dir, name string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if runtime.GOOS == "windows" {
+		path += ".exe"
+	}
+	if out, err := exec.Command("go", "build", "-o", path, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return path
+}
+
+// TestHandedToItself: when the "memcompact" beside memcompact-hook is a
+// copy of memcompact-hook, a command handed to it is refused at once
+// rather than handed on forever.
+func TestHandedToItself(t *testing.T) {
+	dir := t.TempDir()
+	lean := buildLean(t, dir, "memcompact-hook")
+	buildLean(t, dir, "memcompact")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, lean, "version")
+	cmd.Env = append(os.Environ(), "PATH="+dir)
+	out, err := cmd.CombinedOutput()
+	ee, ok := errors.AsType[*exec.ExitError](err)
+	if !ok || ee.ExitCode() != 3 || !strings.Contains(string(out), "is memcompact-hook itself") {
+		t.Fatalf("memcompact-hook version with itself as memcompact: %v\n%s", err, out)
 	}
 }
