@@ -87,9 +87,58 @@ func open(dataDir, store string) (*Journal, error) {
 
 func (j *Journal) objectsDir() string   { return filepath.Join(j.Dir, "objects") }
 func (j *Journal) manifestsDir() string { return filepath.Join(j.Dir, "manifests") }
+func (j *Journal) sessionsDir() string  { return filepath.Join(j.Dir, "sessions") }
 
 func (j *Journal) objectPath(digest string) string {
 	return filepath.Join(j.objectsDir(), digest[:2], digest)
+}
+
+// ensureDirs makes the given folders of the journal, and every missing
+// folder above them, durably: a folder's name lives in its parent, and a
+// manifest must never be found without the folders it points into after
+// a crash. Object shard folders, made as objects are stored, are synced
+// with their objects (syncFiles).
+func ensureDirs(dirs ...string) error {
+	for _, d := range dirs {
+		if err := mkdirDurable(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mkdirDurable makes dir and its missing parents, then syncs the folder
+// holding each one it made.
+func mkdirDurable(dir string) error {
+	var made []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		}
+		made = append(made, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if len(made) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	for _, d := range made {
+		syncDir(filepath.Dir(d))
+	}
+	return nil
+}
+
+// syncDir makes a folder's entries durable, where the system allows
+// syncing a folder (not on Windows, where a rename is durable by itself).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
 }
 
 // exists reports whether the journal has ever been written.

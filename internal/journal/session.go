@@ -27,7 +27,7 @@ func (j *Journal) sessionPath(session string) string {
 	if len(safe) > 100 {
 		safe = safe[:100]
 	}
-	return filepath.Join(j.Dir, "sessions", safe+".json")
+	return filepath.Join(j.sessionsDir(), safe+".json")
 }
 
 // seeIndex records that session now knows the index as text (it was shown
@@ -77,6 +77,9 @@ func (v *stagedView) abort() {
 func (j *Journal) stageView(session string, text []byte, d string) (*stagedView, error) {
 	if session == "" {
 		return nil, nil
+	}
+	if err := ensureDirs(j.objectsDir(), j.sessionsDir()); err != nil {
+		return nil, err
 	}
 	if wrote, err := j.putObject(d, text); err != nil {
 		return nil, err

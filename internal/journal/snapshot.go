@@ -104,6 +104,11 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 		}
 		todo = append(todo, i)
 	}
+	if len(todo) > 0 {
+		if err := ensureDirs(j.objectsDir()); err != nil {
+			return nil, err
+		}
+	}
 	if err := j.recordAll(ctx, seen, todo, m.Files, limit, req, res); err != nil {
 		return nil, err
 	}
@@ -131,6 +136,9 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 	// written (their sync, then the folders of the names), not three or
 	// five times.
 	mpath := j.manifestPath(m.ID)
+	if err := ensureDirs(j.objectsDir(), j.manifestsDir(), j.sessionsDir()); err != nil {
+		return nil, err
+	}
 	var (
 		staging sync.WaitGroup
 		mtmp    string

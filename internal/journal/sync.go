@@ -6,13 +6,17 @@ import (
 	"sync"
 )
 
-// syncFiles makes the given files and their folders durable. The fsyncs
-// run side by side: the file system commits them together, so a snapshot
-// of many new files costs about one commit, not one per file.
+// syncFiles makes the given files, their folders and those folders'
+// parents durable: a file's folder may be new (an object's shard folder
+// is made on its first object), and a new folder's own name lives in its
+// parent. The fsyncs run side by side: the file system commits them
+// together, so a snapshot of many new files costs about one commit, not
+// one per file.
 func syncFiles(paths []string) error {
 	dirs := map[string]bool{}
 	for _, p := range paths {
 		dirs[filepath.Dir(p)] = true
+		dirs[filepath.Dir(filepath.Dir(p))] = true
 	}
 	all := append([]string(nil), paths...)
 	for d := range dirs {
