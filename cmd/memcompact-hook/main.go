@@ -92,10 +92,16 @@ func delegate(args []string) int {
 		fmt.Fprintf(os.Stderr, "memcompact: hint: install both: go install github.com/memcompact/memcompact/cmd/...@latest\n")
 		return 3
 	}
+	return passOn(bin, args, append(os.Environ(), handedEnv+"=1"))
+}
+
+// passOn runs bin with args and env on this process's standard streams
+// and returns its exit code (2 when it could not run at all).
+func passOn(bin string, args, env []string) int {
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), handedEnv+"=1")
+	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	err = cmd.Run()
+	err := cmd.Run()
 	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 		return ee.ExitCode()
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,16 +35,7 @@ func TestMain(m *testing.M) {
 		"memcompact-hook": main,
 		"memcompact": func() {
 			if lean := os.Getenv(leanEnv); lean != "" && isHookRun(os.Args[1:]) {
-				cmd := exec.Command(lean, os.Args[1:]...)
-				cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-				if err := cmd.Run(); err != nil {
-					if ee, ok := errors.AsType[*exec.ExitError](err); ok {
-						os.Exit(ee.ExitCode())
-					}
-					fmt.Fprintln(os.Stderr, err)
-					os.Exit(125)
-				}
-				os.Exit(0)
+				os.Exit(passOn(lean, os.Args[1:], os.Environ()))
 			}
 			os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},

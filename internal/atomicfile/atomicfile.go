@@ -100,7 +100,7 @@ func replace(target string, data []byte, want string, watch bool) error {
 		return err
 	}
 	crashpoint.At("replace:renamed")
-	if err := syncDir(dir); err != nil {
+	if err := SyncDir(dir); err != nil {
 		return err
 	}
 	if !watch {
@@ -178,7 +178,7 @@ func create(target string, data []byte) error {
 		}
 		return err
 	}
-	return syncDir(dir)
+	return SyncDir(dir)
 }
 
 // Unchanged reports (as a nil error) whether the file at path still has the
@@ -277,7 +277,7 @@ func resolve(path string) (string, error) {
 }
 
 // syncDir fsyncs a directory so a rename in it survives a crash.
-func syncDir(dir string) error {
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err

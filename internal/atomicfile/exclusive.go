@@ -35,5 +35,5 @@ func CreateExclusive(path string, data []byte) error {
 		return err
 	}
 	crashpoint.At("exclusive:linked")
-	return syncDir(dir)
+	return SyncDir(dir)
 }

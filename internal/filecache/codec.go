@@ -42,7 +42,7 @@ func encode(f *cacheFile) []byte {
 		b = appendStamp(b, r.Stamp)
 		b = appendString(b, r.Digest)
 		b = binary.AppendVarint(b, r.Recorded)
-		b = appendString(b, string(r.Data))
+		b = appendString(b, r.Data)
 	}
 	b = binary.AppendUvarint(b, uint64(len(f.Memos)))
 	for _, k := range slices.Sorted(maps.Keys(f.Memos)) {
@@ -54,7 +54,7 @@ func encode(f *cacheFile) []byte {
 			b = appendStamp(b, m.Inputs[p])
 		}
 		b = binary.AppendVarint(b, m.Recorded)
-		b = appendString(b, string(m.Data))
+		b = appendString(b, m.Data)
 	}
 	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 }
@@ -181,7 +181,8 @@ func (d *decoder) stamp() Stamp {
 	return s
 }
 
-func appendString(b []byte, s string) []byte {
+// appendString appends a string or bytes: its length, then itself.
+func appendString[T ~string | ~[]byte](b []byte, s T) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
 }

@@ -66,9 +66,7 @@ type Result struct {
 // event; everything else is an allow with a note, so a bug or an
 // unreadable store never blocks the user.
 func Run(ctx context.Context, req Request) (res *Result, err error) {
-	switch req.Event {
-	case EventPreWrite, EventSessionStart, EventPostRead:
-	default:
+	if !IsEvent(req.Event) {
 		return nil, outcome.Usagef(ReasonUnknownEvent, "hook needs one event: session-start, pre-write or post-read")
 	}
 	res = &Result{Event: req.Event}

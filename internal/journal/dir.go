@@ -20,6 +20,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/memcompact/memcompact/internal/atomicfile"
 )
 
 // DataDir is memcompact's data directory: $MEMCOMPACT_DATA_DIR, else
@@ -127,18 +129,9 @@ func mkdirDurable(dir string) error {
 		return err
 	}
 	for _, d := range made {
-		syncDir(filepath.Dir(d))
+		_ = atomicfile.SyncDir(filepath.Dir(d))
 	}
 	return nil
-}
-
-// syncDir makes a folder's entries durable, where the system allows
-// syncing a folder (not on Windows, where a rename is durable by itself).
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
 }
 
 // exists reports whether the journal has ever been written.

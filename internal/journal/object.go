@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/crashpoint"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -121,10 +122,7 @@ func commitFile(tmp, path string, sync bool) error {
 		return err
 	}
 	if sync {
-		if d, err := os.Open(filepath.Dir(path)); err == nil {
-			_ = d.Sync()
-			d.Close()
-		}
+		_ = atomicfile.SyncDir(filepath.Dir(path))
 	}
 	return nil
 }
