@@ -169,7 +169,7 @@ func Diagnose(opt Options) *Report {
 		opt.Stats = filecache.NewStats()
 	}
 	if opt.Reads == nil {
-		opt.Reads = textfile.NewReads()
+		opt.Reads = textfile.NewReads().Before(func(p string) { opt.Stats.Stat(p) })
 	}
 	dir := filepath.Dir(opt.Index)
 	r := &Report{SchemaVersion: SchemaVersion, Index: opt.Index, Store: dir, Findings: []Finding{}, CheckResult: "skipped",

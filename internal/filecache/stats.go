@@ -15,13 +15,10 @@ import (
 //
 // It is for one run only, never kept: a file that changes during the run
 // is seen as it was at the run's first stat of it, as if the run had
-// started a moment earlier. That is safe for the caches whichever of a
-// file's stat and read came first: a record is trusted on its stamp alone
-// only when the file had last changed more than racyWindow before the
-// record was made, and a file that changed between its stat and its read
-// (or its read and its stat) changed within that window, so the next run
-// checks its digest or recomputes. Safe for concurrent use; a nil *Stats
-// stats every time.
+// started a moment earlier. A run that also shares a read table stats a
+// file before it reads it (textfile.Reads.Before), so a file written
+// between the two pairs an old stamp with new bytes, and the next run
+// looks again. Safe for concurrent use; a nil *Stats stats every time.
 type Stats struct {
 	mu    sync.Mutex
 	m     map[string]statResult

@@ -165,7 +165,7 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 	// no file holding a secret) and the diagnosis (which reports them).
 	memo := secrets.NewMemo()
 	// One read of each store file, shared likewise.
-	reads := newReads()
+	reads := newReads().Before(func(p string) { stats.Stat(p) })
 	done := make(chan struct{})
 	if jreq, ok := hookJournal(req, filepath.Dir(indexPath), in.SessionID); ok {
 		jreq.Stats, jreq.Reads = stats, reads

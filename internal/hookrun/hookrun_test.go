@@ -333,16 +333,23 @@ func TestSessionStartStatsEachFileOnce(t *testing.T) {
 			return table
 		}
 		read := map[string]int{}
+		var readFirst []string // read before the run's stat of it
 		newReads = func() *textfile.Reads {
 			return textfile.NewReadsWith(func(p string) (*textfile.File, error) {
 				mu.Lock()
 				read[p]++
+				if statted[p] == 0 {
+					readFirst = append(readFirst, p)
+				}
 				mu.Unlock()
 				return textfile.Read(p)
 			})
 		}
 		res := f.run(t, EventSessionStart, f.start("s-"+run))
 		newStats, newReads = filecache.NewStats, textfile.NewReads
+		if len(readFirst) > 0 {
+			t.Errorf("%s run: read before stat'ed (a new stamp could pair with old bytes): %q", run, readFirst)
+		}
 		if !strings.Contains(res.Context, "a sweep") {
 			t.Fatalf("%s run: the note has no sweep figure: %q", run, res.Context)
 		}

@@ -226,26 +226,28 @@ func (j *Journal) recordAll(ctx context.Context, seen []File, todo []int, files 
 		}()
 	}
 	wg.Wait()
+	var err error
 	for k, o := range outs {
-		if o.err != nil {
-			return o.err
+		if o.err != nil && err == nil {
+			err = o.err
 		}
-		if !o.done {
-			continue
+		if o.done {
+			res.Read++
 		}
-		res.Read++
 		if o.wrote {
 			res.written = append(res.written, j.objectPath(files[todo[k]].Digest))
 		}
 	}
-	if res.Read < len(todo) {
-		err := ctx.Err()
-		if err == nil {
-			err = context.Canceled // cannot happen: a worker stops early only on an error or ctx
-		}
-		return fmt.Errorf("snapshot of %s stopped after storing %d of %d file(s) (%w); the next snapshot continues from there", j.Store, res.Read, len(seen), err)
+	if err == nil && res.Read < len(todo) {
+		err = fmt.Errorf("snapshot of %s stopped after storing %d of %d file(s) (%w); the next snapshot continues from there", j.Store, res.Read, len(seen), cmp.Or(ctx.Err(), context.Canceled))
 	}
-	return nil
+	if err != nil {
+		// The objects stored so far are synced before the snapshot gives
+		// up: the next one finds them stored, writes them no more, and
+		// names them in its manifest.
+		_ = syncFiles(res.written)
+	}
+	return err
 }
 
 // record reads one file and stores its bytes (or withholds them); wrote
