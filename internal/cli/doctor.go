@@ -8,10 +8,8 @@ import (
 	"github.com/memcompact/memcompact/internal/doctor"
 )
 
-const doctorUsage = doctor.Usage
-
 func init() {
-	register(doctorUsage, runDoctor)
+	register(doctor.Usage, runDoctor)
 }
 
 func runDoctor(env *Env, args []string) error {

@@ -27,11 +27,6 @@ type sweepFlags struct {
 func newSweepFlags(name string, records ...string) (*sweepFlags, *flag.FlagSet) {
 	fs := newFlagSet(name)
 	f := &sweepFlags{}
-	f.define(fs, records...)
-	return f, fs
-}
-
-func (f *sweepFlags) define(fs *flag.FlagSet, records ...string) {
 	psflag.String(fs, &f.index, "index", "IndexPath", "the store's index file (or the positional INDEX)")
 	for _, r := range records {
 		switch r {
@@ -45,6 +40,7 @@ func (f *sweepFlags) define(fs *flag.FlagSet, records ...string) {
 	}
 	psflag.String(fs, &f.asOf, "as-of", "AsOf", "the date to reason from, yyyy-MM-dd (default: today, or MEMCOMPACT_TODAY)")
 	psflag.Bool(fs, &f.json, "json", "Json", "print JSON")
+	return f, fs
 }
 
 // asOfDate returns --as-of, or today.

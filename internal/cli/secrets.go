@@ -7,10 +7,8 @@ import (
 	"github.com/memcompact/memcompact/internal/secrets"
 )
 
-const secretsUsage = secrets.Usage
-
 func init() {
-	register(secretsUsage, runSecrets)
+	register(secrets.Usage, runSecrets)
 }
 
 func runSecrets(env *Env, args []string) error {

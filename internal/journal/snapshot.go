@@ -136,7 +136,7 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 	// written (their sync, then the folders of the names), not three or
 	// five times.
 	mpath := j.manifestPath(m.ID)
-	if err := ensureDirs(j.objectsDir(), j.manifestsDir(), j.sessionsDir()); err != nil {
+	if err := ensureDirs(j.manifestsDir()); err != nil {
 		return nil, err
 	}
 	var (
