@@ -1,11 +1,16 @@
 package check
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/store"
+	"github.com/memcompact/memcompact/internal/testshared"
 )
 
 // syntheticIndex returns a legacy index carrying the test policy and n
@@ -43,5 +48,48 @@ func BenchmarkCheck(b *testing.B) {
 				Evaluate(opt)
 			}
 		})
+	}
+}
+
+// benchStore is the real store whose index issue 12 times `check` on: a
+// legacy index of 109 pointer lines (27 KB) checked against the built-in
+// reference.
+const benchStore = "1000ssam__claude-config"
+
+// BenchmarkCheckRealStore runs check.Run, as `memcompact check INDEX` does
+// after start-up, on a copy of a real store with no plugin reference
+// installed (so the built-in reference is the one compared). Its
+// allocations are the heap a process grows, and on a VM each new page is
+// a fault, so they count as much as the time:
+//
+//	go test ./internal/check -run '^$' -bench CheckRealStore -benchmem
+func BenchmarkCheckRealStore(b *testing.B) {
+	src := filepath.Join(testshared.RealStores(b), benchStore)
+	dir := b.TempDir()
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	home := b.TempDir()
+	req := Request{
+		Index: filepath.Join(dir, "MEMORY.md"),
+		Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.Local),
+		Where: store.Where{Getenv: func(string) string { return "" }, Home: home},
+	}
+	if r, err := Run(context.Background(), req); err != nil || r.Result != Defects || r.SubjectsTotal != 109 {
+		b.Fatalf("%v: %s, %d subjects", err, r.Result, r.SubjectsTotal)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Run(context.Background(), req)
 	}
 }
