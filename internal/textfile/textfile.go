@@ -9,17 +9,18 @@
 package textfile
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math/bits"
 	"os"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxSize is the largest file memcompact reads. Memory files are loaded
@@ -48,6 +49,29 @@ type File struct {
 // A directory or other non-regular file is an error wrapping ErrNotRegular;
 // a missing file wraps fs.ErrNotExist.
 func Read(path string) (*File, error) {
+	raw, err := readRaw(path)
+	if err != nil {
+		return nil, err
+	}
+	return FromBytes(path, raw), nil
+}
+
+// ReadText is Read for a caller that needs only the decoded text (the
+// check): no digest is computed, no File is built, and the text is the
+// bytes read, not a copy of them (nothing else holds them, so they cannot
+// change under it). In a process that lives for one check, a copy was the
+// second largest allocation, and every page of it a page fault.
+func ReadText(path string) (string, error) {
+	raw, err := readRaw(path)
+	if err != nil {
+		return "", err
+	}
+	text, _ := DecodeString(unsafe.String(unsafe.SliceData(raw), len(raw)))
+	return text, nil
+}
+
+// readRaw reads the bytes of a regular file of at most MaxSize bytes.
+func readRaw(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -55,18 +79,7 @@ func Read(path string) (*File, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	// Read one byte past the limit so a file that grew past it between the
-	// stat and the read is still caught.
-	// Size the buffer from the stat so a large index is read in one
-	// allocation rather than by repeated doubling.
-	buf := bytes.NewBuffer(make([]byte, 0, min(fi.Size(), MaxSize)+1))
-	_, err = buf.ReadFrom(io.LimitReader(f, MaxSize+1))
-	raw := buf.Bytes()
+	raw, err := readFile(path, fi.Size())
 	if err != nil {
 		// os.File's errors already name the path; naming it again would
 		// print "read P: read P: input/output error".
@@ -78,7 +91,32 @@ func Read(path string) (*File, error) {
 	if len(raw) > MaxSize {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file is larger than %d bytes; memory files are loaded into a model's context, so this is not one", MaxSize)}
 	}
-	return FromBytes(path, raw), nil
+	return raw, nil
+}
+
+// readAll reads with read to the end, or to one byte past MaxSize (so a
+// file that grew past it between the stat and the read is still caught),
+// into a buffer sized from the stat (size) with one spare byte, so that
+// reaching the end needs no more room: the buffer grows only if the file
+// grew since the stat. (bytes.Buffer's ReadFrom wants 512 free bytes before
+// each read, so a buffer of exactly the file's size doubled at the end of
+// every read: a third of a check's allocation.)
+func readAll(read func([]byte) (int, error), size int64) ([]byte, error) {
+	buf := make([]byte, 0, min(max(size, 0), MaxSize)+1)
+	for len(buf) <= MaxSize {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := read(buf[len(buf):min(cap(buf), MaxSize+1)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }
 
 // FromBytes builds a File from bytes already in memory (a hook's proposed
@@ -114,8 +152,11 @@ func kind(m fs.FileMode) string {
 // Decode drops a leading UTF-8 BOM and replaces each invalid UTF-8 byte
 // with U+FFFD, as a UTF-8 decoder with replacement does. It reports whether
 // a BOM was dropped.
-func Decode(raw []byte) (text string, hadBOM bool) {
-	s := string(raw)
+func Decode(raw []byte) (text string, hadBOM bool) { return DecodeString(string(raw)) }
+
+// DecodeString is Decode for bytes already held in a string (the built-in
+// reference copy): valid text comes back without a copy.
+func DecodeString(s string) (text string, hadBOM bool) {
 	if strings.HasPrefix(s, BOM) {
 		s = s[len(BOM):]
 		hadBOM = true
@@ -245,18 +286,26 @@ func Units(text string) int {
 	return UTF16Len(text) - strings.Count(text, "\r\n")
 }
 
+// DecodedUnits is Units of text that Decode returned (or Read, ReadText):
+// such text is valid UTF-8, so it is counted without being checked for
+// validity a second time, which was half the cost of counting an index.
+// Text from anywhere else must be counted by Units.
+func DecodedUnits(text string) int {
+	return utf16LenValid(text) - strings.Count(text, "\r\n")
+}
+
 // UTF16Len is the length of text in UTF-16 code units, as JavaScript's
 // String.length gives it: one per character of the Basic Multilingual
 // Plane, two beyond it, one per byte of invalid UTF-8 (which decodes to
-// U+FFFD). It runs over ASCII eight bytes at a time: the load cut and the
-// counting rule measure every index on every hook.
+// U+FFFD). The load cut and the counting rule measure every index on every
+// hook, so valid text (all text read through this package) is counted
+// eight bytes at a time without decoding a character.
 func UTF16Len(text string) int {
+	if utf8.ValidString(text) {
+		return utf16LenValid(text)
+	}
 	n := 0
 	for i := 0; i < len(text); {
-		if i+8 <= len(text) && text[i]|text[i+1]|text[i+2]|text[i+3]|text[i+4]|text[i+5]|text[i+6]|text[i+7] < utf8.RuneSelf {
-			n, i = n+8, i+8
-			continue
-		}
 		if text[i] < utf8.RuneSelf {
 			n, i = n+1, i+1
 			continue
@@ -264,6 +313,37 @@ func UTF16Len(text string) int {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		n += utf16.RuneLen(r)
 		i += size
+	}
+	return n
+}
+
+// highBits is bit 7 of every byte of a word.
+const highBits = 0x8080808080808080
+
+// utf16LenValid is UTF16Len of valid UTF-8. Each character is one unit
+// per byte that does not continue it (a continuation byte is 10xxxxxx),
+// plus one more for a four-byte character (lead byte 11110xxx): both are
+// counted for eight bytes at once, from the top bits of each byte.
+func utf16LenValid(s string) int {
+	n := len(s)
+	for ; len(s) >= 8; s = s[8:] {
+		w := s[:8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		if x&highBits == 0 {
+			continue // ASCII: one unit a byte
+		}
+		// Bit 7 of each byte, after shifting bit 6 (then 5, 4) into place.
+		n -= bits.OnesCount64(x &^ (x << 1) & highBits)
+		n += bits.OnesCount64(x & (x << 1) & (x << 2) & (x << 3) & highBits)
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c&0xC0 == 0x80:
+			n--
+		case c >= 0xF0:
+			n++
+		}
 	}
 	return n
 }

@@ -92,11 +92,29 @@ func TestRead(t *testing.T) {
 	if f.Text != "a\r\nb" || !f.HasBOM || f.Digest != Digest(f.Raw) || Units(f.Text) != 3 {
 		t.Errorf("Read = %+v", f)
 	}
+	if text, err := ReadText(p); err != nil || text != f.Text {
+		t.Errorf("ReadText = %q, %v; Read gave %q", text, err, f.Text)
+	}
 	if _, err := Read(dir); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("Read(dir) = %v, want ErrNotRegular", err)
 	}
 	if _, err := Read(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Read(missing) = %v, want ErrNotExist", err)
+	}
+	// A file that cannot be opened is reported as os.Open reports it.
+	_, want := os.Open(filepath.Join(dir, "missing"))
+	if _, err := readFile(filepath.Join(dir, "missing"), 0); err == nil || want == nil || err.Error() != want.Error() || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("readFile(missing) = %v, os.Open says %v", err, want)
+	}
+	if os.Geteuid() != 0 {
+		locked := filepath.Join(dir, "locked.md")
+		if err := os.WriteFile(locked, []byte("x"), 0); err != nil {
+			t.Fatal(err)
+		}
+		_, want := os.Open(locked)
+		if _, err := ReadText(locked); err == nil || want == nil || err.Error() != want.Error() {
+			t.Errorf("ReadText(unreadable) = %v, os.Open says %v", err, want)
+		}
 	}
 	link := filepath.Join(dir, "link.md")
 	if err := os.Symlink(p, link); err == nil {
@@ -136,5 +154,27 @@ func FuzzLinesUnits(f *testing.F) {
 		if Units(text) != Units(norm) {
 			t.Fatalf("Units differs before and after normalization for %q", text)
 		}
+		if DecodedUnits(text) != Units(text) {
+			t.Fatalf("DecodedUnits(%q) = %d, Units %d", text, DecodedUnits(text), Units(text))
+		}
 	})
+}
+
+// TestReadAll: a file longer than its stat said (it grew in between) is
+// read whole, short reads included, and one that says its size is read
+// into a buffer that never grows.
+func TestReadAll(t *testing.T) {
+	for _, size := range []int64{0, 3, 11, 12, 1 << 20} {
+		r := strings.NewReader("hello world")
+		short := func(p []byte) (int, error) { return r.Read(p[:min(len(p), 4)]) }
+		got, err := readAll(short, size)
+		if err != nil || string(got) != "hello world" {
+			t.Errorf("size %d: %q, %v", size, got, err)
+		}
+	}
+	r := strings.NewReader("hello world")
+	got, _ := readAll(r.Read, 11)
+	if cap(got) != 12 {
+		t.Errorf("buffer grew to %d bytes for an 11-byte file", cap(got))
+	}
 }

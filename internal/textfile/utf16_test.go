@@ -35,7 +35,8 @@ func unitsByRune(text string) int {
 // random mixes of ASCII, CR, LF, CRLF, two-, three- and four-byte
 // characters and invalid bytes, at every alignment.
 func TestUnitsFast(t *testing.T) {
-	pieces := []string{"a", "abcdefgh", "\r", "\n", "\r\n", "é", "—", "€", "😀", "\xff", "\xe2\x82", "\x80", " ", "0123456789abcdef"}
+	pieces := []string{"a", "abcdefgh", "\r", "\n", "\r\n", "é", "—", "€", "😀", "\xff", "\xe2\x82", "\x80", " ", "0123456789abcdef",
+		"한국어", "\u0800", "\uffff", "\ud7ff", "\xed\xa0\x80", "\xe0\x9f\xbf", "\xc0\xaf", "\xc1", "\xdf", "\xef\xbf", "\xf0\x9f\x98", "\xf4\x90\x80\x80"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
 		var b strings.Builder
@@ -45,6 +46,9 @@ func TestUnitsFast(t *testing.T) {
 		s := b.String()
 		if got, want := Units(s), unitsByRune(s); got != want {
 			t.Fatalf("Units(%q) = %d, want %d", s, got, want)
+		}
+		if d, _ := Decode([]byte(s)); DecodedUnits(d) != unitsByRune(d) {
+			t.Fatalf("DecodedUnits(%q) = %d, want %d", d, DecodedUnits(d), unitsByRune(d))
 		}
 		js := len(utf16.Encode([]rune(s)))
 		if got := UTF16Len(s); got != js {
@@ -79,6 +83,23 @@ func TestLinesShortcut(t *testing.T) {
 		got, want := Lines(s), linesBySplit(s)
 		if len(got) != len(want) || strings.Join(got, "\x00") != strings.Join(want, "\x00") {
 			t.Fatalf("Lines(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestUTF16LenEveryRune: the word-at-a-time count gives every character
+// its UTF-16 length, wherever in a word it falls, and in the tail.
+func TestUTF16LenEveryRune(t *testing.T) {
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		c := string(r)
+		for _, pad := range []int{0, 3, 6, 7} {
+			s := strings.Repeat("a", pad) + c + c + "z"
+			if got, want := UTF16Len(s), pad+2*utf16.RuneLen(r)+1; got != want {
+				t.Fatalf("UTF16Len(%q) = %d, want %d", s, got, want)
+			}
 		}
 	}
 }
