@@ -24,22 +24,22 @@ package index
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
-	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
-// ws is the whitespace class of .NET regular expressions (\s there is
-// Unicode-aware; Go's \s is ASCII-only), so that patterns match the same
-// lines as the reference implementation.
-const ws = `\t\n\v\f\r \x{85}\p{Z}`
-
-var (
-	headingRE = lazyre.New(`^##[` + ws + `]`)
-	// \p{Nd}: .NET's \d matches any Unicode decimal digit, so "１." (a
-	// fullwidth digit) is an ordinal there too.
-	pointerRE = lazyre.New(`^[` + ws + `]*(?:[-*+]|\p{Nd}+[.)])[` + ws + `]`)
-)
+// isWS reports whether r is in .NET's \s, the whitespace class of the
+// reference implementation's patterns (Unicode-aware there; Go's \s is
+// ASCII-only): \t \n \v \f \r, space, U+0085 and the separators \p{Z}.
+// It is unicode.IsSpace's set, spelled as the pattern spells it.
+func isWS(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', '\u0085':
+		return true
+	}
+	return r >= utf8.RuneSelf && unicode.Is(unicode.Z, r)
+}
 
 // Link is one Markdown link on a pointer-pattern line. Offsets are byte
 // offsets into the line.
@@ -127,22 +127,77 @@ func Parse(lines []string) *Index {
 	return ix
 }
 
-// IsHeading reports whether line is a section heading ("##" then whitespace).
-func IsHeading(line string) bool { return headingRE().MatchString(line) }
+// IsHeading reports whether line is a section heading ("##" then
+// whitespace). The line grammar is matched by hand, not by regular
+// expressions: compiling the two patterns (with their Unicode classes)
+// cost a check more than running them over every line of the index.
+func IsHeading(line string) bool {
+	if len(line) < 3 || line[0] != '#' || line[1] != '#' {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(line[2:])
+	return isWS(r)
+}
 
 // BulletLen returns the length in bytes of the list-item opening of line
 // (indentation, bullet or ordinal, one whitespace character), or 0 when
-// line is not a pointer-pattern line.
+// line is not a pointer-pattern line: the match of
+// ^[ws]*(?:[-*+]|\p{Nd}+[.)])[ws] (\p{Nd}: .NET's \d matches any Unicode
+// decimal digit, so "１." (a fullwidth digit) is an ordinal there too).
 func BulletLen(line string) int {
-	if m := pointerRE().FindStringIndex(line); m != nil {
-		return m[1]
+	i := skipWS(line, 0)
+	if i == len(line) {
+		return 0
 	}
-	return 0
+	switch line[i] {
+	case '-', '*', '+':
+		i++
+	default:
+		digits := i
+		for i < len(line) {
+			r, n := utf8.DecodeRuneInString(line[i:])
+			if !unicode.Is(unicode.Nd, r) {
+				break
+			}
+			i += n
+		}
+		if i == digits || i == len(line) || line[i] != '.' && line[i] != ')' {
+			return 0
+		}
+		i++
+	}
+	if i == len(line) {
+		return 0
+	}
+	r, n := utf8.DecodeRuneInString(line[i:])
+	if !isWS(r) {
+		return 0
+	}
+	return i + n
+}
+
+// skipWS returns the index after the run of isWS characters starting at p.
+func skipWS(s string, p int) int {
+	for p < len(s) {
+		if c := s[p]; c < utf8.RuneSelf {
+			if !isWS(rune(c)) {
+				break
+			}
+			p++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[p:])
+		if !isWS(r) {
+			break
+		}
+		p += n
+	}
+	return p
 }
 
 // IsPointerPattern reports whether line is a list item that may carry
 // pointers: indentation, a bullet or ordinal, then whitespace.
-func IsPointerPattern(line string) bool { return pointerRE().MatchString(line) }
+func IsPointerPattern(line string) bool { return BulletLen(line) > 0 }
 
 // ScanLinks scans one line for links, left to right. It returns the links
 // ordered by start, and the snippets of constructs it could not parse: a
@@ -152,37 +207,45 @@ func ScanLinks(line string) (links []Link, unparsed []string) {
 }
 
 func scanLinks(line string, next *finder) (links []Link, unparsed []string) {
-	var open []int
-	for i := 0; i < len(line); i++ {
-		switch line[i] {
-		case '[':
-			open = append(open, i)
-		case ']':
-			if len(open) == 0 {
-				continue
-			}
-			start := open[len(open)-1]
-			open = open[:len(open)-1]
-			if i+1 >= len(line) || line[i+1] != '(' {
-				continue
-			}
-			ts, te, end, ok := next.tail(line, i+1)
-			if !ok {
-				unparsed = append(unparsed, Snippet(line[i:], 40))
-				continue
-			}
-			target := strings.Trim(line[ts:te], "<>")
-			if h := strings.IndexByte(target, '#'); h >= 0 {
-				target = target[:h]
-			}
-			links = append(links, Link{
-				Text:    line[start+1 : i],
-				Target:  target,
-				Start:   start,
-				End:     end,
-				Subject: hasSuffixFold(target, ".md"),
-			})
+	var stack [8]int
+	open := stack[:0]
+	// Only brackets matter, so the scan jumps from one to the next.
+	nextOpen, nextClose := indexFrom(line, '[', 0), indexFrom(line, ']', 0)
+	for {
+		i := min(nextOpen, nextClose)
+		if i == len(line) {
+			break
 		}
+		if i == nextOpen {
+			open = append(open, i)
+			nextOpen = indexFrom(line, '[', i+1)
+			continue
+		}
+		nextClose = indexFrom(line, ']', i+1)
+		if len(open) == 0 {
+			continue
+		}
+		start := open[len(open)-1]
+		open = open[:len(open)-1]
+		if i+1 >= len(line) || line[i+1] != '(' {
+			continue
+		}
+		ts, te, end, ok := next.tail(line, i+1)
+		if !ok {
+			unparsed = append(unparsed, Snippet(line[i:], 40))
+			continue
+		}
+		target := strings.Trim(line[ts:te], "<>")
+		if h := strings.IndexByte(target, '#'); h >= 0 {
+			target = target[:h]
+		}
+		links = append(links, Link{
+			Text:    line[start+1 : i],
+			Target:  target,
+			Start:   start,
+			End:     end,
+			Subject: hasSuffixFold(target, ".md"),
+		})
 	}
 	sortByStart(links)
 	for k := 1; k < len(links); k++ {
@@ -191,6 +254,14 @@ func scanLinks(line string, next *finder) (links []Link, unparsed []string) {
 		}
 	}
 	return links, unparsed
+}
+
+// indexFrom is the index of the first c in s at or after p, or len(s).
+func indexFrom(s string, c byte, p int) int {
+	if i := strings.IndexByte(s[p:], c); i >= 0 {
+		return p + i
+	}
+	return len(s)
 }
 
 // sortByStart is an insertion sort: links arrive nearly ordered (only
@@ -226,12 +297,30 @@ func Snippet(s string, n int) string {
 	return s
 }
 
-// TrimSpace trims Unicode whitespace (the .NET char.IsWhiteSpace set) from
-// both ends.
-func TrimSpace(s string) string { return strings.TrimFunc(s, unicode.IsSpace) }
+// TrimSpace trims Unicode whitespace (the .NET char.IsWhiteSpace set, which
+// is isWS's) from both ends.
+func TrimSpace(s string) string { return TrimRight(s[skipWS(s, 0):]) }
 
-// TrimRight trims Unicode whitespace from the end.
-func TrimRight(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) }
+// TrimRight trims Unicode whitespace from the end. Every line of an index
+// and of the reference is trimmed, most ending in a letter, so a last byte
+// that is ASCII is judged without decoding anything.
+func TrimRight(s string) string {
+	for len(s) > 0 {
+		if c := s[len(s)-1]; c < utf8.RuneSelf {
+			if !isWS(rune(c)) {
+				break
+			}
+			s = s[:len(s)-1]
+			continue
+		}
+		r, n := utf8.DecodeLastRuneInString(s)
+		if !isWS(r) {
+			break
+		}
+		s = s[:len(s)-n]
+	}
+	return s
+}
 
 // FileName returns the part of a link target after its last '/'.
 func FileName(target string) string {

@@ -2,7 +2,6 @@ package index
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -48,25 +47,13 @@ func (f *finder) nextByte(c byte, p int) int {
 	return at
 }
 
-// skipSpace returns the index after the whitespace run starting at p.
-func skipSpace(s string, p int) int {
-	for p < len(s) {
-		r, n := utf8.DecodeRuneInString(s[p:])
-		if !unicode.IsSpace(r) {
-			break
-		}
-		p += n
-	}
-	return p
-}
-
 // tail matches a link tail starting at the "(" at index open. It returns
 // the destination's span and the index just past the closing ")".
 func (f *finder) tail(s string, open int) (targetStart, targetEnd, end int, ok bool) {
 	if open >= len(s) || s[open] != '(' {
 		return 0, 0, 0, false
 	}
-	ts := skipSpace(s, open+1)
+	ts := skipWS(s, open+1)
 	// The angle-bracketed destination first; when what follows it does not
 	// close the tail, the pattern's other branch is tried from the '<'.
 	if ts < len(s) && s[ts] == '<' {
@@ -78,8 +65,15 @@ func (f *finder) tail(s string, open int) (targetStart, targetEnd, end int, ok b
 	}
 	te := ts
 	for te < len(s) {
+		if c := s[te]; c < utf8.RuneSelf {
+			if c == '(' || c == ')' || isWS(rune(c)) {
+				break
+			}
+			te++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[te:])
-		if r == '(' || r == ')' || unicode.IsSpace(r) {
+		if isWS(r) {
 			break
 		}
 		te += n
@@ -95,7 +89,7 @@ func (f *finder) tail(s string, open int) (targetStart, targetEnd, end int, ok b
 
 // afterTarget matches the optional title and the closing ")" from p.
 func (f *finder) afterTarget(s string, p int) (end int, ok bool) {
-	q := skipSpace(s, p)
+	q := skipWS(s, p)
 	if q > p && q < len(s) {
 		closer := byte(0)
 		switch s[q] {
@@ -108,7 +102,7 @@ func (f *finder) afterTarget(s string, p int) (end int, ok bool) {
 		}
 		if closer != 0 {
 			if c := f.nextByte(closer, q+1); c >= 0 {
-				r := skipSpace(s, c+1)
+				r := skipWS(s, c+1)
 				if r < len(s) && s[r] == ')' {
 					return r + 1, true
 				}

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -67,7 +68,9 @@ func ReadStanza(lines []string, headerEnd int) Stanza {
 		return st
 	}
 	line := index.TrimRight(lines[first])
-	if !isLooseBegin(looseBeginRE(), line) {
+	// Every opening marker starts "<!--": most indexes start with a title,
+	// and that answer needs no pattern compiled.
+	if !strings.HasPrefix(line, "<!--") || !isLooseBegin(looseBeginRE(), line) {
 		return st
 	}
 	st.Declared = true
