@@ -8,9 +8,9 @@ package recall
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/index"
-	"github.com/memcompact/memcompact/internal/policy"
 )
 
 // The two count axes are syntactic proxies for questions about meaning:
@@ -31,12 +31,13 @@ const (
 const noteWordFloor = 4
 
 // fillerPhrases is the closed set of generic filler, after normalization
-// (so "N/A" is "n a").
-var fillerPhrases = map[string]bool{
-	"see body": true, "see the body": true, "read the body": true, "in the body": true,
-	"details in body": true, "details in the body": true, "details inside": true,
-	"more inside": true, "more in body": true, "see file": true, "see notes": true,
-	"see above": true, "tbd": true, "na": true, "n a": true,
+// (so "N/A" is "n a"). A phrase is told from them as it is read (see
+// readPhrase), one bit of a word per phrase still possible.
+var fillerPhrases = [...]string{
+	"see body", "see the body", "read the body", "in the body",
+	"details in body", "details in the body", "details inside",
+	"more inside", "more in body", "see file", "see notes",
+	"see above", "tbd", "na", "n a",
 }
 
 // stopWords carry no subject-identifying information; they are dropped
@@ -198,11 +199,58 @@ func isSeparator(r rune) bool {
 func stripSeparators(s string) string { return strings.TrimFunc(s, isSeparator) }
 
 // words lower-cases s and splits it on every run of characters other than
-// a-z and 0-9.
+// a-z and 0-9. A word already in lower case is a piece of s, not a copy.
 func words(s string) []string {
-	return strings.FieldsFunc(policy.LowerInvariant(s), func(r rune) bool {
-		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
-	})
+	var out []string
+	for i := 0; i < len(s); {
+		c, size := alnumAt(s, i)
+		if c == 0 {
+			i += size
+			continue
+		}
+		start, lower := i, true
+		var b []byte
+		for i < len(s) {
+			c, size := alnumAt(s, i)
+			if c == 0 {
+				break
+			}
+			if lower && (size != 1 || c != s[i]) {
+				lower, b = false, []byte(s[start:i])
+			}
+			if !lower {
+				b = append(b, c)
+			}
+			i += size
+		}
+		if lower {
+			out = append(out, s[start:i])
+		} else {
+			out = append(out, string(b))
+		}
+	}
+	return out
+}
+
+// kelvin is U+212A KELVIN SIGN, the one character outside ASCII that
+// lowers (LowerInvariant) to an ASCII letter or digit: 'k'. (U+0130 lowers
+// to 'i' in Go, but has no invariant lower case.)
+const kelvin = "\u212a"
+
+// alnumAt returns the ASCII letter or digit s[i:] starts with, lowered as
+// LowerInvariant lowers it (0 when it starts with anything else), and how
+// many bytes to step over. A byte of any other character is stepped over
+// alone: whatever it is, it separates words.
+func alnumAt(s string, i int) (c byte, size int) {
+	switch c := s[i]; {
+	case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+		return c, 1
+	case 'A' <= c && c <= 'Z':
+		return c + ('a' - 'A'), 1
+	case c == kelvin[0] && strings.HasPrefix(s[i:], kelvin):
+		return 'k', len(kelvin)
+	}
+	return 0, 1
 }
 
 // Tokens returns the words of s without stop words.
@@ -217,50 +265,70 @@ func Tokens(s string) []string {
 }
 
 func isFiller(s string) bool {
-	p, short := shortPhrase(s)
-	return short && fillerPhrases[p]
+	_, filler := readPhrase(s)
+	return filler
 }
 
 // SaysSomething reports whether s carries at least one real word and is
 // not generic filler. Stop words count here: a clause of just "the" is a
 // hook.
 func SaysSomething(s string) bool {
-	p, short := shortPhrase(s)
-	return index.TrimSpace(s) != "" && p != "" && !(short && fillerPhrases[p])
+	word, filler := readPhrase(s)
+	return word && !filler
 }
 
-// maxFiller is longer than the longest filler phrase.
-const maxFiller = 24
-
-// shortPhrase returns the normalized phrase of s when it is at most
-// maxFiller bytes long (short is true), or a non-empty prefix of it
-// otherwise: deciding whether a clause is filler needs no more, and most
-// clauses are long, so this keeps the hook axis free of allocation.
-func shortPhrase(s string) (phrase string, short bool) {
-	var buf [maxFiller + 1]byte
-	n := 0
+// readPhrase reads the normalized phrase of s (its words, lowered, joined
+// by one space) only as far as it takes to say whether it has a word and
+// whether it is one of the filler phrases: a phrase stops being filler at
+// its first character no filler phrase has there, which for most clauses
+// is the first, so the rest of the clause is never read. It allocates
+// nothing.
+func readPhrase(s string) (word, filler bool) {
+	possible := uint32(1)<<len(fillerPhrases) - 1 // bit k: fillerPhrases[k] may still be the phrase
+	n := 0                                        // the phrase's length so far
 	space := false
-	for _, r := range s {
-		r = policy.LowerInvariantRune(r)
-		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
-			if space && n > 0 {
-				if n == len(buf) {
-					return string(buf[:n]), false
-				}
-				buf[n] = ' '
-				n++
-			}
-			space = false
-			if n == len(buf) {
-				return string(buf[:n]), false
-			}
-			buf[n] = byte(r)
-			n++
-		} else {
+	for i := 0; i < len(s); {
+		if s[i] >= utf8.RuneSelf && s[i] != kelvin[0] {
+			// A byte of a character that is no letter or digit in any
+			// case: most of a clause in Korean or Japanese.
 			space = true
+			i++
+			continue
+		}
+		c, size := alnumAt(s, i)
+		i += size
+		if c == 0 {
+			space = true
+			continue
+		}
+		if space && n > 0 {
+			possible = narrow(possible, n, ' ')
+			n++
+		}
+		space = false
+		possible = narrow(possible, n, c)
+		n++
+		if possible == 0 {
+			return true, false
 		}
 	}
-	return string(buf[:n]), true
+	for k, f := range fillerPhrases {
+		if possible&(1<<k) != 0 && len(f) == n {
+			return n > 0, true
+		}
+	}
+	return n > 0, false
+}
+
+// narrow drops from possible the filler phrases that do not have c at
+// offset n.
+func narrow(possible uint32, n int, c byte) uint32 {
+	for k, f := range fillerPhrases {
+		if possible&(1<<k) != 0 && (n >= len(f) || f[n] != c) {
+			possible &^= 1 << k
+		}
+	}
+	return possible
 }
 
 // IsBareTitle reports whether every word of the link text already appears
