@@ -21,7 +21,7 @@ func runCheck(t *testing.T, index string) *check.Report {
 	src := reference.Resolve("", func(string) string { return "" }, t.TempDir())
 	return check.Evaluate(check.Options{
 		IndexPath: index,
-		Reference: check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
+		Reference: check.Reference{Display: src.Display, Path: src.Path, Text: src.Text},
 		Today:     time.Date(2026, 12, 2, 0, 0, 0, 0, time.Local),
 	})
 }

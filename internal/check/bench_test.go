@@ -38,7 +38,7 @@ func BenchmarkCheck(b *testing.B) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		opt := Options{IndexPath: path, Reference: Reference{Display: "ref", Data: []byte(testRef)}, Today: testToday}
+		opt := Options{IndexPath: path, Reference: Reference{Display: "ref", Text: testRef}, Today: testToday}
 		if r := Evaluate(opt); r.Result != Clean || r.SubjectsTotal != n {
 			b.Fatalf("%d lines: %s, %d subjects", n, r.Result, r.SubjectsTotal)
 		}

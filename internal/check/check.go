@@ -40,10 +40,12 @@ const residueFloor = 3
 type Reference struct {
 	// Display is how the reference is named in the report.
 	Display string
-	// Path is the file to read; "" means Data (the built-in copy).
+	// Path is the file to read; "" means Text (the built-in copy).
 	Path string
-	// Data is the built-in copy's bytes, used when Path is "".
-	Data []byte
+	// Text is the built-in copy, used when Path is "": already decoded
+	// (valid UTF-8, no byte-order mark), as reference.EmbeddedText is, so
+	// the check does not decode it again on every run.
+	Text string
 }
 
 // Options are the inputs of one check.
@@ -145,16 +147,15 @@ func referenceMissing(opt Options) *Report {
 // runRead reads the reference copy and judges the index read into ixFile.
 func runRead(opt Options, ixFile *textfile.File, p *Parsed) *Report {
 	ref := opt.Reference
-	var refFile *textfile.File
+	refText := ref.Text
 	if ref.Path != "" {
-		var err error
-		if refFile, err = textfile.Read(ref.Path); err != nil {
+		refFile, err := textfile.Read(ref.Path)
+		if err != nil {
 			return refuse(opt.IndexPath, RefReferenceUnreadable, "policy reference copy could not be read", ioMessage(err))
 		}
-	} else {
-		refFile = textfile.FromBytes(ref.Display, ref.Data)
+		refText = refFile.Text
 	}
-	return judgeParsed(opt, ixFile, textfile.Lines(refFile.Text), p)
+	return judgeParsed(opt, ixFile, textfile.Lines(refText), p)
 }
 
 // ioMessage is an I/O error's message without Go's "op path:" prefix

@@ -48,7 +48,7 @@ func run(t *testing.T, dir string) *Report {
 	t.Helper()
 	return Evaluate(Options{
 		IndexPath: filepath.Join(dir, "MEMORY.md"),
-		Reference: Reference{Display: "ref", Data: []byte(testRef)},
+		Reference: Reference{Display: "ref", Text: testRef},
 		Today:     testToday,
 	})
 }

@@ -39,7 +39,7 @@ func Run(ctx context.Context, req Request) (*Report, error) {
 	src := reference.Resolve(req.Reference, getenv, req.Where.Home)
 	return Evaluate(Options{
 		IndexPath: index,
-		Reference: Reference{Display: src.Display, Path: src.Path, Data: src.Data},
+		Reference: Reference{Display: src.Display, Path: src.Path, Text: src.Text},
 		Today:     req.Today,
 	}), nil
 }

@@ -45,7 +45,7 @@ func TestRealStores(t *testing.T) {
 		"1nj0k__KSword":                {"problems"},
 	}
 	today := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
-	ref := check.Reference{Display: reference.BuiltinDisplay, Data: reference.Embedded()}
+	ref := check.Reference{Display: reference.BuiltinDisplay, Text: reference.EmbeddedText()}
 	refused, n := 0, 0
 	for _, e := range entries {
 		if !e.IsDir() {

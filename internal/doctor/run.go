@@ -69,7 +69,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	src := reference.Resolve(req.Reference, getenv, req.Where.Home)
 	opt := Options{
-		Reference:     check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
+		Reference:     check.Reference{Display: src.Display, Path: src.Path, Text: src.Text},
 		ReferenceFlag: req.Reference,
 		Today:         req.Today,
 		NoCache:       req.NoCache || getenv("MEMCOMPACT_NO_CACHE") != "",

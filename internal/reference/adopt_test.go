@@ -67,7 +67,7 @@ func TestAdoptedStoreIsClean(t *testing.T) {
 			src := reference.Resolve("", func(string) string { return "" }, t.TempDir())
 			rep := check.Evaluate(check.Options{
 				IndexPath: filepath.Join(dir, "MEMORY.md"),
-				Reference: check.Reference{Display: src.Display, Path: src.Path, Data: src.Data},
+				Reference: check.Reference{Display: src.Display, Path: src.Path, Text: src.Text},
 				Today:     time.Date(2026, 12, 2, 0, 0, 0, 0, time.Local),
 			})
 			var text strings.Builder

@@ -36,8 +36,11 @@ import (
 	"github.com/memcompact/memcompact/internal/store"
 )
 
+// embedded is a string, not bytes: a string cannot be changed, so the
+// check reads it in place on every run instead of copying 20 KB first.
+//
 //go:embed memcompact-reference.md
-var embedded []byte
+var embedded string
 
 // Version names the wording of the embedded compared texts.
 const Version = "v1"
@@ -51,11 +54,12 @@ const (
 )
 
 // Embedded returns a copy of the embedded reference file.
-func Embedded() []byte {
-	b := make([]byte, len(embedded))
-	copy(b, embedded)
-	return b
-}
+func Embedded() []byte { return []byte(embedded) }
+
+// EmbeddedText returns the embedded reference file as text, without a copy.
+// It is valid UTF-8 without a byte-order mark (a test holds it to that), so
+// it is already what textfile would decode the file's bytes to.
+func EmbeddedText() string { return embedded }
 
 // BuiltinDisplay is how the embedded reference is named in reports.
 const BuiltinDisplay = "memcompact built-in reference (" + Version + ")"
@@ -73,7 +77,7 @@ type Source struct {
 	Display string // printed after "reference: "
 	Path    string // file to read; "" for the built-in copy
 	Origin  string // OriginFlag, OriginEnv, OriginPlugin or OriginBuiltin
-	Data    []byte // the built-in bytes when Path == ""
+	Text    string // the built-in text (EmbeddedText) when Path == ""
 }
 
 // PluginSubpath is where a plugin version directory keeps the skill.
@@ -94,13 +98,13 @@ func Resolve(flagPath string, getenv func(string) string, home string) Source {
 	if p := NewestPlugin(getenv, home); p != "" {
 		return Source{Display: p, Path: p, Origin: OriginPlugin}
 	}
-	return Source{Display: BuiltinDisplay, Origin: OriginBuiltin, Data: Embedded()}
+	return Source{Display: BuiltinDisplay, Origin: OriginBuiltin, Text: embedded}
 }
 
 // Read returns the reference bytes: the embedded copy, or the file.
 func (s Source) Read() ([]byte, error) {
 	if s.Path == "" {
-		return s.Data, nil
+		return []byte(s.Text), nil
 	}
 	return os.ReadFile(s.Path)
 }

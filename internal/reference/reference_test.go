@@ -164,7 +164,7 @@ func TestResolve(t *testing.T) {
 	})
 	t.Run("builtin when nothing installed", func(t *testing.T) {
 		s := Resolve("  ", env(nil), t.TempDir())
-		if s.Origin != OriginBuiltin || s.Path != "" || s.Display != BuiltinDisplay || len(s.Data) == 0 {
+		if s.Origin != OriginBuiltin || s.Path != "" || s.Display != BuiltinDisplay || s.Text != EmbeddedText() {
 			t.Errorf("got %+v", s)
 		}
 		b, err := s.Read()
@@ -223,6 +223,15 @@ func TestResolve(t *testing.T) {
 			t.Errorf("got %+v, want %s", s, inHome)
 		}
 	})
+}
+
+// TestEmbeddedIsDecoded: the embedded copy is valid UTF-8 without a
+// byte-order mark, so EmbeddedText is already the text a read of the file
+// would decode to, and a check compares against it without decoding it.
+func TestEmbeddedIsDecoded(t *testing.T) {
+	if text, bom := textfile.DecodeString(EmbeddedText()); bom || text != EmbeddedText() {
+		t.Error("the embedded reference is not valid UTF-8, or starts with a byte-order mark")
+	}
 }
 
 func TestEmbeddedIsACopy(t *testing.T) {

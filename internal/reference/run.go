@@ -27,7 +27,7 @@ const ReasonExclusive outcome.Reason = "exclusive"
 
 // Run returns the requested text of the built-in reference copy.
 func Run(ctx context.Context, req Request) (*Result, error) {
-	data := Embedded()
+	data := embedded
 	switch {
 	case req.Policy && req.Stanza:
 		return nil, &outcome.Error{Status: outcome.Usage, Reason: ReasonExclusive, Msg: "--policy and --stanza are exclusive",
@@ -45,12 +45,12 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		}
 		return &Result{Text: fmt.Sprintf("<!-- memory-policy-stanza-begin: POLICY.md -->\n%s\n<!-- memory-policy-stanza-end -->\n", block)}, nil
 	}
-	return &Result{Text: string(data)}, nil
+	return &Result{Text: data}, nil
 }
 
 // region returns a marked region of the embedded reference as text.
-func region(data []byte, begin, end string) (string, error) {
-	r := policy.ReadRegion(textfile.Lines(string(data)), begin, end)
+func region(data, begin, end string) (string, error) {
+	r := policy.ReadRegion(textfile.Lines(data), begin, end)
 	if !r.HasContent() {
 		// The embedded copy is tested to carry both regions; this is a bug.
 		return "", outcome.Refuse("no-region", "the built-in reference has no %s region", begin)

@@ -68,7 +68,7 @@ func checkIndexBudget(c *change) {
 	ixBefore, _ := c.indexes()
 	rep := check.EvaluateParsed(check.Options{
 		IndexPath: c.verdict.Path,
-		Reference: check.Reference{Display: ref.Display, Path: ref.Path, Data: ref.Data},
+		Reference: check.Reference{Display: ref.Display, Path: ref.Path, Text: ref.Text},
 		Today:     c.call.Today,
 	}, c.file, check.Parsed{Lines: c.linesBefore, Index: ixBefore})
 	if rep.Size.State != check.SizeWithin && rep.Size.State != check.SizeOver {
