@@ -16,12 +16,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/index"
-	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/policy"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -77,8 +76,6 @@ var halfMigratedExplanation = []string{
 
 const pointerInsideHeader = "a pointer line sits inside the header region, above the first section heading"
 
-var kindPrefixRE = lazyre.New("`([A-Za-z][A-Za-z0-9-]*_)`")
-
 func refuse(indexPath string, kind RefusalKind, reason string, detail ...string) *Report {
 	if detail == nil {
 		detail = []string{}
@@ -97,12 +94,13 @@ func Evaluate(opt Options) *Report {
 		return rep
 	}
 	// The index is read once: the same text is split into lines and
-	// measured, so a write landing mid-check cannot mix two versions.
-	ixFile, err := textfile.Read(ip)
+	// measured, so a write landing mid-check cannot mix two versions. The
+	// check needs only the text, so no digest is computed.
+	text, err := textfile.ReadText(ip)
 	if err != nil {
 		return refuse(ip, RefIndexUnreadable, "index could not be read", ioMessage(err))
 	}
-	return runRead(opt, ixFile, nil)
+	return runRead(opt, text, nil)
 }
 
 // EvaluateFile is Evaluate over the index opt.IndexPath as the caller has already
@@ -112,7 +110,7 @@ func EvaluateFile(opt Options, ixFile *textfile.File) *Report {
 	if rep := referenceMissing(opt); rep != nil {
 		return rep
 	}
-	return runRead(opt, ixFile, nil)
+	return runRead(opt, ixFile.Text, nil)
 }
 
 // Parsed is an index's text split into lines (textfile.Lines) and parsed
@@ -129,7 +127,7 @@ func EvaluateParsed(opt Options, ixFile *textfile.File, p Parsed) *Report {
 	if rep := referenceMissing(opt); rep != nil {
 		return rep
 	}
-	return runRead(opt, ixFile, &p)
+	return runRead(opt, ixFile.Text, &p)
 }
 
 // referenceMissing is the refusal for a reference copy path that is not a
@@ -144,18 +142,19 @@ func referenceMissing(opt Options) *Report {
 	return nil
 }
 
-// runRead reads the reference copy and judges the index read into ixFile.
-func runRead(opt Options, ixFile *textfile.File, p *Parsed) *Report {
+// runRead reads the reference copy and judges the index text.
+func runRead(opt Options, text string, p *Parsed) *Report {
 	ref := opt.Reference
-	refText := ref.Text
+	var refText string
 	if ref.Path != "" {
-		refFile, err := textfile.Read(ref.Path)
-		if err != nil {
+		var err error
+		if refText, err = textfile.ReadText(ref.Path); err != nil {
 			return refuse(opt.IndexPath, RefReferenceUnreadable, "policy reference copy could not be read", ioMessage(err))
 		}
-		refText = refFile.Text
+	} else {
+		refText = ref.Text
 	}
-	return judgeParsed(opt, ixFile, textfile.Lines(refText), p)
+	return judgeParsed(opt, text, textfile.Lines(refText), p)
 }
 
 // ioMessage is an I/O error's message without Go's "op path:" prefix
@@ -207,21 +206,69 @@ func FirstDivergence(adopted, reference []string, label string) string {
 }
 
 // KindPrefixes returns the entry-kind prefixes a policy text names: every
-// backticked identifier ending in '_', de-duplicated without regard to
-// case and sorted the way the reference sorts them.
-func KindPrefixes(text string) []string {
+// backticked identifier ending in '_' (the pattern
+// `([A-Za-z][A-Za-z0-9-]*_)`, matched left to right without overlap),
+// de-duplicated without regard to case (the first spelling kept) and
+// sorted the way the reference sorts them.
+func KindPrefixes(text string) []string { return kindPrefixesOf([]string{text}) }
+
+// kindPrefixesOf is KindPrefixes of the lines joined by LF: a prefix never
+// spans a line, so the lines are scanned where they are instead of joined.
+// Every match is collected and sorted stably, so the spellings of one
+// prefix end up side by side with the first one first, and the others
+// are dropped.
+func kindPrefixesOf(lines []string) []string {
 	var out []string
-	seen := map[string]bool{}
-	for _, m := range kindPrefixRE().FindAllStringSubmatch(text, -1) {
-		k := strings.ToLower(m[1])
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, m[1])
+	for _, l := range lines {
+		out = appendKindPrefixes(out, l)
+	}
+	slices.SortStableFunc(out, func(a, b string) int {
+		switch {
+		case collateLess(a, b):
+			return -1
+		case collateLess(b, a):
+			return 1
+		}
+		return 0
+	})
+	return slices.CompactFunc(out, policy.EqualFoldASCII)
+}
+
+// appendKindPrefixes appends every prefix named in text. It matches the
+// pattern by hand: compiling it cost every check more than the search.
+func appendKindPrefixes(out []string, text string) []string {
+	for i := 0; i < len(text); i++ {
+		j := strings.IndexByte(text[i:], '`')
+		if j < 0 {
+			break
+		}
+		i += j
+		if end := kindPrefixEnd(text, i+1); end >= 0 {
+			out = append(out, text[i+1:end])
+			i = end // the closing backtick is part of the match
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return collateLess(out[i], out[j]) })
 	return out
 }
+
+// kindPrefixEnd returns the end of the prefix starting at text[start] (just
+// past its '_', where the closing backtick sits), or -1 when none does: a
+// letter, then letters, digits and '-', then "_`".
+func kindPrefixEnd(text string, start int) int {
+	if start >= len(text) || !isASCIILetter(text[start]) {
+		return -1
+	}
+	i := start + 1
+	for i < len(text) && (isASCIILetter(text[i]) || '0' <= text[i] && text[i] <= '9' || text[i] == '-') {
+		i++
+	}
+	if i+1 < len(text) && text[i] == '_' && text[i+1] == '`' {
+		return i + 1
+	}
+	return -1
+}
+
+func isASCIILetter(c byte) bool { return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' }
 
 // collateLess orders prefixes as a culture-aware, case-insensitive
 // comparison does (the reference sorts with PowerShell's Sort-Object):

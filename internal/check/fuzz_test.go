@@ -26,7 +26,7 @@ func FuzzJudge(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// No file is read but a declared policy file, and none exists here.
 		opt := Options{IndexPath: filepath.Join(missingDir, "MEMORY.md"), Reference: Reference{Display: "ref"}, Today: testToday}
-		r := judge(opt, textfile.FromBytes(opt.IndexPath, data), refLines)
+		r := judge(opt, textfile.FromBytes(opt.IndexPath, data).Text, refLines)
 		switch r.Result {
 		case Clean, Defects:
 			if r.Refusal != nil || len(r.WithoutHook) > r.SubjectsTotal || r.EntriesMatchingKind > r.SubjectsTotal {

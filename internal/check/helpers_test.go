@@ -1,7 +1,12 @@
 package check
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -32,4 +37,42 @@ func TestFirstDivergence(t *testing.T) {
 		}
 	}
 	_ = textfile.Lines
+}
+
+// kindPrefixesByPattern is KindPrefixes as first written, with the
+// regular expression the hand matcher replaced.
+func kindPrefixesByPattern(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range regexp.MustCompile("`([A-Za-z][A-Za-z0-9-]*_)`").FindAllStringSubmatch(text, -1) {
+		k := strings.ToLower(m[1])
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, m[1])
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return collateLess(out[i], out[j]) })
+	return out
+}
+
+// TestKindPrefixesAsPattern: the hand matcher finds what the pattern found,
+// on random texts of backticks, prefix characters, case variants and
+// characters that end a match, over one line and split into lines.
+func TestKindPrefixesAsPattern(t *testing.T) {
+	pieces := []string{"`", "``", "a", "B", "z", "_", "__", "-", "7", "`a_`", "`A_`", "`ab-1_`", "`x_", "_`", " ", "\n", "é", "`é_`", "`1x_`"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 50000 {
+		var b strings.Builder
+		for range r.IntN(16) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		want := kindPrefixesByPattern(text)
+		if got := KindPrefixes(text); !slices.Equal(got, want) {
+			t.Fatalf("KindPrefixes(%q) = %q, want %q", text, got, want)
+		}
+		if got := kindPrefixesOf(strings.Split(text, "\n")); !slices.Equal(got, want) {
+			t.Fatalf("kindPrefixesOf(lines of %q) = %q, want %q", text, got, want)
+		}
+	}
 }

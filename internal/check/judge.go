@@ -3,6 +3,7 @@ package check
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/index"
@@ -34,28 +35,26 @@ type judgement struct {
 	rep     *Report
 
 	canon         []string // the reference's canonical policy block
-	canonText     string
 	stanzaRef     []string // the reference's canonical stanza
 	stanzaProblem string   // why the reference's stanza cannot judge a split store, or ""
 
 	text            string // the index's text
 	lines           []string
 	ix              *index.Index
-	header          []string // the header region, normalized
-	headerText      string
+	header          []string        // the header region, normalized
 	probes          map[string]bool // long canonical lines, to recognize policy text
 	pointerInHeader bool
 }
 
-// judge checks the index read into ixFile against the reference's lines.
-func judge(opt Options, ixFile *textfile.File, refLines []string) *Report {
-	return judgeParsed(opt, ixFile, refLines, nil)
+// judge checks the index text against the reference's lines.
+func judge(opt Options, text string, refLines []string) *Report {
+	return judgeParsed(opt, text, refLines, nil)
 }
 
 // judgeParsed is judge over the index already parsed into p (nil: parse
 // it here).
-func judgeParsed(opt Options, ixFile *textfile.File, refLines []string, p *Parsed) *Report {
-	j := &judgement{opt: opt, refName: opt.Reference.Display, text: ixFile.Text}
+func judgeParsed(opt Options, text string, refLines []string, p *Parsed) *Report {
+	j := &judgement{opt: opt, refName: opt.Reference.Display, text: text}
 	if p != nil {
 		j.lines, j.ix = p.Lines, p.Index
 	}
@@ -91,7 +90,7 @@ func (j *judgement) readReference(refLines []string) error {
 		return malformed(`the canonical policy block contains a "## " section heading`,
 			`that would make the index-side header boundary ambiguous; use "###" or deeper inside the policy`)
 	}
-	j.canon, j.canonText = canon.Block, strings.Join(canon.Block, "\n")
+	j.canon = canon.Block
 
 	stanzaRef := policy.ReadRegion(refLines, policy.StanzaBegin, policy.StanzaEnd)
 	j.stanzaRef = stanzaRef.Block
@@ -129,7 +128,6 @@ func (j *judgement) readIndex() error {
 		return refusal(RefUnparsedLink, "a link-like construct could not be parsed", detail...)
 	}
 	j.header = policy.NormalizeBlock(j.lines[:j.ix.FirstHeading])
-	j.headerText = strings.Join(j.header, "\n")
 	for _, l := range j.header {
 		if index.IsPointerPattern(l) && strings.Contains(l, "](") {
 			j.pointerInHeader = true
@@ -155,11 +153,11 @@ func (j *judgement) judge() error {
 		PolicyExplanation:        []string{},
 		HeaderBeforeFirstPointer: j.ix.FirstHeading <= j.ix.FirstPointer,
 	}
-	kindText, values, err := j.policyAxis()
+	kindLines, values, err := j.policyAxis()
 	if err != nil {
 		return err
 	}
-	if err := j.kindAxis(kindText); err != nil {
+	if err := j.kindAxis(kindLines); err != nil {
 		return err
 	}
 	rep := j.rep
@@ -170,7 +168,9 @@ func (j *judgement) judge() error {
 	case ShapeLegacy:
 		absent = "budget inputs are read only from a split store's policy file, and this store has none"
 	}
-	rep.Size = sizeAxis(textfile.Units(j.text), values, j.opt.Today, absent)
+	// The index's text was decoded as it was read (by the check or its
+	// caller), so it is valid UTF-8.
+	rep.Size = sizeAxis(textfile.DecodedUnits(j.text), values, j.opt.Today, absent)
 	sizeDefect := rep.Size.State == SizeOver || rep.Size.State == SizeCouldNotVerify
 	if rep.PolicyComplete && len(rep.WithoutHook) == 0 && len(rep.SharedNotes) == 0 && !sizeDefect {
 		rep.Result = Clean
@@ -178,46 +178,46 @@ func (j *judgement) judge() error {
 	return nil
 }
 
-// policyAxis judges the policy in the store's shape. It returns the text
+// policyAxis judges the policy in the store's shape. It returns the lines
 // the store's entry kinds are read from, and the policy file's values.
-func (j *judgement) policyAxis() (string, *policy.Values, error) {
+func (j *judgement) policyAxis() ([]string, *policy.Values, error) {
 	stanza := policy.ReadStanza(j.lines, j.ix.FirstHeading)
 	if stanza.Declared && stanza.Malformed() {
-		return "", nil, refusal(RefStanzaMalformed, "split-store stanza is malformed", stanza.Reason,
+		return nil, nil, refusal(RefStanzaMalformed, "split-store stanza is malformed", stanza.Reason,
 			"the store declares the split shape, so it is not read back as a legacy store")
 	}
 	if !stanza.Declared {
 		j.judgeLegacy()
-		return j.headerText, nil, nil
+		return j.header, nil, nil
 	}
 	if j.stanzaProblem != "" {
-		return "", nil, refusal(RefReferenceStanza, "policy reference copy is malformed", j.stanzaProblem,
+		return nil, nil, refusal(RefReferenceStanza, "policy reference copy is malformed", j.stanzaProblem,
 			"this store declares the split shape, so the canonical stanza is required to judge it",
 			"in: "+j.refName)
 	}
 	s := &splitJudgement{judgement: j, stanza: stanza}
-	text, values, err := s.judge()
+	kindLines, values, err := s.judge()
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
 	if j.rep.Shape != ShapeSplit {
-		text = j.headerText
+		kindLines = j.header
 	}
-	return text, values, nil
+	return kindLines, values, nil
 }
 
 // kindAxis reads the entry kinds from the store's own policy text (the
 // policy file's compared region, or the index header), else from the
 // reference, and counts the subjects, their hooks and shared notes.
-func (j *judgement) kindAxis(kindText string) error {
+func (j *judgement) kindAxis(kindLines []string) error {
 	rep := j.rep
-	rep.KindPrefixes = KindPrefixes(kindText)
+	rep.KindPrefixes = kindPrefixesOf(kindLines)
 	rep.KindPrefixSource = SourceIndexHeader
 	if rep.Shape == ShapeSplit {
 		rep.KindPrefixSource = SourcePolicyFile
 	}
 	if len(rep.KindPrefixes) == 0 {
-		rep.KindPrefixes = KindPrefixes(j.canonText)
+		rep.KindPrefixes = kindPrefixesOf(j.canon)
 		rep.KindPrefixSource = SourceReference
 	}
 	if len(rep.KindPrefixes) == 0 {
@@ -258,7 +258,7 @@ func (j *judgement) judgeLegacy() {
 			break
 		}
 	}
-	rep.PolicyComplete = rep.PolicyPresent && rep.HeaderBeforeFirstPointer && !j.pointerInHeader && j.headerText == j.canonText
+	rep.PolicyComplete = rep.PolicyPresent && rep.HeaderBeforeFirstPointer && !j.pointerInHeader && slices.Equal(j.header, j.canon)
 	switch {
 	case !rep.PolicyPresent:
 		rep.PolicyStatus = "in-index header - absent"

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -25,32 +26,32 @@ type splitJudgement struct {
 	fileDivergence string
 }
 
-// judge fills the policy axis. It returns the policy file's compared text
+// judge fills the policy axis. It returns the policy file's compared lines
 // (the kind source) and its values.
-func (s *splitJudgement) judge() (string, *policy.Values, error) {
+func (s *splitJudgement) judge() ([]string, *policy.Values, error) {
 	rep := s.rep
 	rep.Shape = ShapeSplit
 	s.findResidue()
-	s.stanzaComplete = !s.pointerInHeader && strings.Join(s.stanza.Block, "\n") == strings.Join(s.stanzaRef, "\n") && len(s.residue) == 0
+	s.stanzaComplete = !s.pointerInHeader && slices.Equal(s.stanza.Block, s.stanzaRef) && len(s.residue) == 0
 
 	abs, reason := resolvePolicyPath(s.opt.IndexPath, s.stanza.Path)
 	if reason != "" {
-		return "", nil, refusal(RefPolicyPathMalformed, "split-store stanza is malformed", reason,
+		return nil, nil, refusal(RefPolicyPathMalformed, "split-store stanza is malformed", reason,
 			"this is a malformed declaration, not the half-migrated state")
 	}
 	rep.PolicyFile = abs
-	text, values, err := s.readPolicyFile(abs)
+	kindLines, values, err := s.readPolicyFile(abs)
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
 	rep.PolicyComplete = s.stanzaComplete && s.fileComplete
 	rep.PolicyPresent = rep.Shape == ShapeSplit
 	if rep.PolicyComplete {
 		rep.PolicyStatus = "split - stanza and policy file both match the reference"
-		return text, values, nil
+		return kindLines, values, nil
 	}
 	s.describe()
-	return text, values, nil
+	return kindLines, values, nil
 }
 
 // findResidue finds a run of policy lines left anywhere outside the stanza.
@@ -70,44 +71,45 @@ func (s *splitJudgement) findResidue() {
 
 // readPolicyFile reads the policy file at abs. A missing file is the
 // half-migrated state (the stanza landed, the file has not); anything else
-// that cannot be read is a refusal.
-func (s *splitJudgement) readPolicyFile(abs string) (string, *policy.Values, error) {
+// that cannot be read is a refusal. It returns the compared region's lines.
+func (s *splitJudgement) readPolicyFile(abs string) ([]string, *policy.Values, error) {
 	fi, statErr := os.Stat(abs)
 	switch {
 	case statErr == nil && fi.IsDir():
-		return "", nil, refusal(RefPolicyFileUnreadable, "this store's policy file could not be read",
+		return nil, nil, refusal(RefPolicyFileUnreadable, "this store's policy file could not be read",
 			"path: "+abs, "a directory sits where the policy file should be",
 			"something exists there, so this is not the half-migrated state")
 	case statErr != nil && (errors.Is(statErr, fs.ErrNotExist) || errors.Is(statErr, syscall.ENOTDIR)):
 		s.rep.Shape = ShapeSplitIncomplete
 		s.fileDivergence = fmt.Sprintf("the stanza names '%s', and no such file sits beside this index (looked for: %s)", s.stanza.Path, abs)
-		return "", nil, nil
+		return nil, nil, nil
 	}
-	f, err := textfile.Read(abs)
+	text, err := textfile.ReadText(abs)
 	if err != nil {
-		return "", nil, refusal(RefPolicyFileUnreadable, "this store's policy file could not be read",
+		return nil, nil, refusal(RefPolicyFileUnreadable, "this store's policy file could not be read",
 			"path: "+abs, ioMessage(err), "the file exists, so this is not the half-migrated state")
 	}
-	plines := textfile.Lines(f.Text)
+	plines := textfile.Lines(text)
 	region := policy.ReadRegion(plines, policy.PolicyBegin, policy.PolicyEnd)
 	if !region.HasContent() {
-		return "", nil, refusal(RefPolicyFileMalformed, "this store's policy file is malformed",
+		return nil, nil, refusal(RefPolicyFileMalformed, "this store's policy file is malformed",
 			fmt.Sprintf("expected '%s' and '%s' around a non-empty policy text", policy.PolicyBegin, policy.PolicyEnd),
 			"in: "+abs)
 	}
 	if region.Duplicated() {
-		return "", nil, refusal(RefPolicyFileMalformed, "this store's policy file is malformed",
+		return nil, nil, refusal(RefPolicyFileMalformed, "this store's policy file is malformed",
 			fmt.Sprintf("carries %d '%s' and %d '%s' marker(s); exactly one of each is expected, so which policy governs is ambiguous",
 				region.BeginCount, policy.PolicyBegin, region.EndCount, policy.PolicyEnd),
 			"in: "+abs)
 	}
-	text := strings.Join(region.Block, "\n")
-	s.fileComplete = text == s.canonText
+	// Blocks are compared line by line: a normalized block has no empty
+	// first or last line, so two are equal exactly when their texts are.
+	s.fileComplete = slices.Equal(region.Block, s.canon)
 	if !s.fileComplete {
 		s.fileDivergence = FirstDivergence(region.Block, s.canon, "policy file")
 	}
 	v := policy.ParseValues(plines, s.opt.Today)
-	return text, &v, nil
+	return region.Block, &v, nil
 }
 
 // describe words an incomplete split policy: its status, where it first
