@@ -128,6 +128,9 @@ func TestRealStores(t *testing.T) {
 			if err := WriteText(&b, r); err != nil {
 				t.Fatal(err)
 			}
+			if want := writeTextByFormat(r); b.String() != want {
+				t.Errorf("%s: WriteText differs from the fmt verbs:\n%s\n%s", ix, b.String(), want)
+			}
 			if err := WriteJSON(&b, r); err != nil {
 				t.Fatal(err)
 			}

@@ -1,8 +1,8 @@
 package check
 
 import (
-	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -11,68 +11,85 @@ import (
 const noCounts = "No counts are reported: a verdict on input this check does not fully recognize would be a guess."
 
 // WriteText renders the report as the human-readable lines of the
-// contract, each ending in LF.
+// contract, each ending in LF, in one write. It joins strings rather than
+// formatting them: the first use of fmt's machinery in a process (its
+// printer, the interface look-ups for each argument) cost a check more
+// than its lines.
 func WriteText(w io.Writer, r *Report) error {
-	var b strings.Builder
-	line := func(format string, a ...any) {
-		fmt.Fprintf(&b, format, a...)
-		b.WriteByte('\n')
+	b := make([]byte, 0, 1024)
+	line := func(parts ...string) {
+		for _, p := range parts {
+			b = append(b, p...)
+		}
+		b = append(b, '\n')
 	}
 	switch r.Result {
 	case UsageError:
 		line("RESULT: usage-error")
-		line("reason: %s", r.Reason)
+		line("reason: ", r.Reason)
 	case Refused:
 		line("RESULT: refused")
-		line("reason: %s", r.Refusal.Reason)
+		line("reason: ", r.Refusal.Reason)
 		for _, d := range r.Refusal.Detail {
-			line("  %s", d)
+			line("  ", d)
 		}
-		line("%s", noCounts)
+		line(noCounts)
 	default:
-		line("RESULT: %s", r.Result)
-		line("policy: %s", r.PolicyStatus)
+		line("RESULT: ", r.Result)
+		line("policy: ", r.PolicyStatus)
 		if r.PolicyDivergence != "" {
-			line("  %s", r.PolicyDivergence)
+			line("  ", r.PolicyDivergence)
 		}
 		for _, e := range r.PolicyExplanation {
-			line("  %s", e)
+			line("  ", e)
 		}
-		line("size: %s", SizeText(&r.Size))
+		line("size: ", SizeText(&r.Size))
 		if n := len(r.Size.IgnoredKeys); n > 0 {
-			line("  note: this version does not understand %d forward-compatibility key(s) and ignored them: %s", n, strings.Join(r.Size.IgnoredKeys, ", "))
+			line("  note: this version does not understand ", itoa(n), " forward-compatibility key(s) and ignored them: ", strings.Join(r.Size.IgnoredKeys, ", "))
 		}
-		line("subjects_without_hook: %d", len(r.WithoutHook))
-		line("unattributed_shared_notes: %d", len(r.SharedNotes))
-		line("")
-		line("index: %s", r.Index)
-		line("reference: %s", r.Reference)
+		line("subjects_without_hook: ", itoa(len(r.WithoutHook)))
+		line("unattributed_shared_notes: ", itoa(len(r.SharedNotes)))
+		line()
+		line("index: ", r.Index)
+		line("reference: ", r.Reference)
 		if r.PolicyFile != "" {
-			line("store policy file: %s", r.PolicyFile)
+			line("store policy file: ", r.PolicyFile)
 		}
-		line("excluded from comparison: %s", ExcludedHeading)
-		line("entry kinds named by the policy: %s (read from the %s; matched %d of %d linked subjects)",
-			strings.Join(r.KindPrefixes, ", "), r.KindPrefixSource, r.EntriesMatchingKind, r.SubjectsTotal)
+		line("excluded from comparison: ", ExcludedHeading)
+		line("entry kinds named by the policy: ", strings.Join(r.KindPrefixes, ", "), " (read from the ", r.KindPrefixSource,
+			"; matched ", itoa(r.EntriesMatchingKind), " of ", itoa(r.SubjectsTotal), " linked subjects)")
 		if r.EntriesNotMatchingKind > 0 {
-			line("  note: %d linked subject(s) carry none of those prefixes and were judged under this store's rules anyway", r.EntriesNotMatchingKind)
+			line("  note: ", itoa(r.EntriesNotMatchingKind), " linked subject(s) carry none of those prefixes and were judged under this store's rules anyway")
 		}
 		if len(r.WithoutHook) > 0 {
-			line("")
+			line()
 			line("subjects without a recall hook:")
 			for _, s := range r.WithoutHook {
-				line("  line %-4d %s [%s] - %s", s.Line, s.Target, s.LinkText, s.Reason)
+				line("  line ", lineNumber(s.Line), " ", s.Target, " [", s.LinkText, "] - ", s.Reason)
 			}
 		}
 		if len(r.SharedNotes) > 0 {
-			line("")
+			line()
 			line("unattributed shared notes:")
 			for _, n := range r.SharedNotes {
-				line("  line %-4d %d subjects share a %s note '%s'", n.Line, len(n.Subjects), n.Position, n.Note)
+				line("  line ", lineNumber(n.Line), " ", itoa(len(n.Subjects)), " subjects share a ", n.Position, " note '", n.Note, "'")
 			}
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := w.Write(b)
 	return err
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// lineNumber is a line number left-justified in four columns, as the
+// contract's "%-4d" prints it.
+func lineNumber(n int) string {
+	s := strconv.Itoa(n)
+	if len(s) < 4 {
+		s += "    "[len(s):]
+	}
+	return s
 }
 
 // SizeText renders the size axis. A budget never appears as a bare number:
@@ -84,14 +101,14 @@ func SizeText(s *Size) string {
 	case SizeCouldNotVerify:
 		return "could not verify - " + s.Cause
 	}
-	basis := fmt.Sprintf("budget = %s of the %s-%s limit observed %s",
-		textfile.Fixed2(s.Fraction), textfile.N0(s.ObservationValue), strings.TrimSuffix(s.Unit, "s"), s.ObservationDate)
-	out := fmt.Sprintf("%s of %s %s (%s)", textfile.N0(s.Measured), textfile.N0(s.Budget), s.Unit, basis)
+	basis := "budget = " + textfile.Fixed2(s.Fraction) + " of the " + textfile.N0(s.ObservationValue) + "-" + strings.TrimSuffix(s.Unit, "s") +
+		" limit observed " + s.ObservationDate
+	out := textfile.N0(s.Measured) + " of " + textfile.N0(s.Budget) + " " + s.Unit + " (" + basis + ")"
 	if s.State == SizeOver {
-		out = fmt.Sprintf("%s of %s %s - OVER BY %s (%s)", textfile.N0(s.Measured), textfile.N0(s.Budget), s.Unit, textfile.N0(s.Measured-s.Budget), basis)
+		out = textfile.N0(s.Measured) + " of " + textfile.N0(s.Budget) + " " + s.Unit + " - OVER BY " + textfile.N0(s.Measured-s.Budget) + " (" + basis + ")"
 	}
 	if s.Stale {
-		out += fmt.Sprintf(" [the observation is %d days old against a %d-day bound - re-observe the limit]", s.ObservationAgeDays, s.StalenessBoundDays)
+		out += " [the observation is " + itoa(s.ObservationAgeDays) + " days old against a " + itoa(s.StalenessBoundDays) + "-day bound - re-observe the limit]"
 	}
 	return out
 }
