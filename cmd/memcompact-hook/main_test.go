@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/memcompact/memcompact/internal/cli"
+	"github.com/memcompact/memcompact/internal/companion"
+	_ "github.com/memcompact/memcompact/internal/fullbuild" // the scripts' memcompact and memcompact-full link everything
 	"github.com/memcompact/memcompact/internal/mdblocks"
 	"github.com/memcompact/memcompact/internal/testshared"
 )
@@ -33,9 +36,15 @@ const leanEnv = "MEMCOMPACT_TEST_HOOK_BIN"
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"memcompact-hook": main,
+		"memcompact-full": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"memcompact": func() {
 			if lean := os.Getenv(leanEnv); lean != "" && isHookRun(os.Args[1:]) {
-				os.Exit(passOn(lean, os.Args[1:], os.Environ()))
+				code, err := companion.Run(lean, companion.Hook, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+				if err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					code = 2
+				}
+				os.Exit(code)
 			}
 			os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
@@ -82,7 +91,7 @@ func TestLean(t *testing.T) {
 		"github.com/anthropics/", "github.com/openai/", "github.com/modelcontextprotocol/",
 		"github.com/memcompact/memcompact/internal/cli", "github.com/memcompact/memcompact/internal/mcpserver",
 		"github.com/memcompact/memcompact/internal/summarize", "encoding/gob", "net/http",
-		"github.com/yuin/goldmark", // asked of memcompact, for the few indexes holding a comment (mdblocks)
+		"github.com/yuin/goldmark", // asked of memcompact-full, for the few indexes holding a comment (mdblocks)
 	} {
 		if i := slices.IndexFunc(deps, func(d string) bool { return strings.HasPrefix(d, banned) }); i >= 0 {
 			t.Errorf("memcompact-hook links %s", deps[i])
@@ -90,12 +99,12 @@ func TestLean(t *testing.T) {
 	}
 }
 
-// TestAskMemcompactUnavailable: without a memcompact beside it or on PATH,
-// the finder's error is mdblocks.ErrUnavailable, which the hooks report as
-// an install to mend (allowing), not as a bug.
-func TestAskMemcompactUnavailable(t *testing.T) {
+// TestParserUnavailable: without a memcompact-full or memcompact beside it
+// or on PATH, the finder's error is mdblocks.ErrUnavailable, which the
+// hooks report as an install to mend (allowing), not as a bug.
+func TestParserUnavailable(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	_, err := askMemcompact([]byte("<!-- x -->\n"))
+	_, err := mdblocks.Companion(companion.Full, companion.Main)([]byte("<!-- x -->\n"))
 	if !errors.Is(err, mdblocks.ErrUnavailable) || !strings.Contains(err.Error(), "go install") {
 		t.Fatalf("askMemcompact without memcompact: %v", err)
 	}

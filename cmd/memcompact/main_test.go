@@ -8,6 +8,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/memcompact/memcompact/internal/cli"
+	_ "github.com/memcompact/memcompact/internal/fullbuild" // the scripts' memcompact links everything; TestLeanScripts runs them on the lean build
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 

@@ -1,18 +1,19 @@
 package claudehooks
 
 import (
-	"debug/buildinfo"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/memcompact/memcompact/internal/companion"
 )
 
 // LeanName is the executable that runs memcompact's hooks alone
 // (cmd/memcompact-hook): the same engine and output as "memcompact hook",
 // without the model and MCP SDKs whose start-up cost memcompact about
 // 5 ms on every session start and every Write or Edit.
-const LeanName = "memcompact-hook"
+const LeanName = companion.Hook
 
 // Finder finds the executables LeanBin weighs. Its zero value looks on
 // PATH with exec.LookPath and compares the executables' Go build
@@ -38,7 +39,7 @@ func (f Finder) LeanBin(bin string) string {
 		lookPath = exec.LookPath
 	}
 	if same == nil {
-		same = sameBuild
+		same = companion.SameBuild
 	}
 	if strings.ContainsAny(bin, " \t'\"") {
 		return ""
@@ -69,33 +70,4 @@ func (f Finder) LeanBin(bin string) string {
 		return ""
 	}
 	return lean
-}
-
-// sameBuild reports whether two Go executables were built from the same
-// module version and, for builds from a checkout, the same revision with
-// the same local changes (or none). Unreadable build information is not
-// the same build.
-func sameBuild(a, b string) bool {
-	ia, err := buildinfo.ReadFile(a)
-	if err != nil {
-		return false
-	}
-	ib, err := buildinfo.ReadFile(b)
-	if err != nil || ia.Main.Path != ib.Main.Path || ia.Main.Version != ib.Main.Version {
-		return false
-	}
-	vcs := func(bi *buildinfo.BuildInfo) (rev, modified string) {
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				modified = s.Value
-			}
-		}
-		return rev, modified
-	}
-	ra, ma := vcs(ia)
-	rb, mb := vcs(ib)
-	return ra == rb && ma == mb
 }

@@ -16,8 +16,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/mdblocks"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/userenv"
@@ -49,6 +51,9 @@ type Env struct {
 	// Now is the clock. MEMCOMPACT_TODAY=YYYY-MM-DD pins the date, so tests
 	// and reproducible runs can fix "today".
 	Now func() time.Time
+	// Process says the streams are this process's own, so a command handed
+	// to memcompact-full may replace the process (handOver).
+	Process bool
 }
 
 // Today returns the local date at midnight (or MEMCOMPACT_TODAY).
@@ -59,7 +64,8 @@ func (e *Env) Home() string { return userenv.Home(e.Getenv) }
 
 // osEnv is the Env of a real process.
 func osEnv(stdin io.Reader, stdout, stderr io.Writer) *Env {
-	return &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookupEnv: os.LookupEnv, Now: time.Now}
+	return &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookupEnv: os.LookupEnv, Now: time.Now,
+		Process: stdin == os.Stdin && stdout == os.Stdout && stderr == os.Stderr}
 }
 
 // command is one verb: its synopsis (the text after "memcompact ", its
@@ -148,7 +154,14 @@ func runVerb(env *Env, c *command, args []string) int {
 	out := &countingWriter{w: env.Stdout}
 	venv := *env
 	venv.Stdout = out
-	err := c.run(&venv, args)
+	err := call(c, &venv, args)
+	if errors.Is(err, outcome.ErrNotLinked) && out.n == 0 {
+		code, herr := handOver(env, append([]string{c.name}, args...), err)
+		if herr == nil {
+			return code
+		}
+		err = herr
+	}
 	var ee *exitError
 	if err != nil && out.n == 0 && psflag.Asks(args, "json") {
 		code, msg, hints := exitRefused, err.Error(), []string(nil)
@@ -160,6 +173,23 @@ func runVerb(env *Env, c *command, args []string) int {
 		}
 	}
 	return report(env, err)
+}
+
+// call runs c. The load cut raises a Markdown parser this executable
+// could not reach (memcompact asks memcompact-full's) as a panic of
+// mdblocks.ErrUnavailable; that is an install to mend, reported as the
+// refusal it is, not as a bug.
+func call(c *command, env *Env, args []string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg, ok := mdblocks.Unavailable(r)
+			if !ok {
+				panic(r)
+			}
+			err = &exitError{Code: exitRefused, Err: errors.New(msg), Hints: []string{companion.InstallHint}}
+		}
+	}()
+	return c.run(env, args)
 }
 
 // countingWriter counts the bytes written through it.

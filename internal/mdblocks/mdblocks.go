@@ -3,13 +3,12 @@
 // comments (package loadcut), through whichever parser the executable
 // links.
 //
-// memcompact links goldmark's (package gmblocks, which registers itself
-// when imported). The hooks' lean executable, memcompact-hook, does not:
-// goldmark's package initialisation alone would cost every hook 1.6 M
-// instructions, about half its start-up, for the few indexes that hold a
-// comment at all. It registers Exec instead, which asks the memcompact
-// executable beside it (Serve, behind ServeArg) and so gets the very same
-// answer from the very same parser.
+// memcompact-full links goldmark's (package gmblocks, which registers
+// itself when imported). memcompact and memcompact-hook do not: goldmark's
+// package initialisation alone would cost every run 1.6 M instructions and
+// about 0.6 ms, for the few indexes that hold a comment at all. They
+// register Companion instead, which asks memcompact-full (Serve, behind
+// ServeArg) and so gets the very same answer from the very same parser.
 package mdblocks
 
 import (
@@ -18,10 +17,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/memcompact/memcompact/internal/companion"
 )
 
 // Block is one top-level HTML block: Start is the offset of its first
@@ -49,8 +49,8 @@ func Use(f Finder) {
 var ErrNoParser = errors.New("mdblocks: no Markdown parser is linked (import internal/mdblocks/gmblocks, or Use Exec)")
 
 // ErrUnavailable is the error of a finder that could not reach its parser
-// (memcompact-hook without a working memcompact beside it or on PATH): an
-// install to mend, not a bug in memcompact.
+// (memcompact or memcompact-hook without a working memcompact-full beside
+// it or on PATH): an install to mend, not a bug in memcompact.
 var ErrUnavailable = errors.New("the Markdown parser is not available")
 
 // Unavailable reports whether r, a value recovered from a panic (the load
@@ -96,20 +96,43 @@ func Serve(r io.Reader, w io.Writer) error {
 	return bw.Flush()
 }
 
-// Exec is a finder that runs the memcompact executable at bin with
-// ServeArg and reads its answer.
-func Exec(bin string) Finder {
+// Companion is the finder of an executable that does not link goldmark
+// (memcompact, memcompact-hook): it asks the first of the executables
+// named that package companion finds installed with it (memcompact-full
+// links goldmark), so that only an index holding "<!--" costs one more
+// process. None answering is an ErrUnavailable that says what to mend.
+func Companion(names ...string) Finder {
 	return func(src []byte) ([]Block, error) {
-		cmd := exec.Command(bin, ServeArg)
-		cmd.Stdin = bytes.NewReader(src)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			return nil, fmt.Errorf("%s %s: %v: %s", bin, ServeArg, err, strings.TrimSpace(stderr.String()))
+		var why []string
+		for _, name := range names {
+			bin, err := companion.Find(name)
+			if err == nil && companion.Loop(name) {
+				err = fmt.Errorf("%s asked this executable already", name)
+			}
+			if err == nil {
+				var blocks []Block
+				if blocks, err = run(bin, name, src); err == nil {
+					return blocks, nil
+				}
+			}
+			why = append(why, err.Error())
 		}
-		return parseBlocks(out, len(src))
+		return nil, fmt.Errorf("%w: an index holding an HTML comment is read with memcompact-full's parser, and %s (%s)", ErrUnavailable, strings.Join(why, "; "), companion.InstallHint)
 	}
+}
+
+// run asks the executable bin, installed as name, for src's blocks
+// (ServeArg) and reads its answer.
+func run(bin, name string, src []byte) ([]Block, error) {
+	var out, stderr bytes.Buffer
+	code, err := companion.Run(bin, name, []string{ServeArg}, bytes.NewReader(src), &out, &stderr)
+	if err == nil && code != 0 {
+		err = fmt.Errorf("exit status %d", code)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %v: %s", bin, ServeArg, err, strings.TrimSpace(stderr.String()))
+	}
+	return parseBlocks(out.Bytes(), len(src))
 }
 
 // parseBlocks reads Serve's answer for a document of n bytes: ordered,

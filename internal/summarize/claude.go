@@ -62,10 +62,10 @@ func (m *claudeModel) Complete(ctx context.Context, turns []Turn) (string, error
 		if runErr != nil {
 			return "", runErr
 		}
-		return "", fmt.Errorf("%s answered in an unexpected shape (not its JSON result): %q", m.Name(), quoteShort(strings.TrimSpace(out)))
+		return "", fmt.Errorf("%s answered in an unexpected shape (not its JSON result): %q", m.Name(), QuoteShort(strings.TrimSpace(out)))
 	}
 	if r.IsError || r.Subtype != "success" {
-		what := quoteShort(strings.TrimSpace(r.Result))
+		what := QuoteShort(strings.TrimSpace(r.Result))
 		if r.Subtype != "success" {
 			what = r.Subtype + ": " + what
 		}

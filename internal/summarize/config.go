@@ -2,7 +2,7 @@ package summarize
 
 import (
 	"fmt"
-	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -30,8 +30,8 @@ const (
 	// MaxRetries bounds the SDKs' retries of a rate limit or a server
 	// error (with their backoff, honouring Retry-After).
 	MaxRetries = 2
-	// maxTokens bounds an answer: a summary longer than this is no summary.
-	maxTokens = 8192
+	// MaxTokens bounds an answer: a summary longer than this is no summary.
+	MaxTokens = 8192
 )
 
 // Config says which summarizer to run and how. The zero Kind is Builtin.
@@ -138,8 +138,10 @@ func Loopback(rawURL string) bool {
 	if strings.EqualFold(h, "localhost") {
 		return true
 	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	// netip, not net: package net would link the C resolver, and with it
+	// the dynamic loader, into every memcompact run.
+	ip, err := netip.ParseAddr(h)
+	return err == nil && ip.Zone() == "" && ip.IsLoopback()
 }
 
 func isOpenAI(base string) bool {

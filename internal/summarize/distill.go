@@ -204,14 +204,14 @@ func Bullets(answer string) ([]string, error) {
 			// A continuation line or a nested item: part of the bullet above.
 			out[len(out)-1] += " " + t
 		default:
-			return nil, fmt.Errorf("the answer is not a list of bullets (line %q)", quoteShort(t))
+			return nil, fmt.Errorf("the answer is not a list of bullets (line %q)", QuoteShort(t))
 		}
 	}
 	if len(out) == 0 {
 		if strings.TrimSpace(answer) == "" {
 			return nil, errors.New("the answer was empty")
 		}
-		return nil, fmt.Errorf("the answer holds no bullets (%q)", quoteShort(strings.TrimSpace(answer)))
+		return nil, fmt.Errorf("the answer holds no bullets (%q)", QuoteShort(strings.TrimSpace(answer)))
 	}
 	return out, nil
 }
@@ -225,8 +225,8 @@ func stripItem(l string) string {
 
 var headRE = lazyre.New(`^#{1,6}\s+`)
 
-// quoteShort cuts s to a length fit for an error message.
-func quoteShort(s string) string {
+// QuoteShort cuts s to a length fit for an error message.
+func QuoteShort(s string) string {
 	const n = 160
 	if r := []rune(s); len(r) > n {
 		return string(r[:n]) + "…"

@@ -2,8 +2,10 @@ package summarize
 
 import (
 	"fmt"
-	"net/http"
 	"os/exec"
+	"sync"
+
+	"github.com/memcompact/memcompact/internal/outcome"
 )
 
 // Env is what New reads from outside: the environment and PATH. Tests
@@ -11,7 +13,9 @@ import (
 type Env struct {
 	Getenv   func(string) string
 	LookPath func(string) (string, error)
-	HTTP     *http.Client // nil for the SDKs' own
+	// API makes the anthropic and openai models; nil for the one the
+	// executable links (LinkAPI).
+	API APIFunc
 }
 
 // DefaultEnv is the process's environment.
@@ -19,16 +23,41 @@ func DefaultEnv(getenv func(string) string) Env {
 	return Env{Getenv: getenv, LookPath: exec.LookPath}
 }
 
+// APIFunc makes the model of an API summarizer (anthropic or openai) from
+// its Resolved Config.
+type APIFunc func(c Config, getenv func(string) string) (Model, error)
+
+var (
+	apiMu  sync.Mutex
+	linked APIFunc
+)
+
+// LinkAPI makes f the maker of API models. Package sdk calls it when
+// imported: only an executable that links the SDKs can reach the APIs.
+func LinkAPI(f APIFunc) {
+	apiMu.Lock()
+	defer apiMu.Unlock()
+	linked = f
+}
+
 // New makes the Model c names; c must be Resolved. The built-in summarizer
-// is no Model (package distill runs it).
+// is no Model (package distill runs it). An API summarizer in an
+// executable that does not link the SDKs is an outcome.ErrNotLinked.
 func New(c Config, env Env) (Model, error) {
 	switch c.Kind {
 	case Claude:
 		return newClaude(c, env.LookPath)
-	case Anthropic:
-		return newAnthropic(c, env.Getenv, env.HTTP)
-	case OpenAI:
-		return newOpenAI(c, env.Getenv, env.HTTP)
+	case Anthropic, OpenAI:
+		api := env.API
+		if api == nil {
+			apiMu.Lock()
+			api = linked
+			apiMu.Unlock()
+		}
+		if api == nil {
+			return nil, fmt.Errorf("the %s summarizer is %w (memcompact-full links the model SDKs)", c.Kind, outcome.ErrNotLinked)
+		}
+		return api(c, env.Getenv)
 	case Command:
 		return &commandModel{command: c.Command, timeout: c.Timeout}, nil
 	}

@@ -20,7 +20,7 @@ func Preview(c Config, in Input) string {
 	case Claude:
 		fmt.Fprintf(&b, "Command: claude %s (the request on stdin)\n", shellQuote(claudeArgs(c.Model)))
 	case Anthropic:
-		fmt.Fprintf(&b, "Request: POST /v1/messages, model %s, max_tokens %d, key from ANTHROPIC_API_KEY\n", c.Model, maxTokens)
+		fmt.Fprintf(&b, "Request: POST /v1/messages, model %s, max_tokens %d, key from ANTHROPIC_API_KEY\n", c.Model, MaxTokens)
 	case OpenAI:
 		fmt.Fprintf(&b, "Request: POST /chat/completions, model %s, key from OPENAI_API_KEY\n", c.Model)
 	case Command:

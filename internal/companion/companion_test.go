@@ -1,0 +1,95 @@
+package companion
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestSameBuild: an executable is its own build; a file that is not a Go
+// executable is nobody's.
+func TestSameBuild(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	script := filepath.Join(t.TempDir(), "memcompact-full")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if !SameBuild(self, self) {
+		t.Error("an executable is not the same build as itself")
+	}
+	if SameBuild(self, script) || SameBuild(script, self) {
+		t.Error("a shell script counts as the same build")
+	}
+}
+
+// TestFind: the executable beside this one wins over PATH's; PATH's is
+// taken only when it is the same build; nothing found is an error that
+// names what was looked for.
+func TestFind(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell scripts stand in for executables")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	onPath := t.TempDir()
+	t.Setenv("PATH", onPath)
+	if _, err := Find("memcompact-nothing"); err == nil || !strings.Contains(err.Error(), "no memcompact-nothing executable") {
+		t.Errorf("Find of a missing executable: %v", err)
+	}
+	script := filepath.Join(onPath, "memcompact-other")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Find("memcompact-other"); err == nil || !strings.Contains(err.Error(), "another version") {
+		t.Errorf("Find of another build on PATH: %v", err)
+	}
+	same := filepath.Join(onPath, "memcompact-same")
+	if err := os.Symlink(self, same); err != nil {
+		t.Skip(err)
+	}
+	if got, err := Find("memcompact-same"); err != nil || got != same {
+		t.Errorf("Find of the same build on PATH: %q, %v", got, err)
+	}
+	beside := filepath.Join(filepath.Dir(self), "memcompact-besidetest")
+	if err := os.WriteFile(beside, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Skip(err)
+	}
+	defer os.Remove(beside)
+	if got, err := Find("memcompact-besidetest"); err != nil || got != beside {
+		t.Errorf("Find beside: %q, %v; want %q", got, err, beside)
+	}
+}
+
+// TestRunMarksHanded: the command runs on the given streams, its exit
+// code comes back, and its environment names what it was handed to.
+func TestRunMarksHanded(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip(err)
+	}
+	var out bytes.Buffer
+	code, err := Run(sh, Full, []string{"-c", `echo "$` + HandedEnv + `"; cat; exit 7`}, strings.NewReader("in\n"), &out, &out)
+	if err != nil || code != 7 || out.String() != Full+"\nin\n" {
+		t.Errorf("Run: code %d, %v, output %q", code, err, out.String())
+	}
+	if _, err := Run(filepath.Join(t.TempDir(), "missing"), Full, nil, nil, &out, &out); err == nil {
+		t.Error("Run of a missing executable: no error")
+	}
+	t.Setenv(HandedEnv, Full)
+	if !Loop(Full) || Loop(Main) {
+		t.Error("Loop does not read the mark")
+	}
+	Forget()
+	if Loop(Full) {
+		t.Error("Forget left the mark")
+	}
+}
