@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -9,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -176,14 +176,19 @@ func checkRun(b *testing.B, r benchRow, code int, stdout, stderr []byte) {
 
 // BenchmarkProcess runs each row as its own process, the way a hook runs:
 // the figure includes start-up. /bin/true is the baseline the table's
-// targets are measured above. It builds memcompact and memcompact-hook
-// from this checkout, or runs $MEMCOMPACT_BENCH_BIN (and, for the hook
-// rows' "-lean" twins, $MEMCOMPACT_BENCH_HOOK_BIN) when set, so two builds
-// can be compared on the same rows.
+// targets are measured above. It installs memcompact, memcompact-full and
+// memcompact-hook from this checkout side by side, or runs
+// $MEMCOMPACT_BENCH_BIN (and, for the hook rows' "-lean" twins,
+// $MEMCOMPACT_BENCH_HOOK_BIN) when set, so two builds can be compared on
+// the same rows.
 func BenchmarkProcess(b *testing.B) {
 	f := newBenchFixture(b)
-	bin := benchBinary(b, f, "MEMCOMPACT_BENCH_BIN", "memcompact", ".")
-	lean := benchBinary(b, f, "MEMCOMPACT_BENCH_HOOK_BIN", "memcompact-hook", "../memcompact-hook")
+	bin, lean := os.Getenv("MEMCOMPACT_BENCH_BIN"), os.Getenv("MEMCOMPACT_BENCH_HOOK_BIN")
+	if bin == "" || lean == "" {
+		dir := filepath.Join(f.dir, "bin")
+		testshared.Install(b, dir, "memcompact", "memcompact-full", "memcompact-hook")
+		bin, lean = cmp.Or(bin, testshared.Exe(dir, "memcompact")), cmp.Or(lean, testshared.Exe(dir, "memcompact-hook"))
+	}
 	if t, err := exec.LookPath("true"); err == nil {
 		b.Run("true", func(b *testing.B) {
 			for b.Loop() {
@@ -199,21 +204,6 @@ func BenchmarkProcess(b *testing.B) {
 			b.Run(r.name+"-lean", func(b *testing.B) { f.runProcess(b, r, lean) })
 		}
 	}
-}
-
-// benchBinary is $env, or name built from the package in dir.
-func benchBinary(b *testing.B, f *benchFixture, env, name, dir string) string {
-	if bin := os.Getenv(env); bin != "" {
-		return bin
-	}
-	bin := filepath.Join(f.dir, "bin", name)
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	if out, err := exec.Command("go", "build", "-o", bin, dir).CombinedOutput(); err != nil {
-		b.Fatalf("go build %s: %v\n%s", dir, err, out)
-	}
-	return bin
 }
 
 // runProcess times row r run by the executable bin.

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memcompact/memcompact/internal/testshared"
 )
 
 // TestClaudeCodeHooks runs memcompact's hooks inside the real Claude Code,
@@ -29,13 +31,8 @@ func TestClaudeCodeHooks(t *testing.T) {
 		t.Skip("MEMCOMPACT_CLAUDE_CODE is not set: the hooks inside the real Claude Code client are not tried (.ci/run installs the client and sets it)")
 	}
 	full, both := t.TempDir(), t.TempDir()
-	for _, b := range []struct{ dir, pkg, name string }{
-		{full, ".", "memcompact"}, {both, ".", "memcompact"}, {both, "../memcompact-hook", "memcompact-hook"},
-	} {
-		if out, err := exec.Command("go", "build", "-o", filepath.Join(b.dir, b.name), b.pkg).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", b.pkg, err, out)
-		}
-	}
+	testshared.Install(t, full, "memcompact", "memcompact-full")
+	testshared.Install(t, both, "memcompact", "memcompact-full", "memcompact-hook")
 	for _, c := range []struct {
 		name, dir, runs string
 	}{

@@ -2,22 +2,92 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/memcompact/memcompact/internal/cli"
+	"github.com/memcompact/memcompact/internal/companion"
 	_ "github.com/memcompact/memcompact/internal/fullbuild" // the scripts' memcompact links everything; TestLeanScripts runs them on the lean build
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
 var update = flag.Bool("u", false, "update testscript files in place (cmp's second argument)")
 
+// leanEnv names the memcompact executable TestLeanScripts built (with
+// memcompact-full beside it).
+const leanEnv = "MEMCOMPACT_TEST_LEAN_BIN"
+
+// In the scripts, memcompact is this test executable with everything
+// linked (package fullbuild), or, when $MEMCOMPACT_TEST_LEAN_BIN names
+// one, the memcompact executable built from this package, handing what it
+// does not link to the memcompact-full beside it (TestLeanScripts).
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"memcompact": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"memcompact": func() {
+			if lean := os.Getenv(leanEnv); lean != "" {
+				code, err := companion.Run(lean, companion.Main, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+				if err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					code = 2
+				}
+				os.Exit(code)
+			}
+			os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
+}
+
+// TestLeanScripts runs every script again with memcompact the lean
+// executable a user installs and memcompact-full beside it: the two must
+// print, write and exit as the all-linked one does, handing over included
+// (mcp, an API summarizer, an index holding a comment).
+func TestLeanScripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds memcompact and memcompact-full with the go command")
+	}
+	lean := testshared.Install(t, t.TempDir(), "memcompact", "memcompact-full")
+	p := testshared.ScriptParams("testdata/script", false)
+	setup := p.Setup
+	p.Setup = func(e *testscript.Env) error {
+		e.Setenv(leanEnv, lean)
+		return setup(e)
+	}
+	testscript.Run(t, p)
+}
+
+// TestWithoutFull runs testdata/alone's scripts with memcompact installed
+// alone (no memcompact-full beside it, and PATH holding only the scripts'
+// own commands).
+func TestWithoutFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds memcompact with the go command")
+	}
+	lean := testshared.Install(t, t.TempDir(), "memcompact")
+	p := testshared.ScriptParams("testdata/alone", *update)
+	setup := p.Setup
+	p.Setup = func(e *testscript.Env) error {
+		e.Setenv(leanEnv, lean)
+		bin, _, _ := strings.Cut(e.Getenv("PATH"), string(os.PathListSeparator))
+		e.Setenv("PATH", bin)
+		return setup(e)
+	}
+	testscript.Run(t, p)
+}
+
+// TestLean: memcompact links none of what memcompact-full links for it
+// (package companion): the SDKs, the MCP server, goldmark, the network.
+func TestLean(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists the build's packages with the go command")
+	}
+	testshared.Unlinked(t, ".", "github.com/anthropics/", "github.com/openai/", "github.com/modelcontextprotocol/",
+		"github.com/yuin/goldmark/", "github.com/memcompact/memcompact/internal/mcpserver",
+		"github.com/memcompact/memcompact/internal/fullbuild", "github.com/memcompact/memcompact/internal/summarize/sdk",
+		"net", "net/http", "crypto/tls", "encoding/gob")
 }
 
 // TestScripts runs the CLI tests in testdata/script (testshared.ScriptParams

@@ -16,10 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/mdblocks"
-	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/userenv"
@@ -54,6 +52,8 @@ type Env struct {
 	// Process says the streams are this process's own, so a command handed
 	// to memcompact-full may replace the process (handOver).
 	Process bool
+	// argv is the verb's command line, which handOverIf hands over.
+	argv []string
 }
 
 // Today returns the local date at midnight (or MEMCOMPACT_TODAY).
@@ -154,13 +154,10 @@ func runVerb(env *Env, c *command, args []string) int {
 	out := &countingWriter{w: env.Stdout}
 	venv := *env
 	venv.Stdout = out
+	venv.argv = append([]string{c.name}, args...)
 	err := call(c, &venv, args)
-	if errors.Is(err, outcome.ErrNotLinked) && out.n == 0 {
-		code, herr := handOver(env, append([]string{c.name}, args...), err)
-		if herr == nil {
-			return code
-		}
-		err = herr
+	if out.n == 0 {
+		err = handOverIf(&venv, err)
 	}
 	var ee *exitError
 	if err != nil && out.n == 0 && psflag.Asks(args, "json") {
@@ -173,23 +170,6 @@ func runVerb(env *Env, c *command, args []string) int {
 		}
 	}
 	return report(env, err)
-}
-
-// call runs c. The load cut raises a Markdown parser this executable
-// could not reach (memcompact asks memcompact-full's) as a panic of
-// mdblocks.ErrUnavailable; that is an install to mend, reported as the
-// refusal it is, not as a bug.
-func call(c *command, env *Env, args []string) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			msg, ok := mdblocks.Unavailable(r)
-			if !ok {
-				panic(r)
-			}
-			err = &exitError{Code: exitRefused, Err: errors.New(msg), Hints: []string{companion.InstallHint}}
-		}
-	}()
-	return c.run(env, args)
 }
 
 // countingWriter counts the bytes written through it.

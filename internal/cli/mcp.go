@@ -2,11 +2,9 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 
-	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/outcome"
 )
 
@@ -44,27 +42,4 @@ func runMCP(env *Env, args []string) error {
 		return refusef("mcp: %v", err)
 	}
 	return nil
-}
-
-// handOver runs the command line args in memcompact-full, which links what
-// this run needed and this executable does not (why), and returns its exit
-// code. With this process's own streams the process becomes
-// memcompact-full (companion.Replace): an MCP client talks to it directly.
-// An error is a refusal naming why nothing ran.
-func handOver(env *Env, args []string, why error) (int, error) {
-	bin, err := companion.Find(companion.Full)
-	if err == nil && companion.Loop(companion.Full) {
-		err = fmt.Errorf("%s handed this command back, so it is not memcompact-full", bin)
-	}
-	if err == nil {
-		if env.Process {
-			err = companion.Replace(bin, companion.Full, args)
-		} else {
-			var code int
-			if code, err = companion.Run(bin, companion.Full, args, env.Stdin, env.Stdout, env.Stderr); err == nil {
-				return code, nil
-			}
-		}
-	}
-	return 0, &exitError{Code: exitRefused, Err: fmt.Errorf("%v, and %v", why, err), Hints: []string{companion.InstallHint}}
 }

@@ -25,6 +25,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // The executables' names (without Windows' ".exe").
@@ -74,11 +75,20 @@ func Find(name string) (string, error) {
 	p, lerr := exec.LookPath(exe(name))
 	switch {
 	case lerr != nil:
-		return "", fmt.Errorf("no %s executable was found beside %s or on PATH", name, Main)
+		return "", fmt.Errorf("no %s executable was found beside %s or on PATH", name, selfName(self))
 	case err == nil && !SameBuild(self, p):
-		return "", fmt.Errorf("the %s on PATH (%s) was built from another version than this %s", name, p, filepath.Base(self))
+		return "", fmt.Errorf("the %s on PATH (%s) was built from another version than this %s", name, p, selfName(self))
 	}
 	return p, nil
+}
+
+// selfName is the name this executable is installed as (Main when it
+// cannot tell).
+func selfName(self string) string {
+	if self == "" {
+		return Main
+	}
+	return strings.TrimSuffix(filepath.Base(self), ".exe")
 }
 
 // command is bin run with args, its environment marking it handed to name.

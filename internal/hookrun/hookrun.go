@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/mdblocks"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/writeguard"
@@ -76,7 +77,7 @@ func Run(ctx context.Context, req Request) (res *Result, err error) {
 		if r := recover(); r != nil {
 			res.Deny, res.Context = "", ""
 			if msg, ok := mdblocks.Unavailable(r); ok {
-				res.note("%s; allowing", msg)
+				res.note("%s (%s); allowing", msg, companion.InstallHint)
 			} else {
 				res.note("internal error (%v); allowing — this is a bug, please report it", r)
 			}

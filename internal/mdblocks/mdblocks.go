@@ -117,7 +117,7 @@ func Companion(names ...string) Finder {
 			}
 			why = append(why, err.Error())
 		}
-		return nil, fmt.Errorf("%w: an index holding an HTML comment is read with memcompact-full's parser, and %s (%s)", ErrUnavailable, strings.Join(why, "; "), companion.InstallHint)
+		return nil, fmt.Errorf("%w: an index holding an HTML comment is read with memcompact-full's parser, and %s", ErrUnavailable, strings.Join(why, "; "))
 	}
 }
 

@@ -34,7 +34,10 @@ func TestMain(m *testing.M) {
 		// A prebuilt binary, e.g. an older version, to show what it loses.
 		bin = b
 	} else {
-		build := exec.Command("go", "build", "-o", bin, "github.com/memcompact/memcompact/cmd/memcompact")
+		// memcompact-full beside it, as installed: memcompact hands it the
+		// few commands it does not link.
+		build := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
+			"github.com/memcompact/memcompact/cmd/memcompact", "github.com/memcompact/memcompact/cmd/memcompact-full")
 		if out, err := build.CombinedOutput(); err != nil {
 			fmt.Printf("building memcompact: %v\n%s", err, out)
 			os.Exit(1)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/mdblocks"
 	"github.com/memcompact/memcompact/internal/store"
 )
@@ -28,7 +29,7 @@ func JudgeWithin(call *Call, budget time.Duration) *Verdict {
 				// The hook fails open on its own bugs, as the caller does.
 				note := fmt.Sprintf("internal error (%v); allowing — this is a bug, please report it", r)
 				if msg, ok := mdblocks.Unavailable(r); ok {
-					note = msg + "; allowing"
+					note = msg + " (" + companion.InstallHint + "); allowing"
 				}
 				done <- &Verdict{Problems: []Problem{}, Skipped: []string{note}}
 			}

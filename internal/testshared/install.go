@@ -1,0 +1,56 @@
+package testshared
+
+import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Install builds the named executables of this module (memcompact,
+// memcompact-full, memcompact-hook: package companion) into dir with the
+// go command, as "go install ./cmd/..." would put them side by side, and
+// returns dir/name (with ".exe" on Windows) of the first. Tests that run
+// the executables a user runs build them this way: memcompact hands work
+// to memcompact-full only when it sits beside it.
+func Install(tb testing.TB, dir string, names ...string) string {
+	tb.Helper()
+	args := []string{"build", "-o", dir + string(filepath.Separator)}
+	for _, n := range names {
+		args = append(args, "github.com/memcompact/memcompact/cmd/"+n)
+	}
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		tb.Fatalf("go %v: %v\n%s", args, err, out)
+	}
+	return Exe(dir, names[0])
+}
+
+// Exe is dir/name as an executable's path on this system.
+func Exe(dir, name string) string {
+	p := filepath.Join(dir, name)
+	if runtime.GOOS == "windows" {
+		p += ".exe"
+	}
+	return p
+}
+
+// Unlinked fails the test for each package the main package in dir links
+// whose import path is one of banned, or starts with one that ends in
+// "/": what a lean executable must not pay the initialisation of.
+func Unlinked(t *testing.T, dir string, banned ...string) {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", ".")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, d := range strings.Fields(string(out)) {
+		for _, b := range banned {
+			if d == b || (strings.HasSuffix(b, "/") && strings.HasPrefix(d, b)) {
+				t.Errorf("%s links %s", dir, d)
+			}
+		}
+	}
+}
