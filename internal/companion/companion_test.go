@@ -2,6 +2,8 @@ package companion
 
 import (
 	"bytes"
+	"debug/buildinfo"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,5 +93,36 @@ func TestRunMarksHanded(t *testing.T) {
 	Forget()
 	if Loop(Full) {
 		t.Error("Forget left the mark")
+	}
+}
+
+// TestReadBuildInfo reads what debug/buildinfo reads, from executables of
+// every kind at hand: this test, and the go command itself.
+func TestReadBuildInfo(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	paths := []string{self}
+	if goBin, err := exec.LookPath("go"); err == nil {
+		paths = append(paths, goBin)
+	}
+	for _, p := range paths {
+		want, err := buildinfo.ReadFile(p)
+		if err != nil {
+			t.Fatalf("debug/buildinfo %s: %v", p, err)
+		}
+		got, err := ReadBuildInfo(p)
+		if err != nil {
+			t.Fatalf("ReadBuildInfo %s: %v", p, err)
+		}
+		if got.String() != want.String() || got.GoVersion != want.GoVersion {
+			t.Errorf("%s:\n%s\nwant\n%s", p, got, want)
+		}
+	}
+	script := filepath.Join(t.TempDir(), "s")
+	os.WriteFile(script, append([]byte("#!/bin/sh\n"), bytes.Repeat([]byte{0xff, ' ', 'G', 'o'}, 1<<18)...), 0o755)
+	if _, err := ReadBuildInfo(script); !errors.Is(err, ErrNoBuildInfo) {
+		t.Errorf("a file with no build information: %v", err)
 	}
 }
