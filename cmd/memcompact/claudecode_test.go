@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/store"
+
+	"github.com/memcompact/memcompact/internal/testshared"
 )
 
 // TestClaudeCode is the differential test against the real Claude Code
@@ -33,10 +35,9 @@ func TestClaudeCode(t *testing.T) {
 	if claude == "" {
 		t.Skip("MEMCOMPACT_CLAUDE_CODE is not set: the differential test against the real Claude Code client is skipped (.ci/run installs the client and sets it)")
 	}
-	memcompact, err := exec.LookPath("memcompact")
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The memcompact a user installs (memcompact-full beside it reads the
+	// indexes holding a comment).
+	memcompact := testshared.Install(t, t.TempDir(), "memcompact", "memcompact-full")
 	api := newFakeAPI()
 	srv := httptest.NewServer(api)
 	t.Cleanup(srv.Close) // not defer: the parallel subtests run after this function returns

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/memcompact/memcompact/internal/testshared"
 )
 
 // TestClaudeSummarizer runs `memcompact compact --summarizer claude` with
@@ -26,10 +28,9 @@ func TestClaudeSummarizer(t *testing.T) {
 	if claude == "" {
 		t.Skip("MEMCOMPACT_CLAUDE_CODE is not set: --summarizer claude against the real client is skipped (.ci/run installs the client and sets it)")
 	}
-	memcompact, err := exec.LookPath("memcompact")
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The memcompact a user installs (memcompact-full beside it reads the
+	// indexes holding a comment).
+	memcompact := testshared.Install(t, t.TempDir(), "memcompact", "memcompact-full")
 	api := &bulletAPI{answer: "- 2026-05-02: Module path is github.com/acme/tool; Go 1.26 pinned in go.mod.\n" +
 		"- 2026-05-03: Tests live beside code; CLI tests in testdata/script; `go test ./...` runs everything in 40 s.\n"}
 	srv := httptest.NewServer(api)

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memcompact/memcompact/internal/testshared"
 )
 
 // mcpStore is a small store every MCP tool can be pointed at.
@@ -83,12 +85,24 @@ func mcpCases(dir string) map[string]struct {
 }
 
 // TestMCP starts "memcompact mcp" as a subprocess, lists its tools and calls
-// each one through the SDK's client.
+// each one through the SDK's client: this test executable with everything
+// linked, and the memcompact a user installs, which becomes the
+// memcompact-full beside it (package companion).
 func TestMCP(t *testing.T) {
 	bin, err := exec.LookPath("memcompact") // testscript.Main put this test binary on PATH as memcompact
 	if err != nil {
 		t.Fatalf("memcompact not on PATH: %v", err)
 	}
+	t.Run("linked", func(t *testing.T) { testMCP(t, bin) })
+	t.Run("installed", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("builds memcompact and memcompact-full with the go command")
+		}
+		testMCP(t, testshared.Install(t, t.TempDir(), "memcompact", "memcompact-full"))
+	})
+}
+
+func testMCP(t *testing.T, bin string) {
 	dir := t.TempDir()
 	for name, body := range mcpStore {
 		path := filepath.Join(dir, filepath.FromSlash(name))
