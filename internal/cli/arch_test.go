@@ -18,6 +18,8 @@ import (
 // layer it sits in. A package must import only from layers below its own
 // (or its own, except for faces).
 var layers = map[string]int{
+	"fullbuild": builds,
+
 	"cli": faces, "mcpserver": faces,
 
 	"check": engines, "loadcut": engines, "drift": engines, "secrets": engines, "doctor": engines,
@@ -31,6 +33,7 @@ var layers = map[string]int{
 	"textfile": foundations, "atomicfile": foundations, "lockfile": foundations, "outcome": foundations,
 	"jsonout": foundations, "extcmd": foundations, "crashpoint": foundations, "testshared": foundations,
 	"lazyre": foundations, "filecache": foundations, "userenv": foundations, "psflag": foundations, "shellword": foundations,
+	"companion": foundations,
 	"torture": foundations, // tests only
 }
 
@@ -39,6 +42,7 @@ const (
 	formats
 	engines
 	faces
+	builds
 )
 
 const module = "github.com/memcompact/memcompact/internal/"
@@ -100,8 +104,6 @@ func TestLayers(t *testing.T) {
 			ql, ok := layers[q]
 			switch {
 			case !ok:
-			case pkg == "cli" && q == "mcpserver":
-				// The mcp verb starts the server.
 			case ql > layer || (ql == layer && layer == faces):
 				t.Errorf("internal/%s (layer %d) imports internal/%s (layer %d): a package imports only from the layers below it", pkg, layer, q, ql)
 			}
