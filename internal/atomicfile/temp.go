@@ -1,11 +1,12 @@
 package atomicfile
 
 import (
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -63,12 +64,15 @@ func IsInternal(rel string) bool {
 // writeTemp writes data to a new temporary file in dir, fsyncs it and
 // returns its path.
 func writeTemp(dir, base string, data []byte, perm fs.FileMode) (string, error) {
-	var rnd [6]byte
-	rand.Read(rnd[:])
+	// Unique, not secret (O_EXCL refuses a clash): math/rand/v2's runtime
+	// seeded generator, not crypto/rand, whose package would link its
+	// DRBG and AES into every run.
+	var rnd [8]byte
+	binary.LittleEndian.PutUint64(rnd[:], rand.Uint64())
 	if len(base) > 60 {
 		base = base[:60]
 	}
-	p := filepath.Join(dir, fmt.Sprintf("%s%d-%s-%s", TempPrefix, os.Getpid(), base, hex.EncodeToString(rnd[:])))
+	p := filepath.Join(dir, fmt.Sprintf("%s%d-%s-%s", TempPrefix, os.Getpid(), base, hex.EncodeToString(rnd[:6])))
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return "", err

@@ -2,12 +2,13 @@ package journal
 
 import (
 	"bytes"
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -73,9 +74,9 @@ func sameContent(a, b *Manifest) bool {
 // newID names a snapshot by its time (sortable) and a random suffix, so two
 // processes snapshotting in the same nanosecond never collide.
 func newID(t time.Time) string {
-	var b [3]byte
-	_, _ = rand.Read(b[:])
-	return t.UTC().Format("20060102T150405.000000000Z") + "-" + hex.EncodeToString(b[:])
+	var b [4]byte
+	binary.LittleEndian.PutUint32(b[:], rand.Uint32()) // unique, not secret: see atomicfile.writeTemp
+	return t.UTC().Format("20060102T150405.000000000Z") + "-" + hex.EncodeToString(b[:3])
 }
 
 // manifests returns every readable snapshot, oldest first. Files that do not

@@ -45,7 +45,7 @@ func neutralize(s string) (string, int) {
 	var b strings.Builder
 	last, n := 0, 0 // byte offset in s copied so far, openers escaped
 	for i, r := range rd.runes {
-		if !openers[r] || !rd.opensFrameTag(i) {
+		if !openers.has(r) || !rd.opensFrameTag(i) {
 			continue
 		}
 		at := rd.offset[i]
@@ -92,13 +92,11 @@ var (
 	doubleHyphens = runeSet("\u2E40\u30A0\u1400")
 )
 
-func runeSet(s string) map[rune]bool {
-	m := make(map[rune]bool)
-	for _, r := range s {
-		m[r] = true
-	}
-	return m
-}
+// runeSet is a small set of runes kept as a string: a map would be built
+// before main on every run of every executable that links the load cut.
+type runeSet string
+
+func (s runeSet) has(r rune) bool { return strings.ContainsRune(string(s), r) }
 
 // hasOpener is the fast path: most indexes hold no bracket at all.
 func hasOpener(s string) bool {
@@ -106,7 +104,7 @@ func hasOpener(s string) bool {
 		return true
 	}
 	for _, r := range s {
-		if r >= utf8.RuneSelf && openers[r] {
+		if r >= utf8.RuneSelf && openers.has(r) {
 			return true
 		}
 	}
@@ -133,11 +131,11 @@ const (
 func newReading(s string) *reading {
 	rd := &reading{runes: make([]rune, 0, len(s)), offset: make([]int, 0, len(s))}
 	for i, r := range s {
-		if r < utf8.RuneSelf || openers[r] || closers[r] {
+		if r < utf8.RuneSelf || openers.has(r) || closers.has(r) {
 			rd.add(r, i)
 			continue
 		}
-		if doubleHyphens[r] {
+		if doubleHyphens.has(r) {
 			rd.add(doubled, i)
 			continue
 		}
@@ -221,7 +219,7 @@ func nameChar(r rune) bool {
 
 // filler reports what may stand between the bracket and the name.
 func filler(r rune) bool {
-	return !nameChar(r) && !openers[r] && !closers[r]
+	return !nameChar(r) && !openers.has(r) && !closers.has(r)
 }
 
 // between reports what may stand between two letters of a name: joiners,
@@ -291,7 +289,7 @@ func (rd *reading) tagAt(j int) bool {
 	}
 	if k, ok := rd.name(j, "antml"); ok {
 		k = rd.skip(k, between)
-		return k < len(rs) && colons[rs[k]]
+		return k < len(rs) && colons.has(rs[k])
 	}
 	return false
 }
@@ -337,7 +335,7 @@ func (rd *reading) sourceAttr(k int) bool {
 		}
 		switch {
 		case follows(rs[k]):
-		case closers[rs[k]] || used == 120:
+		case closers.has(rs[k]) || used == 120:
 			return false
 		default:
 			used++
@@ -357,5 +355,5 @@ func (rd *reading) attrAt(k int) bool {
 		return false
 	}
 	e = rd.skip(e, func(r rune) bool { return unicode.IsSpace(r) || r == 0x2800 || r == 0xFEFF || between(r) })
-	return e < len(rs) && (equals[rs[e]] || rs[e] == doubled)
+	return e < len(rs) && (equals.has(rs[e]) || rs[e] == doubled)
 }
