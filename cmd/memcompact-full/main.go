@@ -18,8 +18,6 @@ import (
 )
 
 func main() {
-	// It never hands a command on: the processes it starts (a summarizer,
-	// the hooks of a Claude Code it runs) are new commands.
-	companion.Forget()
+	companion.Arrive()
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -29,6 +29,7 @@ import (
 )
 
 func main() {
+	companion.Arrive()
 	args := os.Args[1:]
 	if !isHookRun(args) {
 		os.Exit(delegate(args))

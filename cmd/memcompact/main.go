@@ -17,6 +17,7 @@ import (
 )
 
 func main() {
+	companion.Arrive()
 	if isHook(os.Args[1:]) {
 		hookrun.CollectLate(os.Getenv)
 	}

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -94,4 +98,30 @@ func TestLean(t *testing.T) {
 // says how they run and which commands they may use besides testscript's).
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testshared.ScriptParams("testdata/script", *update))
+}
+
+// TestHandedBack: a memcompact-full that is really memcompact (a copy
+// under that name) is not handed the command round and round: the copy
+// refuses at once, saying so.
+func TestHandedBack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds memcompact with the go command")
+	}
+	dir := t.TempDir()
+	lean := testshared.Install(t, dir, "memcompact")
+	data, err := os.ReadFile(lean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(testshared.Exe(dir, "memcompact-full"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, lean, "mcp")
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.CombinedOutput()
+	if ee, ok := errors.AsType[*exec.ExitError](err); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "handed this command back, so it is not memcompact-full") {
+		t.Fatalf("memcompact mcp with a copy of memcompact as memcompact-full: %v\n%s", err, out)
+	}
 }

@@ -44,13 +44,22 @@ const InstallHint = "install all three together: go install github.com/memcompac
 // it refuses instead of handing it on forever (Loop).
 const HandedEnv = "MEMCOMPACT_HANDED_TO"
 
+// arrivedAs is the name this process was handed a command as ("" when it
+// was started by anything else); see Arrive.
+var arrivedAs string
+
+// Arrive reads and clears the mark a handed command carries. Every
+// executable's main calls it first: the mark is this process's alone, and
+// the processes it starts (a summarizer, the hooks of a Claude Code it
+// runs) are new commands.
+func Arrive() {
+	arrivedAs = os.Getenv(HandedEnv)
+	os.Unsetenv(HandedEnv)
+}
+
 // Loop reports whether handing this process's command to name would hand
 // it round in a circle: it was handed here as name already.
-func Loop(name string) bool { return os.Getenv(HandedEnv) == name }
-
-// Forget clears the mark Loop reads, for an executable that never hands a
-// command on (memcompact-full): the processes it starts are new commands.
-func Forget() { os.Unsetenv(HandedEnv) }
+func Loop(name string) bool { return arrivedAs == name }
 
 // exe is name as an executable's file name on this system.
 func exe(name string) string {
