@@ -10,6 +10,7 @@ package main
 import (
 	"os"
 
+	"github.com/memcompact/memcompact/internal/ccentry"
 	"github.com/memcompact/memcompact/internal/cli"
 	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/hookrun"
@@ -22,6 +23,7 @@ func main() {
 		hookrun.CollectLate(os.Getenv)
 	}
 	mdblocks.Use(mdblocks.Companion(companion.Full))
+	ccentry.Use(ccentry.Companion(companion.Full))
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

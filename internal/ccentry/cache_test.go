@@ -21,8 +21,8 @@ func TestReadCached(t *testing.T) {
 	write("beta.md", "b\n")
 	write("team/rule.md", "---\nname: team-rule\ndescription: shared\n---\nx\n")
 	parses := 0
-	parse = func(rel, text string) Entry { parses++; return Parse(rel, text) }
-	t.Cleanup(func() { parse = Parse })
+	split = func(rel, text string) (Entry, string, bool) { parses++; return splitEntry(rel, text) }
+	t.Cleanup(func() { split = splitEntry })
 
 	check := func(t *testing.T, wantParses int) {
 		t.Helper()

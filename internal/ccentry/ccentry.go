@@ -16,8 +16,6 @@ import (
 	"sort"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/memcompact/memcompact/internal/filecache"
 	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -37,37 +35,52 @@ type Entry struct {
 	Links       []string `json:"links,omitempty"` // [[name]] targets, in order
 }
 
-type frontmatter struct {
-	Name        string `yaml:"name"`
-	Description string `yaml:"description"`
-	Metadata    struct {
-		Type   string `yaml:"type"`
-		Pinned bool   `yaml:"pinned"`
-	} `yaml:"metadata"`
-}
-
 var (
 	fmRE   = lazyre.New(`(?s)\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\z)`)
 	linkRE = lazyre.New(`\[\[([^\[\]\n|#]+)(?:[|#][^\[\]\n]*)?\]\]`)
 )
 
-// Parse reads one entry's text.
+// Parse reads one entry's text. A frontmatter beyond the own decoder's
+// YAML is decoded by the registered fallback (Use); should that fail, Parse
+// panics with its error, as Read and ReadCached do (see read).
 func Parse(rel, text string) Entry {
-	e := Entry{Path: rel}
-	body := text
-	if m := fmRE().FindStringSubmatchIndex(text); m != nil {
-		var fm frontmatter
-		if yaml.Unmarshal([]byte(text[m[2]:m[3]]), &fm) == nil {
-			e.Frontmatter = true
-			e.Name, e.Description = strings.TrimSpace(fm.Name), strings.TrimSpace(fm.Description)
-			e.Type, e.Pinned = fm.Metadata.Type, fm.Metadata.Pinned
+	e, block, ok := split(rel, text)
+	if ok {
+		fields, err := decodeAll([]string{rel}, []string{block})
+		if err != nil {
+			panic(err)
 		}
-		body = text[m[1]:]
+		e.apply(fields[0])
+	}
+	return e
+}
+
+// splitEntry reads an entry's text but for its frontmatter: its path and
+// links, and the frontmatter block, if it has one (ok).
+func splitEntry(rel, text string) (e Entry, block string, ok bool) {
+	e = Entry{Path: rel}
+	body := text
+	m := fmRE().FindStringSubmatchIndex(text)
+	if m != nil {
+		block, body = text[m[2]:m[3]], text[m[1]:]
 	}
 	for _, l := range linkRE().FindAllStringSubmatch(body, -1) {
 		e.Links = append(e.Links, strings.TrimSpace(l[1]))
 	}
-	return e
+	return e, block, m != nil
+}
+
+// split is splitEntry; tests count its calls.
+var split = splitEntry
+
+// apply sets e's frontmatter fields from f.
+func (e *Entry) apply(f Fields) {
+	if !f.Valid {
+		return
+	}
+	e.Frontmatter = true
+	e.Name, e.Description = strings.TrimSpace(f.Name), strings.TrimSpace(f.Description)
+	e.Type, e.Pinned = f.Type, f.Pinned
 }
 
 // Read reads every entry file of the store dir and of its team/ folder
@@ -99,57 +112,114 @@ func ReadCachedWith(dir string, stats *filecache.Stats, reads *textfile.Reads) [
 	return out
 }
 
+// read reads the entry files of dir, through c when it is not nil: an
+// unchanged file's Entry comes from the cache; the others are read and
+// their frontmatters decoded together (decode), so that a store holding
+// YAML beyond the own decoder's asks the fallback once per read, not once
+// per file.
 func read(dir string, c *filecache.Cache, stats *filecache.Stats, reads *textfile.Reads) []Entry {
-	var out []Entry
+	var (
+		out   []Entry
+		fresh []pending
+	)
 	for _, sub := range []string{"", "team"} {
 		files, _ := os.ReadDir(filepath.Join(dir, sub))
 		for _, f := range files {
 			if f.IsDir() || !strings.EqualFold(filepath.Ext(f.Name()), ".md") || (sub == "" && f.Name() == "MEMORY.md") {
 				continue
 			}
-			if e, ok := readOne(dir, filepath.Join(sub, f.Name()), c, stats, reads); ok {
-				out = append(out, e)
+			e, p, ok := readOne(dir, filepath.Join(sub, f.Name()), c, stats, reads)
+			if !ok {
+				continue
 			}
+			if p != nil {
+				p.at = len(out)
+				fresh = append(fresh, *p)
+			}
+			out = append(out, e)
 		}
 	}
+	decode(out, fresh)
+	remember(c, out, fresh)
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
 }
 
+// pending is an entry file read this run, its frontmatter not yet decoded.
+type pending struct {
+	at       int    // its Entry's index among read's
+	block    string // its frontmatter
+	hasBlock bool
+	path     string // its path, fi and digest: the cache's record of it
+	fi       os.FileInfo
+	digest   string
+}
+
 // readOne reads the entry at rel in dir, through c when it is not nil.
-func readOne(dir, rel string, c *filecache.Cache, stats *filecache.Stats, reads *textfile.Reads) (Entry, bool) {
+// An Entry the cache remembered comes whole (p nil); one read from its
+// file comes without its frontmatter fields, which p holds, to decode.
+func readOne(dir, rel string, c *filecache.Cache, stats *filecache.Stats, reads *textfile.Reads) (e Entry, p *pending, ok bool) {
 	path := filepath.Join(dir, rel)
 	slash := filepath.ToSlash(rel)
 	var fi os.FileInfo
 	if c != nil {
 		var err error
 		if fi, err = stats.Stat(path); err != nil {
-			return Entry{}, false
+			return Entry{}, nil, false
 		}
 		if e, ok := recall(c.Stat(path, fi)); ok && e.Path == slash {
-			return e, true
+			return e, nil, true
 		}
 	}
 	tf, err := reads.Read(path)
 	if err != nil {
-		return Entry{}, false
+		return Entry{}, nil, false
 	}
 	if c != nil {
 		if e, ok := recall(c.Digest(path, fi, tf.Digest)); ok && e.Path == slash {
-			return e, true
+			return e, nil, true
 		}
 	}
-	e := parse(slash, tf.Text)
-	if c != nil {
-		if data, err := json.Marshal(e); err == nil {
-			c.Put(path, fi, tf.Digest, data)
-		}
-	}
-	return e, true
+	e, block, has := split(slash, tf.Text)
+	return e, &pending{block: block, hasBlock: has, path: path, fi: fi, digest: tf.Digest}, true
 }
 
-// parse is Parse; tests count its calls.
-var parse = Parse
+// decode sets the frontmatter fields of the entries read this run, all
+// decoded in one decodeAll. A fallback that could not decode them panics
+// with its error — a companion.ErrUnavailable for an install to mend,
+// which the command line reports as a refusal and a hook as an allowing
+// note, as the load cut does: an entry is never read by a guess.
+func decode(out []Entry, fresh []pending) {
+	var names, blocks []string
+	var with []int
+	for i, p := range fresh {
+		if p.hasBlock {
+			names, blocks, with = append(names, p.path), append(blocks, p.block), append(with, i)
+		}
+	}
+	if len(blocks) == 0 {
+		return
+	}
+	fields, err := decodeAll(names, blocks)
+	if err != nil {
+		panic(err)
+	}
+	for j, i := range with {
+		out[fresh[i].at].apply(fields[j])
+	}
+}
+
+// remember records in c the entries read this run.
+func remember(c *filecache.Cache, out []Entry, fresh []pending) {
+	if c == nil {
+		return
+	}
+	for _, p := range fresh {
+		if data, err := json.Marshal(out[p.at]); err == nil {
+			c.Put(p.path, p.fi, p.digest, data)
+		}
+	}
+}
 
 func recall(data []byte, ok bool) (Entry, bool) {
 	var e Entry

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/ccentry"
 	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/mdblocks"
 	"github.com/memcompact/memcompact/internal/psflag"
@@ -125,6 +126,13 @@ func Run(env *Env, args []string) (code int) {
 	case mdblocks.ServeArg:
 		// Not a verb: memcompact-hook asks for goldmark's answer this way.
 		if err := mdblocks.Serve(env.Stdin, env.Stdout); err != nil {
+			return report(env, err)
+		}
+		return exitClean
+	case ccentry.ServeArg:
+		// Not a verb: memcompact and memcompact-hook ask for yaml.v3's
+		// answer this way.
+		if err := ccentry.Serve(env.Stdin, env.Stdout); err != nil {
 			return report(env, err)
 		}
 		return exitClean

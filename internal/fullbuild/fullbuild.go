@@ -1,18 +1,22 @@
 // Package fullbuild links into an executable what memcompact-full has and
 // memcompact leaves out (package companion says why): the MCP server, the
-// model summarizers' SDKs and goldmark's Markdown parser. Importing it is
+// model summarizers' SDKs, goldmark's Markdown parser and yaml.v3.
+// Importing it is
 // the whole of its use:
 //
 //	import _ "github.com/memcompact/memcompact/internal/fullbuild"
 //
 // makes "memcompact mcp" serve instead of handing over (cli.LinkMCP), the
 // anthropic and openai summarizers reachable (package summarize/sdk), and
-// the load cut read comments with goldmark (package mdblocks/gmblocks).
+// the load cut read comments with goldmark (package mdblocks/gmblocks), and
+// entry frontmatters beyond ccentry's own YAML read with yaml.v3 (package
+// ccentry/yamlfm).
 package fullbuild
 
 import (
 	"context"
 
+	_ "github.com/memcompact/memcompact/internal/ccentry/yamlfm"
 	"github.com/memcompact/memcompact/internal/cli"
 	"github.com/memcompact/memcompact/internal/mcpserver"
 	_ "github.com/memcompact/memcompact/internal/mdblocks/gmblocks"

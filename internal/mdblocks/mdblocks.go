@@ -50,18 +50,14 @@ var ErrNoParser = errors.New("mdblocks: no Markdown parser is linked (import int
 
 // ErrUnavailable is the error of a finder that could not reach its parser
 // (memcompact or memcompact-hook without a working memcompact-full beside
-// it or on PATH): an install to mend, not a bug in memcompact.
-var ErrUnavailable = errors.New("the Markdown parser is not available")
+// it or on PATH): an install to mend, not a bug in memcompact. It is
+// companion.ErrUnavailable, which ccentry's YAML decoder raises too.
+var ErrUnavailable = companion.ErrUnavailable
 
 // Unavailable reports whether r, a value recovered from a panic (the load
-// cut panics on a finder's error), is an ErrUnavailable, and its message.
-func Unavailable(r any) (string, bool) {
-	err, ok := r.(error)
-	if !ok || !errors.Is(err, ErrUnavailable) {
-		return "", false
-	}
-	return err.Error(), true
-}
+// cut panics on a finder's error, an entry read on its YAML decoder's), is
+// an ErrUnavailable, and its message.
+func Unavailable(r any) (string, bool) { return companion.Unavailable(r) }
 
 // HTMLBlocks returns the top-level HTML blocks of src, in order.
 func HTMLBlocks(src []byte) ([]Block, error) {
@@ -117,7 +113,7 @@ func Companion(names ...string) Finder {
 			}
 			why = append(why, err.Error())
 		}
-		return nil, fmt.Errorf("%w: an index holding an HTML comment is read with memcompact-full's parser, and %s", ErrUnavailable, strings.Join(why, "; "))
+		return nil, companion.Unavailablef("the Markdown parser is not available: an index holding an HTML comment is read with memcompact-full's parser, and %s", strings.Join(why, "; "))
 	}
 }
 

@@ -1,0 +1,337 @@
+package ccentry_test
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/memcompact/memcompact/internal/ccentry"
+	"github.com/memcompact/memcompact/internal/ccentry/yamlfm" // registers yaml.v3 as the fallback, for package ccentry's tests too
+	"github.com/memcompact/memcompact/internal/testshared"
+)
+
+// TestMain: run as "memcompact-full __yaml-frontmatter" (TestCompanion
+// links this test executable under that name), the test executable
+// answers as memcompact-full does.
+func TestMain(m *testing.M) {
+	if len(os.Args) == 2 && os.Args[1] == ccentry.ServeArg {
+		if err := ccentry.Serve(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// yamlOf is what yaml.v3 makes of block.
+func yamlOf(block string) ccentry.Fields {
+	f, _ := yamlfm.Decode([]string{block})
+	return f[0]
+}
+
+// agree fails t when the own decoder is sure of block and disagrees with
+// yaml.v3; it reports whether it was sure.
+func agree(t *testing.T, block string) bool {
+	t.Helper()
+	got, sure := ccentry.DecodeOwn(block)
+	if want := yamlOf(block); sure && got != want {
+		t.Fatalf("own decoder on %q:\n got %+v\nwant %+v (yaml.v3)", block, got, want)
+	}
+	return sure
+}
+
+// TestOwnDecoder: what the own decoder is sure of, and what it leaves to
+// yaml.v3; when sure, its answer is yaml.v3's.
+func TestOwnDecoder(t *testing.T) {
+	for _, c := range []struct {
+		block string
+		sure  bool
+		want  ccentry.Fields // checked when not zero
+	}{
+		{"name: a\ndescription: b\nmetadata:\n  type: user\n  pinned: true", true, ccentry.Fields{Valid: true, Name: "a", Description: "b", Type: "user", Pinned: true}},
+		{"name: a\r\ndescription: b\r\nmetadata:\r\n  type: user", true, ccentry.Fields{Valid: true, Name: "a", Description: "b", Type: "user"}},
+		{"", true, ccentry.Fields{Valid: true}},
+		{"# only a comment\n\n   \n", true, ccentry.Fields{Valid: true}},
+		{"name: a # comment", true, ccentry.Fields{Valid: true, Name: "a"}},
+		{"name: C# and F#", true, ccentry.Fields{Valid: true, Name: "C# and F#"}},
+		{"name: a  b   ", true, ccentry.Fields{Valid: true, Name: "a  b"}},
+		{`name: "tab\there \"q\" \x41 \u00e9 \U0001F600 \\"`, true, ccentry.Fields{Valid: true, Name: "tab\there \"q\" A é 😀 \\"}},
+		{`name: 'it''s # not a comment'`, true, ccentry.Fields{Valid: true, Name: "it's # not a comment"}},
+		{`name: "--- inside quotes"`, true, ccentry.Fields{Valid: true, Name: "--- inside quotes"}},
+		{"name: héllo 世界 😀", true, ccentry.Fields{Valid: true, Name: "héllo 世界 😀"}},
+		{"name: ~\ndescription: null", true, ccentry.Fields{Valid: true}},
+		{`name: "null"`, true, ccentry.Fields{Valid: true, Name: "null"}},
+		{"name: 12\ndescription: 2026-01-02", true, ccentry.Fields{Valid: true, Name: "12", Description: "2026-01-02"}},
+		{"name: http://example.com/a:b", true, ccentry.Fields{Valid: true, Name: "http://example.com/a:b"}},
+		{"metadata:\n  pinned: yes", true, ccentry.Fields{Valid: true, Pinned: true}},
+		{"metadata:\n  pinned: 'on'", true, ccentry.Fields{Valid: true, Pinned: true}},
+		{"metadata:\n  pinned: False", true, ccentry.Fields{Valid: true}},
+		{"metadata:\n  pinned: maybe", true, ccentry.Fields{}},
+		{"metadata:\n  pinned: \"true\"", true, ccentry.Fields{}},
+		{"metadata:\n  pinned: 1", true, ccentry.Fields{}},
+		{"metadata:\n  pinned:", true, ccentry.Fields{Valid: true}},
+		{"metadata: {}", true, ccentry.Fields{Valid: true}},
+		{"metadata: []", true, ccentry.Fields{}},
+		{"metadata: user", true, ccentry.Fields{}},
+		{"metadata: ~", true, ccentry.Fields{Valid: true}},
+		{"name: []", true, ccentry.Fields{}},
+		{"name: x\nname: y", true, ccentry.Fields{}},
+		{"other: 1\nother: 2\nname: x", true, ccentry.Fields{}},
+		{"other:\n  a: 1\n  a: 2\nname: x", true, ccentry.Fields{Valid: true, Name: "x"}},
+		{"metadata:\n  a: 1\n  a: 2", true, ccentry.Fields{}},
+		{"null: 1\nNull: 2\nname: x", true, ccentry.Fields{Valid: true, Name: "x"}},
+		{"name:\n  a: 1", true, ccentry.Fields{}},
+		{"metadata:\n# between\n  type: x\n    # deeper\n# left\n  pinned: on", true, ccentry.Fields{Valid: true, Type: "x", Pinned: true}},
+		{"metadata:\n  related:\n    - a\n    - 'b'\n  type: x\nname: n", true, ccentry.Fields{Valid: true, Name: "n", Type: "x"}},
+		{"related: []\nname: n", true, ccentry.Fields{Valid: true, Name: "n"}},
+		{"a:\n  b:\n    c: 1\n  d: 2\nname: n", true, ccentry.Fields{Valid: true, Name: "n"}},
+		{"type: project\nname: n", true, ccentry.Fields{Valid: true, Name: "n"}},
+
+		{"key:value", false, ccentry.Fields{}},
+		{"name: a: b", false, ccentry.Fields{}},
+		{"name: a:", false, ccentry.Fields{}},
+		{"name: a\n  continued", false, ccentry.Fields{}},
+		{"name: |\n  block", false, ccentry.Fields{}},
+		{"name: >\n  folded", false, ccentry.Fields{}},
+		{"name: [a, b]", false, ccentry.Fields{}},
+		{"name: {a: 1}", false, ccentry.Fields{}},
+		{"name: &x a", false, ccentry.Fields{}},
+		{"name: *x", false, ccentry.Fields{}},
+		{"name: !!str a", false, ccentry.Fields{}},
+		{"name: \"open", false, ccentry.Fields{}},
+		{"name: \"a\nb\"", false, ccentry.Fields{}},
+		{`name: "\q"`, false, ccentry.Fields{}},
+		{`name: "\ud800"`, false, ccentry.Fields{}},
+		{`name: "a"#c`, false, ccentry.Fields{}},
+		{`name: "a" b`, false, ccentry.Fields{}},
+		{"name:\ta", false, ccentry.Fields{}},
+		{"name: a\rdescription: b", false, ccentry.Fields{}},
+		{"  name: a", false, ccentry.Fields{}},
+		{"metadata:\n  type: a\n pinned: true", false, ccentry.Fields{}},
+		{"metadata:\n  type: a\n    pinned: true", false, ccentry.Fields{}},
+		{"tags:\n- a", false, ccentry.Fields{}},
+		{"tags:\n  - a: 1", false, ccentry.Fields{}},
+		{"name:\n  a", false, ccentry.Fields{}},
+		{"\"name\": a", false, ccentry.Fields{}},
+		{"last updated: x", false, ccentry.Fields{}},
+		{"? name\n: a", false, ccentry.Fields{}},
+		{"--- x", false, ccentry.Fields{}},
+		{"name: a\u0085b", false, ccentry.Fields{}},
+		{"name: a\x00", false, ccentry.Fields{}},
+		{"name: \xff", false, ccentry.Fields{}},
+		{"\ufeffname: a", false, ccentry.Fields{}},
+		{"name: -a", false, ccentry.Fields{}},
+		{"name: @a", false, ccentry.Fields{}},
+	} {
+		got, sure := ccentry.DecodeOwn(c.block)
+		if sure != c.sure {
+			t.Errorf("own decoder on %q: sure %v, want %v", c.block, sure, c.sure)
+		}
+		want := yamlOf(c.block)
+		if c.sure && c.want != (ccentry.Fields{}) && c.want != want {
+			t.Errorf("the table's answer for %q is not yaml.v3's: %+v, yaml.v3 %+v", c.block, c.want, want)
+		}
+		if sure && got != want {
+			t.Errorf("own decoder on %q:\n got %+v\nwant %+v (yaml.v3)", c.block, got, want)
+		}
+	}
+}
+
+// edgeSeeds are hand-written blocks at the subset's edges.
+var edgeSeeds = []string{
+	"name: a\ndescription: b\nmetadata:\n  type: feedback\n  pinned: true",
+	"name: a\r\ndescription: b # c\r\nmetadata:\r\n  pinned: yes\r\n",
+	"name: 'a''b'\ndescription: \"x\\ty\\u00e9\\x41\\N\\_\\L\\P\\0\\e\\/\"",
+	"name: a # c\ndescription: b#c\nmetadata: # c\n  type: x # y\n",
+	"name:value\n", "name: a: b", "name: yes\nmetadata:\n  pinned: maybe",
+	"name: a\nname: b", "\n\n# c\n", "", "name: 日本語 😀", "name: a   \ndescription: b  \t",
+	"name: \"--- not the end\"\n---", "metadata:\n  pinned: \"yes\"\n  type: 'null'",
+	"metadata:\n  related:\n    - a\n    - \"b\" # c\n  type: t", "related: []\nother: {}",
+	"name: a\n  b", "name: >\n  b", "name: [a]", "name: &a x\ndescription: *a", "name: !!binary aGk=",
+	"metadata:\n  type: a\n pinned: true", "  name: a\n  description: b", "name: ~\nmetadata: null",
+	"null: 1\nnull: 2", "1: a\n01: b", "name: \"a\nb\"", "name: 'a\n  b'", "- a\n- b", "a",
+}
+
+// FuzzFrontmatter: for any block, when the own decoder is sure, its answer
+// (valid or not, and every field) is yaml.v3's. Seeded with every entry
+// frontmatter of the real stores, when they are here, and edgeSeeds.
+func FuzzFrontmatter(f *testing.F) {
+	for _, s := range edgeSeeds {
+		f.Add(s)
+	}
+	for _, s := range corpusBlocks(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, block string) {
+		agree(t, block)
+	})
+}
+
+var (
+	grammarBlocks = flag.Int("grammar", 30000, "how many random blocks TestOwnDecoderGrammar tries")
+	grammarSeed   = flag.Uint64("grammar.seed", 1, "the seed of TestOwnDecoderGrammar's blocks")
+)
+
+// TestOwnDecoderGrammar runs the differential test on blocks put together
+// at random from lines near the subset's edges, which byte mutation
+// reaches only slowly.
+func TestOwnDecoderGrammar(t *testing.T) {
+	n := *grammarBlocks
+	if testing.Short() {
+		n /= 10
+	}
+	r := rand.New(rand.NewPCG(*grammarSeed, 2))
+	sure := 0
+	for range n {
+		if agree(t, randomBlock(r)) {
+			sure++
+		}
+	}
+	t.Logf("%d of %d random blocks decoded by the own decoder", sure, n)
+}
+
+// The pieces randomBlock draws from: mostly the subset's, now and then
+// one just outside it.
+var (
+	goodKeys   = []string{"name", "description", "metadata", "type", "pinned", "other", "null", "Name", "a-b", "1", "x.y"}
+	badKeys    = []string{"", "\"name\"", "-", "?", "last updated", "name :"}
+	goodValues = []string{"", " ", " x", " x # c", " x#c", " 'a''b'", ` "a\tb"`, ` "\u00e9\x41"`, " yes", " no", " On", " true", " \"true\"", " 'no'",
+		" maybe", " ~", " null", " NULL", " []", " {}", " [] # c", " a:b", " #c", " 12", " 1.5", " 2001-01-01", " http://x.y", " C# z", ` "a" # c`, " é 😀", " ---", " ...", "   x  "}
+	badValues = []string{":b", " a: b", " a:", " -x", " - x", " |", " >", " &a x", " *a", " !!str x", " [a]", " {a: 1}", " 'x", " \"x", ` "\q"`,
+		` "a" b`, ` "a"#c`, " \t", " @x", " `x`", " %x", " ? x", " \"\\"}
+	badIndents = []string{" ", "   ", "\t", "      "}
+	otherLines = []string{"# comment", "  # comment", "", "   ", "- item", "- 'item' # c", "- \"a\"", "---", "...", "-", "- a: b", "plain text", "%YAML 1.2", "? key"}
+)
+
+// randomBlock is a block of up to eight random lines, indented mostly as
+// the subset nests: deeper under a key without a value, else as deep as
+// the line before or back to the margin.
+func randomBlock(r *rand.Rand) string {
+	pick := func(good, bad []string) string {
+		if r.IntN(12) == 0 {
+			return bad[r.IntN(len(bad))]
+		}
+		return good[r.IntN(len(good))]
+	}
+	eol := "\n"
+	if r.IntN(8) == 0 {
+		eol = "\r\n"
+	}
+	var b strings.Builder
+	depth, open := 0, false
+	for i := range 1 + r.IntN(8) {
+		if i > 0 {
+			b.WriteString(eol)
+		}
+		switch {
+		case open && r.IntN(3) > 0:
+			depth++
+		case depth > 0 && r.IntN(3) == 0:
+			depth = 0
+		}
+		indent := strings.Repeat("  ", depth)
+		if r.IntN(12) == 0 {
+			indent = badIndents[r.IntN(len(badIndents))]
+		}
+		if r.IntN(6) == 0 {
+			b.WriteString(indent + otherLines[r.IntN(len(otherLines))])
+			open = false
+			continue
+		}
+		value := pick(goodValues, badValues)
+		b.WriteString(indent + pick(goodKeys, badKeys) + ":" + value)
+		open = strings.TrimSpace(value) == "" || strings.HasPrefix(strings.TrimSpace(value), "#")
+	}
+	return b.String()
+}
+
+// corpusBlocks is every entry frontmatter block of the real stores, none
+// when the corpus is absent (the edge seeds still run).
+func corpusBlocks(tb testing.TB) []string {
+	probe := &absentOK{TB: tb}
+	root := testshared.RealStores(probe)
+	if probe.absent {
+		return nil
+	}
+	var out []string
+	for _, p := range entryFiles(tb, root) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if block, ok := ccentry.FrontmatterBlock(string(b)); ok {
+			out = append(out, block)
+		}
+	}
+	return out
+}
+
+// absentOK is a testing.TB whose skip only notes that the shared data is
+// absent, so that a fuzz test's own seeds run without it.
+type absentOK struct {
+	testing.TB
+	absent bool
+}
+
+func (a *absentOK) Helper()              {}
+func (a *absentOK) Skipf(string, ...any) { a.absent = true }
+
+// entryFiles is every entry file of every store under root (as Read
+// finds them: each store's .md files but MEMORY.md, and its team/'s).
+func entryFiles(tb testing.TB, root string) []string {
+	stores, err := filepath.Glob(filepath.Join(root, "*", "MEMORY.md"))
+	if err != nil || len(stores) == 0 {
+		tb.Fatalf("no stores under %s: %v", root, err)
+	}
+	var out []string
+	for _, idx := range stores {
+		for _, e := range ccentry.Read(filepath.Dir(idx)) {
+			out = append(out, filepath.Join(filepath.Dir(idx), filepath.FromSlash(e.Path)))
+		}
+	}
+	return out
+}
+
+// TestCorpus: every entry of every real store reads the same with the own
+// decoder and the fallback as with yaml.v3 alone; the log says how many
+// frontmatters the own decoder left to the fallback.
+func TestCorpus(t *testing.T) {
+	root := testshared.RealStores(t)
+	stores, err := filepath.Glob(filepath.Join(root, "*", "MEMORY.md"))
+	if err != nil || len(stores) == 0 {
+		t.Fatalf("no stores under %s: %v", root, err)
+	}
+	withBlock := len(corpusBlocks(t))
+	asked, entries := 0, 0
+	counting := func(blocks []string) ([]ccentry.Fields, error) {
+		asked += len(blocks)
+		return yamlfm.Decode(blocks)
+	}
+	defer ccentry.Use(yamlfm.Decode)
+	var unsureStores []string
+	for _, idx := range stores {
+		dir := filepath.Dir(idx)
+		before := asked
+		ccentry.Use(counting)
+		got := ccentry.Read(dir)
+		if asked > before {
+			unsureStores = append(unsureStores, fmt.Sprintf("%s: %d", filepath.Base(dir), asked-before))
+		}
+		ccentry.Use(yamlfm.Decode)
+		restore := ccentry.WithoutOwn()
+		want := ccentry.Read(dir)
+		restore()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: own decoder and fallback read\n%+v\nyaml.v3 alone reads\n%+v", dir, got, want)
+		}
+		entries += len(got)
+	}
+	t.Logf("%d stores, %d entries, %d with a frontmatter: %d left to the fallback (%.1f%%) in %d stores (%s)",
+		len(stores), entries, withBlock, asked, 100*float64(asked)/float64(max(withBlock, 1)), len(unsureStores), strings.Join(unsureStores, ", "))
+}

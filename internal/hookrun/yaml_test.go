@@ -1,0 +1,37 @@
+package hookrun
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memcompact/memcompact/internal/ccentry"
+	"github.com/memcompact/memcompact/internal/ccentry/yamlfm" // the tests read frontmatters beyond ccentry's own YAML with yaml.v3, as memcompact-full does
+	"github.com/memcompact/memcompact/internal/companion"
+)
+
+// TestRunYAMLUnavailable: when the YAML parser cannot be reached (a
+// memcompact-hook whose memcompact-full is gone), a session start over a
+// store holding a frontmatter beyond ccentry's own YAML is allowed with a
+// note that says why, as for the Markdown parser, not reported as a bug;
+// without one the parser is never asked.
+func TestRunYAMLUnavailable(t *testing.T) {
+	defer ccentry.Use(yamlfm.Decode)
+	ccentry.Use(func([]string) ([]ccentry.Fields, error) {
+		return nil, companion.Unavailablef("the YAML parser is not available: no memcompact-full beside memcompact-hook")
+	})
+	f := newFixture(t)
+	res := f.run(t, EventSessionStart, f.start("a"))
+	checkResult(t, res, EventSessionStart, "", "", "")
+	folded := "---\nname: folded\ndescription: >\n  two\n  lines\n---\nBody.\n"
+	if err := os.WriteFile(filepath.Join(f.store, "feedback_folded.md"), []byte(folded), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = f.run(t, EventSessionStart, f.start("b"))
+	notes := strings.Join(res.Notes, "\n")
+	if res.Context != "" || !strings.Contains(notes, "no memcompact-full beside memcompact-hook") ||
+		!strings.Contains(notes, "allowing") || !strings.Contains(notes, companion.InstallHint) || strings.Contains(notes, "bug") {
+		t.Errorf("context %q, notes %q", res.Context, notes)
+	}
+}
