@@ -91,7 +91,7 @@ func TestLean(t *testing.T) {
 	testshared.Unlinked(t, ".", "github.com/anthropics/", "github.com/openai/", "github.com/modelcontextprotocol/",
 		"github.com/yuin/goldmark/", "github.com/memcompact/memcompact/internal/mcpserver",
 		"github.com/memcompact/memcompact/internal/fullbuild", "github.com/memcompact/memcompact/internal/summarize/sdk",
-		"net", "net/http", "crypto/tls", "encoding/gob")
+		"net", "net/http", "crypto/tls", "encoding/gob", "gopkg.in/yaml.v3", "debug/buildinfo", "crypto/rand")
 }
 
 // TestScripts runs the CLI tests in testdata/script (testshared.ScriptParams

@@ -15,10 +15,10 @@ import (
 // one of them returns an outcome.ErrNotLinked before it has changed
 // anything, and runVerb hands the whole command line over (handOver).
 
-// call runs c. The load cut raises a Markdown parser this executable
-// could not reach (memcompact asks memcompact-full's) as a panic of
-// mdblocks.ErrUnavailable; that is an install to mend, reported as the
-// refusal it is, not as a bug.
+// call runs c. The load cut and the entry reader raise a parser this
+// executable could not reach (memcompact asks memcompact-full's goldmark
+// and yaml.v3) as a panic of companion.ErrUnavailable; that is an install
+// to mend, reported as the refusal it is, not as a bug.
 func call(c *command, env *Env, args []string) (err error) {
 	defer func() {
 		if r := recover(); r != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 )
@@ -51,11 +52,31 @@ func (s Stamp) settled(recorded int64) bool {
 // now is the recording time; a variable so tests can age records.
 var now = func() int64 { return time.Now().UnixNano() }
 
-// BuildStamp identifies the running executable by its stamp, for callers
+// BuildStamp identifies the code of the running executable, for callers
 // whose cached results could differ between builds of memcompact: with it
 // in their version, a rebuilt or upgraded binary never trusts an older
-// one's results. "" when the executable cannot be found.
+// one's results. A released version, or a checkout's revision without
+// local changes, names the code itself, so memcompact, memcompact-full and
+// memcompact-hook of one install share their caches; any other build is
+// named by its executable's stamp. "" when neither can be had.
 var BuildStamp = sync.OnceValue(func() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			return "version " + v
+		}
+		var rev, modified string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if rev != "" && modified == "false" {
+			return "revision " + rev
+		}
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
