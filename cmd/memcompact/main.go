@@ -19,14 +19,11 @@ import (
 
 func main() {
 	companion.Arrive()
-	if isHook(os.Args[1:]) {
-		hookrun.CollectLate(os.Getenv)
-	}
+	// Every run of this executable is a short one (the MCP server, the one
+	// that lives long, is memcompact-full's): garbage is left until the
+	// heap nears hookrun.MemoryLimit, not collected and thrown away at exit.
+	hookrun.CollectLate(os.Getenv)
 	mdblocks.Use(mdblocks.Companion(companion.Full))
 	ccentry.Use(ccentry.Companion(companion.Full))
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
-
-// isHook reports whether this run is a hook, which should not collect
-// garbage (hookrun.CollectLate).
-func isHook(args []string) bool { return len(args) > 0 && args[0] == "hook" }

@@ -25,13 +25,14 @@ func IsEvent(name string) bool {
 // at all (see CollectLate).
 const MemoryLimit = 256 << 20
 
-// CollectLate makes this process, a hook, leave garbage uncollected until
-// its heap nears MemoryLimit, unless the user set GOGC or GOMEMLIMIT (then
-// theirs stay in charge), and reports whether it did. A hook is a short
-// process on every session start and every write whose heap stays a few
-// megabytes on real stores, so collecting during it is work thrown away
-// at exit (a fifth of a pre-write's instructions on the largest real
-// store); the limit brings the collector back for a hook on a huge store.
+// CollectLate makes this process, a hook or another short run of
+// memcompact, leave garbage uncollected until its heap nears MemoryLimit,
+// unless the user set GOGC or GOMEMLIMIT (then theirs stay in charge), and
+// reports whether it did. A hook is a short process on every session start
+// and every write whose heap stays a few megabytes on real stores, so
+// collecting during it is work thrown away at exit (a fifth of a
+// pre-write's instructions on the largest real store, a fifth of a first
+// doctor's time); the limit brings the collector back on a huge store.
 func CollectLate(getenv func(string) string) bool {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return false

@@ -1,30 +1,11 @@
-package main
+package hookrun
 
 import (
 	"runtime/debug"
 	"testing"
-
-	"github.com/memcompact/memcompact/internal/hookrun"
 )
 
-func TestIsHook(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		want bool
-	}{
-		{[]string{"hook", "pre-write"}, true},
-		{[]string{"hook", "session-start"}, true},
-		{[]string{"compact", "--all"}, false},
-		{[]string{"version"}, false},
-		{nil, false},
-	} {
-		if got := isHook(c.args); got != c.want {
-			t.Errorf("isHook(%q) = %v, want %v", c.args, got, c.want)
-		}
-	}
-}
-
-// TestCollectLate: a hook defers collection unless the user set GOGC or
+// TestCollectLate: a short run defers collection unless the user set GOGC or
 // GOMEMLIMIT, whose settings then stay as they are.
 func TestCollectLate(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
@@ -39,12 +20,12 @@ func TestCollectLate(t *testing.T) {
 	} {
 		debug.SetGCPercent(100)
 		debug.SetMemoryLimit(1 << 40)
-		got := hookrun.CollectLate(func(k string) string { return c.env[k] })
+		got := CollectLate(func(k string) string { return c.env[k] })
 		pct, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
 		if got != c.want {
 			t.Errorf("CollectLate(%v) = %v, want %v", c.env, got, c.want)
 		}
-		if c.want && (pct != -1 || limit != hookrun.MemoryLimit) {
+		if c.want && (pct != -1 || limit != MemoryLimit) {
 			t.Errorf("CollectLate(%v) left GC percent %d and limit %d", c.env, pct, limit)
 		}
 		if !c.want && (pct != 100 || limit != 1<<40) {
