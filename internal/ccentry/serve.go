@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/memcompact/memcompact/internal/companion"
 )
@@ -44,37 +43,16 @@ func Serve(r io.Reader, w io.Writer) error {
 // process, and only while those files change (ReadCached). None
 // answering is a companion.ErrUnavailable that says what to mend.
 func Companion(names ...string) Decoder {
-	return func(blocks []string) ([]Fields, error) {
-		var why []string
-		for _, name := range names {
-			bin, err := companion.Find(name)
-			if err == nil && companion.Loop(name) {
-				err = fmt.Errorf("%s asked this executable already", name)
-			}
-			if err == nil {
-				var out []Fields
-				if out, err = ask(bin, name, blocks); err == nil {
-					return out, nil
-				}
-			}
-			why = append(why, err.Error())
+	return func(blocks []string) (fields []Fields, err error) {
+		err = companion.Ask(names, ServeArg, encodeRequest(blocks), func(out []byte) (err error) {
+			fields, err = parseAnswer(out, len(blocks))
+			return err
+		})
+		if err != nil {
+			return nil, companion.Unavailablef("the YAML parser is not available: a frontmatter beyond the plain YAML memcompact reads itself is read with memcompact-full's parser, and %v", err)
 		}
-		return nil, companion.Unavailablef("the YAML parser is not available: a frontmatter beyond the plain YAML memcompact reads itself is read with memcompact-full's parser, and %s", strings.Join(why, "; "))
+		return fields, nil
 	}
-}
-
-// ask asks the executable bin, installed as name, to decode blocks
-// (ServeArg) and reads its answer.
-func ask(bin, name string, blocks []string) ([]Fields, error) {
-	var out, stderr bytes.Buffer
-	code, err := companion.Run(bin, name, []string{ServeArg}, bytes.NewReader(encodeRequest(blocks)), &out, &stderr)
-	if err == nil && code != 0 {
-		err = fmt.Errorf("exit status %d", code)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %v: %s", bin, ServeArg, err, strings.TrimSpace(stderr.String()))
-	}
-	return parseAnswer(out.Bytes(), len(blocks))
 }
 
 // The protocol is frames: a frame is a string's length in decimal (no

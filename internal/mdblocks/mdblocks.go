@@ -13,7 +13,6 @@ package mdblocks
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -98,37 +97,16 @@ func Serve(r io.Reader, w io.Writer) error {
 // links goldmark), so that only an index holding "<!--" costs one more
 // process. None answering is an ErrUnavailable that says what to mend.
 func Companion(names ...string) Finder {
-	return func(src []byte) ([]Block, error) {
-		var why []string
-		for _, name := range names {
-			bin, err := companion.Find(name)
-			if err == nil && companion.Loop(name) {
-				err = fmt.Errorf("%s asked this executable already", name)
-			}
-			if err == nil {
-				var blocks []Block
-				if blocks, err = run(bin, name, src); err == nil {
-					return blocks, nil
-				}
-			}
-			why = append(why, err.Error())
+	return func(src []byte) (blocks []Block, err error) {
+		err = companion.Ask(names, ServeArg, src, func(out []byte) (err error) {
+			blocks, err = parseBlocks(out, len(src))
+			return err
+		})
+		if err != nil {
+			return nil, companion.Unavailablef("the Markdown parser is not available: an index holding an HTML comment is read with memcompact-full's parser, and %v", err)
 		}
-		return nil, companion.Unavailablef("the Markdown parser is not available: an index holding an HTML comment is read with memcompact-full's parser, and %s", strings.Join(why, "; "))
+		return blocks, nil
 	}
-}
-
-// run asks the executable bin, installed as name, for src's blocks
-// (ServeArg) and reads its answer.
-func run(bin, name string, src []byte) ([]Block, error) {
-	var out, stderr bytes.Buffer
-	code, err := companion.Run(bin, name, []string{ServeArg}, bytes.NewReader(src), &out, &stderr)
-	if err == nil && code != 0 {
-		err = fmt.Errorf("exit status %d", code)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %v: %s", bin, ServeArg, err, strings.TrimSpace(stderr.String()))
-	}
-	return parseBlocks(out.Bytes(), len(src))
 }
 
 // parseBlocks reads Serve's answer for a document of n bytes: ordered,
