@@ -3,7 +3,8 @@ package ccentry
 import (
 	"errors"
 	"fmt"
-	"sync"
+
+	"github.com/memcompact/memcompact/internal/companion"
 )
 
 // Fields is what an entry's frontmatter block decodes to, exactly as
@@ -24,20 +25,14 @@ type Fields struct {
 // each, in order.
 type Decoder func(blocks []string) ([]Fields, error)
 
-var (
-	mu       sync.Mutex
-	fallback Decoder
-)
+// fallback is the registered Decoder.
+var fallback companion.Linked[Decoder]
 
 // Use makes d the decoder of the blocks the own decoder is unsure of.
 // memcompact-full registers yaml.v3's (package yamlfm, which registers
 // itself when imported); memcompact and memcompact-hook register
 // Companion, which asks memcompact-full.
-func Use(d Decoder) {
-	mu.Lock()
-	defer mu.Unlock()
-	fallback = d
-}
+func Use(d Decoder) { fallback.Set(d) }
 
 // ErrNoDecoder is the error of a read that met a frontmatter the own
 // decoder is unsure of in a program that registered no fallback: a broken
@@ -46,9 +41,7 @@ var ErrNoDecoder = errors.New("ccentry: no YAML decoder is linked (import intern
 
 // decodeFallback decodes blocks with the registered fallback.
 func decodeFallback(blocks []string) ([]Fields, error) {
-	mu.Lock()
-	d := fallback
-	mu.Unlock()
+	d := fallback.Get()
 	if d == nil {
 		return nil, ErrNoDecoder
 	}

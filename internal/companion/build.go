@@ -24,14 +24,14 @@ func SameBuild(a, b string) bool {
 	if err != nil || ia.Main.Path != ib.Main.Path || ia.Main.Version != ib.Main.Version {
 		return false
 	}
-	ra, ma := vcs(ia)
-	rb, mb := vcs(ib)
+	ra, ma := VCS(ia)
+	rb, mb := VCS(ib)
 	return ra == rb && ma == mb
 }
 
-// vcs is the revision and local-changes flag a build from a checkout
-// records ("" for others).
-func vcs(bi *debug.BuildInfo) (rev, modified string) {
+// VCS is the revision and local-changes flag ("true" or "false") a build
+// from a checkout records ("" for others).
+func VCS(bi *debug.BuildInfo) (rev, modified string) {
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":

@@ -85,11 +85,14 @@ func Find(name string) (string, error) {
 	switch {
 	case lerr != nil:
 		return "", fmt.Errorf("no %s executable was found beside %s or on PATH", name, selfName(self))
-	case err == nil && !SameBuild(self, p):
+	case err == nil && !sameBuild(self, p):
 		return "", fmt.Errorf("the %s on PATH (%s) was built from another version than this %s", name, p, selfName(self))
 	}
 	return p, nil
 }
+
+// sameBuild is SameBuild; tests stand scripts in for executables.
+var sameBuild = SameBuild
 
 // selfName is the name this executable is installed as (Main when it
 // cannot tell).

@@ -127,3 +127,51 @@ func TestReadBuildInfo(t *testing.T) {
 		t.Errorf("a file with no build information: %v", err)
 	}
 }
+
+// TestLinked: nothing set reads as the zero value; the last Set wins.
+func TestLinked(t *testing.T) {
+	var l Linked[func() int]
+	if l.Get() != nil {
+		t.Fatal("an empty Linked holds a part")
+	}
+	l.Set(func() int { return 1 })
+	l.Set(func() int { return 2 })
+	if got := l.Get(); got == nil || got() != 2 {
+		t.Error("Get does not return the last part Set")
+	}
+}
+
+// TestAsk: the first executable that answers and whose output reads is
+// the one asked; the error names each that did not.
+func TestAsk(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell scripts stand in for executables")
+	}
+	dir := t.TempDir()
+	t.Setenv("PATH", dir)
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("memcompact-fails", "echo broken >&2; exit 3\n")
+	write("memcompact-garbles", "echo garbage\n")
+	write("memcompact-answers", `read x; echo "answer $1 $x"`+"\n")
+	sameBuild = func(a, b string) bool { return true }
+	t.Cleanup(func() { sameBuild = SameBuild })
+	var got string
+	err := Ask([]string{"memcompact-missing", "memcompact-fails", "memcompact-garbles", "memcompact-answers"}, "ARG", []byte("question\n"), func(out []byte) error {
+		if !strings.HasPrefix(string(out), "answer") {
+			return errors.New("unreadable answer")
+		}
+		got = string(out)
+		return nil
+	})
+	if err != nil || got != "answer ARG question\n" {
+		t.Errorf("Ask: %q, %v", got, err)
+	}
+	err = Ask([]string{"memcompact-missing", "memcompact-fails"}, "ARG", nil, func([]byte) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "no memcompact-missing executable") || !strings.Contains(err.Error(), "exit status 3: broken") {
+		t.Errorf("Ask of none that answers: %v", err)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/memcompact/memcompact/internal/companion"
 )
 
 // Stamp is what one stat tells of a file's identity: a file that was
@@ -64,16 +66,7 @@ var BuildStamp = sync.OnceValue(func() string {
 		if v := bi.Main.Version; v != "" && v != "(devel)" {
 			return "version " + v
 		}
-		var rev, modified string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				modified = s.Value
-			}
-		}
-		if rev != "" && modified == "false" {
+		if rev, modified := companion.VCS(bi); rev != "" && modified == "false" {
 			return "revision " + rev
 		}
 	}

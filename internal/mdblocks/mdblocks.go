@@ -18,7 +18,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/memcompact/memcompact/internal/companion"
 )
@@ -31,17 +30,11 @@ type Block struct{ Start, Stop int }
 // Finder finds the blocks of src.
 type Finder func(src []byte) ([]Block, error)
 
-var (
-	mu     sync.Mutex
-	finder Finder
-)
+// finder is the registered Finder.
+var finder companion.Linked[Finder]
 
 // Use makes f the finder HTMLBlocks runs.
-func Use(f Finder) {
-	mu.Lock()
-	defer mu.Unlock()
-	finder = f
-}
+func Use(f Finder) { finder.Set(f) }
 
 // ErrNoParser is HTMLBlocks' error in a program that registered no
 // finder: a program that cuts indexes must link gmblocks or use Exec.
@@ -60,9 +53,7 @@ func Unavailable(r any) (string, bool) { return companion.Unavailable(r) }
 
 // HTMLBlocks returns the top-level HTML blocks of src, in order.
 func HTMLBlocks(src []byte) ([]Block, error) {
-	mu.Lock()
-	f := finder
-	mu.Unlock()
+	f := finder.Get()
 	if f == nil {
 		return nil, ErrNoParser
 	}

@@ -3,9 +3,10 @@ package summarize
 import (
 	"fmt"
 	"os/exec"
-	"sync"
 
 	"github.com/memcompact/memcompact/internal/outcome"
+
+	"github.com/memcompact/memcompact/internal/companion"
 )
 
 // Env is what New reads from outside: the environment and PATH. Tests
@@ -27,18 +28,12 @@ func DefaultEnv(getenv func(string) string) Env {
 // its Resolved Config.
 type APIFunc func(c Config, getenv func(string) string) (Model, error)
 
-var (
-	apiMu  sync.Mutex
-	linked APIFunc
-)
+// linked is the registered APIFunc.
+var linked companion.Linked[APIFunc]
 
 // LinkAPI makes f the maker of API models. Package sdk calls it when
 // imported: only an executable that links the SDKs can reach the APIs.
-func LinkAPI(f APIFunc) {
-	apiMu.Lock()
-	defer apiMu.Unlock()
-	linked = f
-}
+func LinkAPI(f APIFunc) { linked.Set(f) }
 
 // New makes the Model c names; c must be Resolved. The built-in summarizer
 // is no Model (package distill runs it). An API summarizer in an
@@ -50,9 +45,7 @@ func New(c Config, env Env) (Model, error) {
 	case Anthropic, OpenAI:
 		api := env.API
 		if api == nil {
-			apiMu.Lock()
-			api = linked
-			apiMu.Unlock()
+			api = linked.Get()
 		}
 		if api == nil {
 			return nil, fmt.Errorf("the %s summarizer is %w (memcompact-full links the model SDKs)", c.Kind, outcome.ErrNotLinked)

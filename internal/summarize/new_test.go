@@ -11,9 +11,7 @@ import (
 // summarizer is outcome.ErrNotLinked (memcompact hands the command line to
 // memcompact-full), never a guess or a crash; the others need no SDK.
 func TestNotLinked(t *testing.T) {
-	apiMu.Lock()
-	prev := linked
-	apiMu.Unlock()
+	prev := linked.Get()
 	LinkAPI(nil)
 	t.Cleanup(func() { LinkAPI(prev) })
 	for _, k := range []Kind{Anthropic, OpenAI} {
