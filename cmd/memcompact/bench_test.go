@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -58,6 +59,9 @@ type benchFixture struct {
 	env  map[string]string
 	rows []benchRow
 	made time.Time // when the stores were copied
+	// colds counts the cold runs, each given directories no run used
+	// before (a row's twin, run by the other executable, included).
+	colds atomic.Int64
 }
 
 // settle waits, once, until the fixture's files were written more than
@@ -149,19 +153,19 @@ func newBenchFixture(b *testing.B) *benchFixture {
 	return f
 }
 
-// dirs returns the data and cache directories of iteration i: fresh ones
-// for a cold row, the shared warm ones otherwise.
-func (f *benchFixture) dirs(r benchRow, i int) (data, cache string) {
+// dirs returns the data and cache directories of a run: fresh ones for a
+// cold row, the shared warm ones otherwise.
+func (f *benchFixture) dirs(r benchRow) (data, cache string) {
 	if r.cold {
-		d := filepath.Join(f.dir, "cold", fmt.Sprintf("%s-%d", r.name, i))
+		d := filepath.Join(f.dir, "cold", fmt.Sprintf("%s-%d", r.name, f.colds.Add(1)))
 		return filepath.Join(d, "data"), filepath.Join(d, "cache")
 	}
 	return filepath.Join(f.dir, "warm", "data"), filepath.Join(f.dir, "warm", "cache")
 }
 
-func (f *benchFixture) environ(r benchRow, i int) map[string]string {
+func (f *benchFixture) environ(r benchRow) map[string]string {
 	env := maps.Clone(f.env)
-	env["XDG_DATA_HOME"], env["XDG_CACHE_HOME"] = f.dirs(r, i)
+	env["XDG_DATA_HOME"], env["XDG_CACHE_HOME"] = f.dirs(r)
 	return env
 }
 
@@ -208,9 +212,9 @@ func BenchmarkProcess(b *testing.B) {
 
 // runProcess times row r run by the executable bin.
 func (f *benchFixture) runProcess(b *testing.B, r benchRow, bin string) {
-	run := func(i int) {
+	run := func() {
 		cmd := exec.Command(bin, r.args...)
-		for k, v := range f.environ(r, i) {
+		for k, v := range f.environ(r) {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
 		cmd.Dir = filepath.Join(f.dir, "proj")
@@ -226,12 +230,10 @@ func (f *benchFixture) runProcess(b *testing.B, r benchRow, bin string) {
 	}
 	if !r.cold {
 		f.settle()
-		run(0) // fill the journal and the cache, untimed
+		run() // fill the journal and the cache, untimed
 	}
-	i := 0
 	for b.Loop() {
-		i++
-		run(i)
+		run()
 	}
 }
 
@@ -246,8 +248,8 @@ func BenchmarkInProcess(b *testing.B) {
 	for _, r := range f.rows {
 		b.Run(r.name, func(b *testing.B) {
 			var stdout, stderr bytes.Buffer
-			run := func(i int) {
-				env := f.environ(r, i)
+			run := func() {
+				env := f.environ(r)
 				os.Setenv("XDG_CACHE_HOME", env["XDG_CACHE_HOME"])
 				stdout.Reset()
 				stderr.Reset()
@@ -260,11 +262,9 @@ func BenchmarkInProcess(b *testing.B) {
 			if !r.cold {
 				f.settle()
 			}
-			run(0) // untimed: fills the warm directories, compiles patterns
-			i := 0
+			run() // untimed: fills the warm directories, compiles patterns
 			for b.Loop() {
-				i++
-				run(i)
+				run()
 			}
 		})
 	}
