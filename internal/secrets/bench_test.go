@@ -104,3 +104,13 @@ func benchText(b *testing.B, text string) {
 
 func BenchmarkScanBase64Line1MB(b *testing.B)    { benchText(b, base64Text(1<<20, false)) }
 func BenchmarkScanBase64Wrapped1MB(b *testing.B) { benchText(b, base64Text(1<<20, true)) }
+
+// BenchmarkKeywordPass builds the keyword automaton, as every process that
+// scans does once: in a fresh process each page it writes is a fault.
+func BenchmarkKeywordPass(b *testing.B) {
+	rules, _ := allRules()
+	b.ReportAllocs()
+	for b.Loop() {
+		newKeywordPass(rules)
+	}
+}

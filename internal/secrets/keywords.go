@@ -48,58 +48,56 @@ func newKeywordPass(rules []*rule) *keywordPass {
 			}
 		}
 	}
-	// The trie.
+	// The trie: goto_[state*c+class] is the child state, 0 for none (the
+	// root is no state's child). It is sized once for the most states the
+	// words can make, so building it neither copies nor leaves garbage:
+	// untouched rows cost nothing, and a fresh process pays a page fault
+	// for every page it writes.
 	c := kp.classes
-	goto_ := []int32{}
-	newState := func() int32 {
-		s := int32(len(goto_) / c)
-		goto_ = append(goto_, make([]int32, c)...)
-		for i := range c {
-			goto_[int(s)*c+i] = -1
-		}
-		kp.out = append(kp.out, nil)
-		return s
+	maxStates := 1
+	for _, w := range words {
+		maxStates += len(w)
 	}
-	newState()
+	if maxStates > 1<<16 {
+		panic("secrets: too many keyword states for a uint16 table") // the rules are built in
+	}
+	goto_ := make([]uint16, maxStates*c)
+	kp.out = make([][]int32, 1, maxStates)
+	n := 1
 	for wi, w := range words {
-		s := int32(0)
+		s := 0
 		for i := 0; i < len(w); i++ {
 			cl := int(kp.class[w[i]])
-			if goto_[int(s)*c+cl] < 0 {
-				t := newState()
-				goto_[int(s)*c+cl] = t
+			if goto_[s*c+cl] == 0 {
+				goto_[s*c+cl] = uint16(n)
+				kp.out = append(kp.out, nil)
+				n++
 			}
-			s = goto_[int(s)*c+cl]
+			s = int(goto_[s*c+cl])
 		}
 		kp.out[s] = append(kp.out[s], int32(wi))
 	}
 	// Breadth-first: fail links folded into a full transition table.
-	n := len(goto_) / c
 	kp.next = make([]uint16, n*c)
-	fail := make([]int32, n)
-	queue := []int32{}
+	fail := make([]uint16, n)
+	queue := make([]uint16, 0, n)
 	for cl := range c {
-		t := goto_[cl]
-		if t < 0 {
-			kp.next[cl] = 0
-			continue
+		if t := goto_[cl]; t != 0 {
+			kp.next[cl] = t
+			queue = append(queue, t)
 		}
-		kp.next[cl] = uint16(t)
-		fail[t] = 0
-		queue = append(queue, t)
 	}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
+	for k := 0; k < len(queue); k++ {
+		s := int(queue[k])
 		kp.out[s] = append(kp.out[s], kp.out[fail[s]]...)
 		for cl := range c {
-			t := goto_[int(s)*c+cl]
-			if t < 0 {
-				kp.next[int(s)*c+cl] = kp.next[int(fail[s])*c+cl]
+			t := goto_[s*c+cl]
+			if t == 0 {
+				kp.next[s*c+cl] = kp.next[int(fail[s])*c+cl]
 				continue
 			}
-			kp.next[int(s)*c+cl] = uint16(t)
-			fail[t] = int32(kp.next[int(fail[s])*c+cl])
+			kp.next[s*c+cl] = t
+			fail[t] = kp.next[int(fail[s])*c+cl]
 			queue = append(queue, t)
 		}
 	}
