@@ -96,7 +96,7 @@ func TestParserUnavailable(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	_, err := mdblocks.Companion(companion.Full, companion.Main)([]byte("<!-- x -->\n"))
 	if !errors.Is(err, mdblocks.ErrUnavailable) || !strings.Contains(err.Error(), "no memcompact-full executable") || !strings.Contains(err.Error(), "no memcompact executable") {
-		t.Fatalf("askMemcompact without memcompact: %v", err)
+		t.Fatalf("the companion finder without memcompact-full or memcompact: %v", err)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/memcompact/memcompact/internal/companion"
-	"github.com/memcompact/memcompact/internal/mdblocks"
 	"github.com/memcompact/memcompact/internal/outcome"
 )
 
@@ -22,7 +21,7 @@ import (
 func call(c *command, env *Env, args []string) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			msg, ok := mdblocks.Unavailable(r)
+			msg, ok := companion.Unavailable(r)
 			if !ok {
 				panic(r)
 			}

@@ -37,8 +37,8 @@ var finder companion.Linked[Finder]
 func Use(f Finder) { finder.Set(f) }
 
 // ErrNoParser is HTMLBlocks' error in a program that registered no
-// finder: a program that cuts indexes must link gmblocks or use Exec.
-var ErrNoParser = errors.New("mdblocks: no Markdown parser is linked (import internal/mdblocks/gmblocks, or Use Exec)")
+// finder: a program that cuts indexes must link gmblocks or use Companion.
+var ErrNoParser = errors.New("mdblocks: no Markdown parser is linked (import internal/mdblocks/gmblocks, or Use Companion)")
 
 // ErrUnavailable is the error of a finder that could not reach its parser
 // (memcompact or memcompact-hook without a working memcompact-full beside
