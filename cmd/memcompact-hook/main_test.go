@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,12 +37,7 @@ func TestMain(m *testing.M) {
 		"memcompact-full": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"memcompact": func() {
 			if lean := os.Getenv(leanEnv); lean != "" && isHookRun(os.Args[1:]) {
-				code, err := companion.Run(lean, companion.Hook, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-				if err != nil {
-					fmt.Fprintln(os.Stderr, err)
-					code = 2
-				}
-				os.Exit(code)
+				testshared.RunInstead(lean, companion.Hook)
 			}
 			os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
@@ -61,12 +55,7 @@ func TestHookScripts(t *testing.T) {
 	lean := buildLean(t, t.TempDir(), "memcompact-hook")
 	p := testshared.ScriptParams("", false)
 	p.Files = files
-	setup := p.Setup
-	p.Setup = func(e *testscript.Env) error {
-		e.Setenv(leanEnv, lean)
-		return setup(e)
-	}
-	testscript.Run(t, p)
+	testscript.Run(t, testshared.WithSetenv(p, leanEnv, lean))
 }
 
 // TestScripts runs this executable's own scripts in testdata/script.

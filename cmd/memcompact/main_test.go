@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -33,12 +32,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"memcompact": func() {
 			if lean := os.Getenv(leanEnv); lean != "" {
-				code, err := companion.Run(lean, companion.Main, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-				if err != nil {
-					fmt.Fprintln(os.Stderr, err)
-					code = 2
-				}
-				os.Exit(code)
+				testshared.RunInstead(lean, companion.Main)
 			}
 			os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
@@ -54,13 +48,7 @@ func TestLeanScripts(t *testing.T) {
 		t.Skip("builds memcompact and memcompact-full with the go command")
 	}
 	lean := testshared.Install(t, t.TempDir(), "memcompact", "memcompact-full")
-	p := testshared.ScriptParams("testdata/script", false)
-	setup := p.Setup
-	p.Setup = func(e *testscript.Env) error {
-		e.Setenv(leanEnv, lean)
-		return setup(e)
-	}
-	testscript.Run(t, p)
+	testscript.Run(t, testshared.WithSetenv(testshared.ScriptParams("testdata/script", false), leanEnv, lean))
 }
 
 // TestWithoutFull runs testdata/alone's scripts with memcompact installed
@@ -71,10 +59,9 @@ func TestWithoutFull(t *testing.T) {
 		t.Skip("builds memcompact with the go command")
 	}
 	lean := testshared.Install(t, t.TempDir(), "memcompact")
-	p := testshared.ScriptParams("testdata/alone", *update)
+	p := testshared.WithSetenv(testshared.ScriptParams("testdata/alone", *update), leanEnv, lean)
 	setup := p.Setup
 	p.Setup = func(e *testscript.Env) error {
-		e.Setenv(leanEnv, lean)
 		bin, _, _ := strings.Cut(e.Getenv("PATH"), string(os.PathListSeparator))
 		e.Setenv("PATH", bin)
 		return setup(e)

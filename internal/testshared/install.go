@@ -1,11 +1,17 @@
 package testshared
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/memcompact/memcompact/internal/companion"
 )
 
 // Install builds the named executables of this module (memcompact,
@@ -53,4 +59,27 @@ func Unlinked(t *testing.T, dir string, banned ...string) {
 			}
 		}
 	}
+}
+
+// RunInstead runs bin, installed as name, with this process's arguments
+// and streams, and exits with its code: a testscript command that stands
+// in for a built executable.
+func RunInstead(bin, name string) {
+	code, err := companion.Run(bin, name, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = 2
+	}
+	os.Exit(code)
+}
+
+// WithSetenv is p whose scripts also start with the variable key set to
+// value.
+func WithSetenv(p testscript.Params, key, value string) testscript.Params {
+	setup := p.Setup
+	p.Setup = func(e *testscript.Env) error {
+		e.Setenv(key, value)
+		return setup(e)
+	}
+	return p
 }
