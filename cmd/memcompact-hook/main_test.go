@@ -79,12 +79,12 @@ func TestLean(t *testing.T) {
 }
 
 // TestParserUnavailable: without a memcompact-full or memcompact beside it
-// or on PATH, the finder's error is mdblocks.ErrUnavailable, which the
+// or on PATH, the finder's error is companion.ErrUnavailable, which the
 // hooks report as an install to mend (allowing), not as a bug.
 func TestParserUnavailable(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	_, err := mdblocks.Companion(companion.Full, companion.Main)([]byte("<!-- x -->\n"))
-	if !errors.Is(err, mdblocks.ErrUnavailable) || !strings.Contains(err.Error(), "no memcompact-full executable") || !strings.Contains(err.Error(), "no memcompact executable") {
+	if !errors.Is(err, companion.ErrUnavailable) || !strings.Contains(err.Error(), "no memcompact-full executable") || !strings.Contains(err.Error(), "no memcompact executable") {
 		t.Fatalf("the companion finder without memcompact-full or memcompact: %v", err)
 	}
 }

@@ -118,6 +118,33 @@ func TestReadUnavailable(t *testing.T) {
 	t.Error("Read did not panic")
 }
 
+// TestReadUnavailableNames: the error of a read names the first file the
+// fallback was asked about and counts the others.
+func TestReadUnavailableNames(t *testing.T) {
+	defer ccentry.Use(yamlfm.Decode)
+	ccentry.Use(func([]string) ([]ccentry.Fields, error) {
+		return nil, companion.Unavailablef("no memcompact-full here")
+	})
+	for n, want := range map[int]string{2: " (and 1 other entry): ", 3: " (and 2 other entries): "} {
+		dir := t.TempDir()
+		for i := range n {
+			name := fmt.Sprintf("%c.md", 'a'+i)
+			if err := os.WriteFile(filepath.Join(dir, name), []byte("---\nname: [a]\n---\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		func() {
+			defer func() {
+				msg, _ := companion.Unavailable(recover())
+				if !strings.HasPrefix(msg, filepath.Join(dir, "a.md")+want) {
+					t.Errorf("%d files: recovered %q", n, msg)
+				}
+			}()
+			ccentry.Read(dir)
+		}()
+	}
+}
+
 // TestNoDecoder: a program that registered no fallback panics with
 // ErrNoDecoder on a frontmatter the own decoder is unsure of, and only
 // then.

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/filecache"
 	"github.com/memcompact/memcompact/internal/mdblocks"
 	"github.com/memcompact/memcompact/internal/mdblocks/gmblocks"
@@ -377,7 +378,7 @@ func TestSessionStartStatsEachFileOnce(t *testing.T) {
 func TestRunParserUnavailable(t *testing.T) {
 	defer mdblocks.Use(gmblocks.HTMLBlocks)
 	mdblocks.Use(func([]byte) ([]mdblocks.Block, error) {
-		return nil, fmt.Errorf("%w: no memcompact beside memcompact-hook", mdblocks.ErrUnavailable)
+		return nil, fmt.Errorf("%w: no memcompact beside memcompact-hook", companion.ErrUnavailable)
 	})
 	f := newFixture(t)
 	res := f.run(t, EventPreWrite, f.addPointer("a", "- [Lint](feedback_lint.md) — gofmt before commit"))

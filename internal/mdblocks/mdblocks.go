@@ -40,17 +40,6 @@ func Use(f Finder) { finder.Set(f) }
 // finder: a program that cuts indexes must link gmblocks or use Companion.
 var ErrNoParser = errors.New("mdblocks: no Markdown parser is linked (import internal/mdblocks/gmblocks, or Use Companion)")
 
-// ErrUnavailable is the error of a finder that could not reach its parser
-// (memcompact or memcompact-hook without a working memcompact-full beside
-// it or on PATH): an install to mend, not a bug in memcompact. It is
-// companion.ErrUnavailable, which ccentry's YAML decoder raises too.
-var ErrUnavailable = companion.ErrUnavailable
-
-// Unavailable reports whether r, a value recovered from a panic (the load
-// cut panics on a finder's error, an entry read on its YAML decoder's), is
-// an ErrUnavailable, and its message.
-func Unavailable(r any) (string, bool) { return companion.Unavailable(r) }
-
 // HTMLBlocks returns the top-level HTML blocks of src, in order.
 func HTMLBlocks(src []byte) ([]Block, error) {
 	f := finder.Get()
@@ -86,7 +75,7 @@ func Serve(r io.Reader, w io.Writer) error {
 // (memcompact, memcompact-hook): it asks the first of the executables
 // named that package companion finds installed with it (memcompact-full
 // links goldmark), so that only an index holding "<!--" costs one more
-// process. None answering is an ErrUnavailable that says what to mend.
+// process. None answering is a companion.ErrUnavailable that says what to mend.
 func Companion(names ...string) Finder {
 	return func(src []byte) (blocks []Block, err error) {
 		err = companion.Ask(names, ServeArg, src, func(out []byte) (err error) {

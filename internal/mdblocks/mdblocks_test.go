@@ -3,7 +3,6 @@ package mdblocks
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -61,20 +60,4 @@ func FuzzParseBlocks(f *testing.F) {
 			prev = b.Stop
 		}
 	})
-}
-
-func TestUnavailable(t *testing.T) {
-	for _, c := range []struct {
-		r    any
-		want bool
-	}{
-		{fmt.Errorf("%w: no memcompact", ErrUnavailable), true},
-		{ErrNoParser, false},
-		{"boom", false},
-		{nil, false},
-	} {
-		if _, ok := Unavailable(c.r); ok != c.want {
-			t.Errorf("Unavailable(%v) = %v, want %v", c.r, ok, c.want)
-		}
-	}
 }
