@@ -103,16 +103,6 @@ func Evaluate(opt Options) *Report {
 	return runRead(opt, text, nil)
 }
 
-// EvaluateFile is Evaluate over the index opt.IndexPath as the caller has already
-// read it: the pre-write guard, which holds the index it is judging a write
-// to, so the index is not read a second time on every memory write.
-func EvaluateFile(opt Options, ixFile *textfile.File) *Report {
-	if rep := referenceMissing(opt); rep != nil {
-		return rep
-	}
-	return runRead(opt, ixFile.Text, nil)
-}
-
 // Parsed is an index's text split into lines (textfile.Lines) and parsed
 // (index.Parse of those lines), for a caller that holds both already.
 type Parsed struct {
@@ -120,9 +110,11 @@ type Parsed struct {
 	Index *index.Index
 }
 
-// EvaluateParsed is EvaluateFile for a caller that has also parsed the
-// index: the pre-write guard, which parses the index it judges once for all
-// its checks. The check only reads p.
+// EvaluateParsed is Evaluate over the index opt.IndexPath as the caller
+// has already read it (through textfile, so its text is decoded) and parsed
+// it: the pre-write guard, which holds the index it is judging a write to
+// and parses it once for all its checks, so the index is not read a second
+// time on every memory write. The check only reads p.
 func EvaluateParsed(opt Options, ixFile *textfile.File, p Parsed) *Report {
 	if rep := referenceMissing(opt); rep != nil {
 		return rep

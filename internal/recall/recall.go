@@ -8,7 +8,6 @@ package recall
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/index"
 )
@@ -288,13 +287,6 @@ func readPhrase(s string) (word, filler bool) {
 	n := 0                                        // the phrase's length so far
 	space := false
 	for i := 0; i < len(s); {
-		if s[i] >= utf8.RuneSelf && s[i] != kelvin[0] {
-			// A byte of a character that is no letter or digit in any
-			// case: most of a clause in Korean or Japanese.
-			space = true
-			i++
-			continue
-		}
 		c, size := alnumAt(s, i)
 		i += size
 		if c == 0 {

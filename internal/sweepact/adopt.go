@@ -81,7 +81,7 @@ func RunAdopt(ctx context.Context, req AdoptRequest) (*AdoptResult, error) {
 			return nil, refusef(ReasonPlanInvalid, p.Index, "the index already carries a policy or a stanza; adopt is for a store with none")
 		}
 	}
-	ref := textfile.Lines(string(reference.Embedded()))
+	ref := textfile.Lines(reference.EmbeddedText())
 	stanza := policy.ReadRegion(ref, reference.StanzaBegin, reference.StanzaEnd)
 	pol := policy.ReadRegion(ref, reference.PolicyBegin, reference.PolicyEnd)
 	if !stanza.HasContent() || !pol.HasContent() {
