@@ -4,12 +4,16 @@
 // consolidation or a concurrent session deletes can be seen and undone.
 //
 // The journal lives in memcompact's data directory, outside the store, so
-// Claude Code never loads it. Each file's bytes are stored once by digest
-// (objects/ab/abcdef…); each snapshot is a small manifest naming the files
-// it saw (manifests/<time>-<rand>.json). Both are written to a temporary
-// name and renamed, so a kill at any point leaves either the old journal or
-// the new one; a half-written manifest is never under a real name, and a
-// manifest that cannot be read is skipped, never trusted.
+// Claude Code never loads it. Each file's bytes are stored once by digest,
+// as a loose object (objects/ab/abcdef…) or, when a snapshot stores many
+// at once, in a pack (objects/pack/<time>-<rand>.pack, see pack.go); each
+// snapshot is a small manifest naming the files it saw
+// (manifests/<time>-<rand>.json). Loose objects and manifests are written
+// to a temporary name and renamed, and a manifest is named only once every
+// object it names is durable, so a kill at any point leaves either the old
+// journal or the new one; a half-written manifest is never under a real
+// name, a manifest that cannot be read is skipped, never trusted, and no
+// object is used unless its bytes match its digest.
 package journal
 
 import (
@@ -20,6 +24,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
 )
@@ -72,6 +77,10 @@ func storeKey(store string) string {
 type Journal struct {
 	Dir   string // the journal's own folder
 	Store string // the store it records, absolute
+
+	packMu   sync.Mutex
+	packList *[]*pack        // the packs' tables, once read (packs)
+	stored   map[string]bool // digests this run knows stored (markStored)
 }
 
 // open returns the journal of store under dataDir. Nothing is created

@@ -49,7 +49,7 @@ func SessionStart(ctx context.Context, req HookRequest) (string, error) {
 		v, _ := j.stageView(req.Session, f.Raw, f.Digest)
 		return v
 	}
-	res, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, Reads: req.Reads, besideManifest: stage})
+	res, err := j.snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, Reads: req.Reads, besideManifest: stage})
 	if err != nil {
 		return "", err
 	}

@@ -291,7 +291,7 @@ func TestCorruptAndHalfWrittenJournal(t *testing.T) {
 	}
 	// A corrupt object is refused, never restored.
 	d := good.Manifest.File("project_auth.md").Digest
-	os.WriteFile(j.objectPath(d), []byte("garbage"), 0o644)
+	corruptObject(t, j, d)
 	if _, err := j.object(d); err == nil {
 		t.Error("a corrupt object was trusted")
 	}
@@ -518,4 +518,31 @@ func TestLastSessionBefore(t *testing.T) {
 		t.Fatal(err)
 	}
 	check()
+}
+
+// corruptObject spoils every stored copy of digest: its loose object and
+// its bytes in each pack that holds it.
+func corruptObject(t *testing.T, j *Journal, digest string) {
+	t.Helper()
+	spoiled := 0
+	if _, err := os.Stat(j.objectPath(digest)); err == nil {
+		os.WriteFile(j.objectPath(digest), []byte("garbage"), 0o644)
+		spoiled++
+	}
+	for _, p := range j.packs() {
+		e, ok := p.objects[digest]
+		if !ok || e.size == 0 {
+			continue
+		}
+		f, err := os.OpenFile(p.path, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteAt([]byte{'#'}, p.dataOff+e.off)
+		f.Close()
+		spoiled++
+	}
+	if spoiled == 0 {
+		t.Fatalf("object %s is stored nowhere", digest[:12])
+	}
 }

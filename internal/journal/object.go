@@ -35,19 +35,74 @@ func (j *Journal) putObject(digest string, data []byte) (wrote bool, err error) 
 	return true, writeFile(p, data, false)
 }
 
-// object returns the stored bytes of digest, checked against it.
+// markStored notes the objects m names as stored: a manifest names only
+// objects that are durable, so this run need not store them again (they
+// may lie in a pack, which is never trusted on its table alone).
+func (j *Journal) markStored(m *Manifest) {
+	if m == nil {
+		return
+	}
+	j.packMu.Lock()
+	defer j.packMu.Unlock()
+	if j.stored == nil {
+		j.stored = map[string]bool{}
+	}
+	for _, f := range m.Files {
+		if f.Digest != "" && f.Withheld == "" {
+			j.stored[f.Digest] = true
+		}
+	}
+}
+
+// markFresh notes the objects a snapshot is storing in this run, so what
+// the run records beside its manifest (a session's view of the index)
+// does not store them again: it is named only once they are durable.
+func (j *Journal) markFresh(objs []packObject) {
+	j.packMu.Lock()
+	defer j.packMu.Unlock()
+	if j.stored == nil {
+		j.stored = map[string]bool{}
+	}
+	for _, o := range objs {
+		j.stored[o.digest] = true
+	}
+}
+
+// knownStored reports whether this run knows digest to be stored (or
+// being stored, and durable before anything it names is).
+func (j *Journal) knownStored(digest string) bool {
+	j.packMu.Lock()
+	defer j.packMu.Unlock()
+	return j.stored[digest]
+}
+
+// isStored reports whether digest needs no storing: known stored, or a
+// loose object of size bytes holds it.
+func (j *Journal) isStored(digest string, size int64) bool {
+	if j.knownStored(digest) {
+		return true
+	}
+	fi, err := os.Stat(j.objectPath(digest))
+	return err == nil && fi.Size() == size
+}
+
+// object returns the stored bytes of digest, checked against it: the
+// loose object's, else a pack's.
 func (j *Journal) object(digest string) ([]byte, error) {
 	if len(digest) != 64 {
 		return nil, fmt.Errorf("bad object digest %q", digest)
 	}
 	raw, err := os.ReadFile(j.objectPath(digest))
-	if err != nil {
-		return nil, err
+	if err == nil && textfile.Digest(raw) != digest {
+		err = fmt.Errorf("journal object %s is corrupt (its bytes do not match their digest)", digest[:12])
 	}
-	if textfile.Digest(raw) != digest {
-		return nil, fmt.Errorf("journal object %s is corrupt (its bytes do not match their digest)", digest[:12])
+	if err == nil {
+		return raw, nil
 	}
-	return raw, nil
+	if packed, ok := j.packedObject(digest); ok {
+		return packed, nil
+	}
+	return nil, err
 }
 
 // writeFile writes data to path through a temporary file in the same

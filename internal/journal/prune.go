@@ -2,8 +2,10 @@ package journal
 
 import (
 	"context"
+	"github.com/memcompact/memcompact/internal/textfile"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/store"
@@ -109,28 +111,107 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 }
 
 // removeObjects removes (or, in a dry run, counts) the objects no kept
-// snapshot references, except those younger than staleAfter.
+// snapshot references, except those younger than staleAfter. A pack goes
+// whole, once stale, when it holds an object no kept snapshot needs; the
+// objects it holds that one does are first stored loose (dropPacks).
 func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, refs map[string]bool, res *PruneResult, now time.Time) error {
+	drop := j.dropPacks(refs, res.DryRun, now)
+	inKept := map[string]bool{} // digests a pack that stays holds
+	for _, p := range j.packs() {
+		if !slices.Contains(drop, p) {
+			for d := range p.objects {
+				inKept[d] = true
+			}
+		}
+	}
 	for d, size := range sizes {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if refs[d] {
-			res.BytesKept += size
-			continue
-		}
 		p := j.objectPath(d)
-		if fi, err := os.Stat(p); err != nil || now.Sub(fi.ModTime()) < staleAfter {
+		fi, err := os.Stat(p)
+		loose := err == nil
+		if refs[d] || inKept[d] || loose && now.Sub(fi.ModTime()) < staleAfter {
 			res.BytesKept += size
 			continue
 		}
 		res.ObjectsRemoved++
 		res.BytesFreed += size
-		if !res.DryRun {
+		if !res.DryRun && loose {
 			os.Remove(p)
 		}
 	}
+	if !res.DryRun {
+		for _, p := range drop {
+			os.Remove(p.path)
+		}
+		j.forgetPacks()
+	}
 	return nil
+}
+
+// dropPacks returns the packs prune removes: the stale ones that hold an
+// object no kept snapshot references, or that no kept snapshot needs
+// (what it holds is held whole elsewhere, as the copy a killed snapshot
+// left is). Each needed object has one home: a whole loose copy, else the
+// newest pack that holds it whole. Unless dryRun, the needed objects
+// whose home is a pack being removed are first stored loose, durably; a
+// pack whose objects cannot all be kept so stays.
+func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) []*pack {
+	packs := j.packs() // oldest first: their names begin with their time
+	home := map[string]*pack{}
+	loose := map[string]bool{}
+	for i := len(packs) - 1; i >= 0; i-- {
+		for d := range packs[i].objects {
+			if !refs[d] || home[d] != nil || loose[d] {
+				continue
+			}
+			if raw, err := os.ReadFile(j.objectPath(d)); err == nil && textfile.Digest(raw) == d {
+				loose[d] = true
+			} else if _, ok := packs[i].object(d); ok {
+				home[d] = packs[i]
+			}
+		}
+	}
+	var drop []*pack
+	for _, p := range packs {
+		if now.Sub(p.mtime) < staleAfter {
+			continue
+		}
+		var homed []string
+		unneeded := false
+		for d := range p.objects {
+			switch {
+			case !refs[d]:
+				unneeded = true
+			case home[d] == p:
+				homed = append(homed, d)
+			}
+		}
+		if len(homed) > 0 && (!unneeded || !dryRun && j.keepLoose(homed) != nil) {
+			continue
+		}
+		drop = append(drop, p)
+	}
+	return drop
+}
+
+// keepLoose stores each of digests, read from the pack that holds it, as
+// a loose object (over a loose copy that is not whole), and syncs them.
+func (j *Journal) keepLoose(digests []string) error {
+	var written []string
+	for _, d := range digests {
+		raw, err := j.object(d)
+		if err == nil {
+			err = writeFile(j.objectPath(d), raw, false)
+		}
+		if err != nil {
+			_ = syncFiles(written)
+			return err
+		}
+		written = append(written, j.objectPath(d))
+	}
+	return syncFiles(written)
 }
 
 // chooseKept marks the snapshots the age rules keep.
@@ -184,9 +265,14 @@ func fitBytes(ms []*Manifest, keep []bool, sizes map[string]int64, max int64) []
 	return keep
 }
 
-// objectSizes lists every stored object with its size.
+// objectSizes lists every stored object with its size: loose and packed.
 func (j *Journal) objectSizes() (map[string]int64, error) {
 	out := map[string]int64{}
+	for _, p := range j.packs() {
+		for d, e := range p.objects {
+			out[d] = e.size
+		}
+	}
 	subs, err := os.ReadDir(j.objectsDir())
 	if isNotExist(err) {
 		return out, nil
@@ -195,7 +281,7 @@ func (j *Journal) objectSizes() (map[string]int64, error) {
 		return nil, err
 	}
 	for _, s := range subs {
-		if !s.IsDir() {
+		if !s.IsDir() || len(s.Name()) != 2 {
 			continue
 		}
 		ents, err := os.ReadDir(filepath.Join(j.objectsDir(), s.Name()))

@@ -81,10 +81,10 @@ func (j *Journal) stageView(session string, text []byte, d string) (*stagedView,
 	if err := ensureDirs(j.objectsDir(), j.sessionsDir()); err != nil {
 		return nil, err
 	}
-	if wrote, err := j.putObject(d, text); err != nil {
-		return nil, err
-	} else if wrote {
-		if err := syncFiles([]string{j.objectPath(d)}); err != nil {
+	// An index this run's snapshot stores is durable before the view is
+	// named; any other is stored here.
+	if !j.knownStored(d) {
+		if err := j.storeLoose([]packObject{{digest: d, data: text}}); err != nil {
 			return nil, err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 
@@ -62,14 +63,21 @@ type SnapshotResult struct {
 	Unchanged bool
 	Read      int    // files whose bytes were read this time
 	Withheld  []File // files listed without their bytes
-
-	written []string // objects written this time, to sync
 }
 
 // Snapshot records the store's current state, storing each new file's
 // bytes once by digest. Files whose size and modification time match the
 // newest snapshot are not read again.
 func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error) {
+	j, err := open(req.DataDir, req.Store)
+	if err != nil {
+		return nil, err
+	}
+	return j.snapshot(ctx, req)
+}
+
+// snapshot is Snapshot into j (req.Store and req.DataDir are j's).
+func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error) {
 	now := time.Now
 	if req.Now != nil {
 		now = req.Now
@@ -77,10 +85,6 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 	limit := req.MaxFileSize
 	if limit <= 0 {
 		limit = DefaultMaxFileSize
-	}
-	j, err := open(req.DataDir, req.Store)
-	if err != nil {
-		return nil, err
 	}
 	prev, err := j.latest()
 	if err != nil {
@@ -104,12 +108,9 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 		}
 		todo = append(todo, i)
 	}
-	if len(todo) > 0 {
-		if err := ensureDirs(j.objectsDir()); err != nil {
-			return nil, err
-		}
-	}
-	if err := j.recordAll(ctx, seen, todo, m.Files, limit, req, res); err != nil {
+	j.markStored(prev)
+	fresh, err := j.recordAll(ctx, seen, todo, m.Files, limit, req, res)
+	if err != nil {
 		return nil, err
 	}
 	for _, f := range m.Files {
@@ -123,21 +124,29 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 	}
 	m.Time = now()
 	m.ID = newID(m.Time)
-	crashpoint.At("journal.objects-written")
 	raw, err := json.MarshalIndent(m, "", " ")
 	if err != nil {
 		return nil, err
 	}
-	// The manifest, and what the caller records beside it (a session's
-	// view of the index), are written and synced under temporary names
-	// while the objects are synced, and named only once every object is
-	// durable: no manifest can name an object a crash could lose, and
-	// the snapshot waits for the disk twice after its objects are
-	// written (their sync, then the folders of the names), not three or
-	// five times.
+	if err := j.commitSnapshot(m, raw, fresh, req); err != nil {
+		return nil, err
+	}
+	res.Manifest = m
+	return res, nil
+}
+
+// commitSnapshot stores the new objects fresh durably and names the
+// manifest raw of m after them. The manifest, and what the caller records
+// beside it (a session's view of the index), are written and synced under
+// temporary names while the objects are written and synced, and named
+// only once every object is durable: no manifest can name an object a
+// crash could lose, and the snapshot waits for the disk twice after it
+// read the store (the objects' and the staged files' syncs side by side,
+// then the folders of the names), not three or five times.
+func (j *Journal) commitSnapshot(m *Manifest, raw []byte, fresh []packObject, req SnapshotRequest) error {
 	mpath := j.manifestPath(m.ID)
 	if err := ensureDirs(j.manifestsDir()); err != nil {
-		return nil, err
+		return err
 	}
 	var (
 		staging sync.WaitGroup
@@ -149,25 +158,64 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 	if req.besideManifest != nil {
 		staging.Go(func() { view = req.besideManifest() })
 	}
-	serr := syncFiles(res.written)
+	serr := j.storeObjects(fresh, m.Time)
 	staging.Wait()
+	crashpoint.At("journal.objects-written")
 	if serr != nil || merr != nil {
 		if mtmp != "" {
 			os.Remove(mtmp)
 		}
 		view.abort()
-		return nil, cmp.Or(serr, merr)
+		return cmp.Or(serr, merr)
 	}
 	var naming sync.WaitGroup
 	naming.Go(func() { _ = view.commit() })
-	err = commitFile(mtmp, mpath, true)
+	err := commitFile(mtmp, mpath, true)
 	naming.Wait()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	removeDebris(j.manifestsDir(), m.Time)
-	res.Manifest = m
-	return res, nil
+	return nil
+}
+
+// storeObjects stores objs durably: as one pack when there are at least
+// packMin of them, else as loose objects synced side by side.
+func (j *Journal) storeObjects(objs []packObject, now time.Time) error {
+	if len(objs) == 0 {
+		return nil
+	}
+	if len(objs) < packMin {
+		return j.storeLoose(objs)
+	}
+	parts := packParts(objs)
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, part := range parts {
+		wg.Go(func() { _, errs[i] = j.writePack(part, now) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// storeLoose stores objs as loose objects, each unless already there, and
+// syncs what it wrote.
+func (j *Journal) storeLoose(objs []packObject) error {
+	if err := ensureDirs(j.objectsDir()); err != nil {
+		return err
+	}
+	var written []string
+	for _, o := range objs {
+		wrote, err := j.putObject(o.digest, o.data)
+		if err != nil {
+			_ = syncFiles(written)
+			return err
+		}
+		if wrote {
+			written = append(written, j.objectPath(o.digest))
+		}
+	}
+	return syncFiles(written)
 }
 
 // prevFile returns the previous snapshot's record of f when its size and
@@ -183,22 +231,25 @@ func prevFile(prev *Manifest, f File) *File {
 	return p
 }
 
-// recordWorkers is how many files a snapshot reads and stores at once: a
-// first snapshot stores every file of the store, and each costs a few
-// file system calls (create, write, read back, rename) that mostly wait on
-// the file system; side by side their waits overlap.
+// recordWorkers is how many files a snapshot reads and checks at once: a
+// first snapshot reads every file of the store, and a secret check of
+// each is most of the work; side by side they use every core the
+// session-start hook's diagnosis leaves.
 const recordWorkers = 4
 
 // recordAll records the files seen[i] for each i of todo into files[i],
-// side by side, and notes in res what it read and wrote. It stops at the
-// first error (the one of the first such file in path order) or when ctx
-// ends; the objects stored so far stay: the next snapshot finds them and
-// only reads what is left, so a store too large for one hook's time budget
-// is journaled over a few sessions.
-func (j *Journal) recordAll(ctx context.Context, seen []File, todo []int, files []File, limit int64, req SnapshotRequest, res *SnapshotResult) error {
+// side by side, notes in res what it read, and returns the objects this
+// snapshot must store (each new digest once). It stops at the first
+// error (the one of the first such file in path order) or when ctx ends;
+// then the objects read so far are stored, loose and synced, before it
+// returns the error: the next snapshot finds them stored and writes them
+// no more, so a store too large for one hook's time budget is journaled
+// over a few sessions.
+func (j *Journal) recordAll(ctx context.Context, seen []File, todo []int, files []File, limit int64, req SnapshotRequest, res *SnapshotResult) ([]packObject, error) {
 	type outcome struct {
-		done, wrote bool
-		err         error
+		done bool
+		data []byte // bytes to store, nil when stored already or withheld
+		err  error
 	}
 	outs := make([]outcome, len(todo))
 	var (
@@ -206,27 +257,29 @@ func (j *Journal) recordAll(ctx context.Context, seen []File, todo []int, files 
 		wg   sync.WaitGroup
 	)
 	for range min(recordWorkers, len(todo)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= len(todo) || ctx.Err() != nil {
 					return
 				}
 				i := todo[k]
-				rec, wrote, err := j.record(seen[i], limit, req)
+				rec, data, err := j.record(seen[i], limit, req)
 				if err != nil {
 					outs[k].err = err
 					next.Store(int64(len(todo))) // stop the others
 					return
 				}
-				files[i], outs[k] = rec, outcome{done: true, wrote: wrote}
+				files[i], outs[k] = rec, outcome{done: true, data: data}
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	var err error
+	var (
+		err   error
+		fresh []packObject
+		dup   = map[string]bool{}
+	)
 	for k, o := range outs {
 		if o.err != nil && err == nil {
 			err = o.err
@@ -234,46 +287,48 @@ func (j *Journal) recordAll(ctx context.Context, seen []File, todo []int, files 
 		if o.done {
 			res.Read++
 		}
-		if o.wrote {
-			res.written = append(res.written, j.objectPath(files[todo[k]].Digest))
+		if d := files[todo[k]].Digest; o.data != nil && !dup[d] {
+			dup[d] = true
+			fresh = append(fresh, packObject{digest: d, data: o.data})
 		}
 	}
 	if err == nil && res.Read < len(todo) {
 		err = fmt.Errorf("snapshot of %s stopped after storing %d of %d file(s) (%w); the next snapshot continues from there", j.Store, res.Read, len(seen), cmp.Or(ctx.Err(), context.Canceled))
 	}
 	if err != nil {
-		// The objects stored so far are synced before the snapshot gives
-		// up: the next one finds them stored, writes them no more, and
-		// names them in its manifest.
-		_ = syncFiles(res.written)
+		_ = j.storeLoose(fresh)
+		return nil, err
 	}
-	return err
+	j.markFresh(fresh)
+	return fresh, nil
 }
 
-// record reads one file and stores its bytes (or withholds them); wrote
-// says whether a new object was written.
-func (j *Journal) record(f File, limit int64, req SnapshotRequest) (File, bool, error) {
+// record reads one file and checks it; data is its bytes when they must
+// be stored (nil when withheld or stored already).
+func (j *Journal) record(f File, limit int64, req SnapshotRequest) (File, []byte, error) {
 	if f.Size > limit {
 		f.Withheld = "too-large"
-		return f, false, nil
+		return f, nil, nil
 	}
 	tf, err := req.Reads.Read(filepath.Join(j.Store, filepath.FromSlash(f.Path)))
 	if err != nil {
 		if isNotExist(err) { // deleted since the walk: record what was seen
 			f.Withheld = "vanished"
-			return f, false, nil
+			return f, nil, nil
 		}
-		return f, false, err
+		return f, nil, err
 	}
 	data := tf.Raw
 	f.Size = int64(len(data))
 	f.Digest = tf.Digest // the read's own digest: one hash of the bytes
 	if !req.IncludeSecrets && req.Secret != nil && req.Secret(data) {
 		f.Withheld = "secret"
-		return f, false, nil
+		return f, nil, nil
 	}
-	wrote, err := j.putObject(f.Digest, data)
-	return f, wrote, err
+	if j.isStored(f.Digest, int64(len(data))) {
+		return f, nil, nil
+	}
+	return f, data, nil
 }
 
 // walkStore lists the store's regular files, sorted by path. Hidden files

@@ -102,6 +102,49 @@ func TestTortureKillDuringSnapshot(t *testing.T) {
 	}
 }
 
+// TestTortureKillDuringFirstSnapshot: a first snapshot killed as it
+// writes its pack, or once the pack is durable but before its manifest is
+// named, leaves no manifest; the next snapshot records every file, reads
+// each back whole, and prune later removes the orphaned pack.
+func TestTortureKillDuringFirstSnapshot(t *testing.T) {
+	for _, step := range []string{"journal.pack-written", "journal.objects-written"} {
+		t.Run(step, func(t *testing.T) {
+			f := newFixture(t, sampleStore())
+			if !runChild(t, step, "snapshot", f.store, f.data) {
+				t.Fatalf("the child was not killed at %s", step)
+			}
+			j := mustJournal(t, f)
+			if m, err := j.latest(); err != nil || m != nil {
+				t.Fatalf("after a kill at %s: latest = %v, %v; want no snapshot and no error", step, m, err)
+			}
+			next := f.snap("manual", "")
+			if len(next.Manifest.Files) != len(sampleStore()) {
+				t.Fatalf("the next snapshot has %d files, want %d", len(next.Manifest.Files), len(sampleStore()))
+			}
+			for _, fl := range next.Manifest.Files {
+				if got, err := mustJournal(t, f).object(fl.Digest); err != nil || string(got) != sampleStore()[fl.Path] {
+					t.Errorf("%s after recovery: %q, %v", fl.Path, got, err)
+				}
+			}
+			if n := len(packFiles(t, j)); n != 2 {
+				t.Fatalf("%d packs, want the orphan and the next snapshot's", n)
+			}
+			later := time.Now().Add(2 * time.Hour)
+			if _, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Now: func() time.Time { return later }}); err != nil {
+				t.Fatal(err)
+			}
+			if n := len(packFiles(t, j)); n != 1 {
+				t.Errorf("%d packs after prune, want the orphan removed", n)
+			}
+			for _, fl := range next.Manifest.Files {
+				if _, err := mustJournal(t, f).object(fl.Digest); err != nil {
+					t.Errorf("%s after prune: %v", fl.Path, err)
+				}
+			}
+		})
+	}
+}
+
 func TestTortureKillDuringUndo(t *testing.T) {
 	for _, step := range []string{"undo.safety-taken", "undo.file-written", "journal.before-rename"} {
 		t.Run(step, func(t *testing.T) {

@@ -1,0 +1,261 @@
+package journal
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/textfile"
+)
+
+// looseObjects lists the journal's loose objects.
+func looseObjects(t *testing.T, j *Journal) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(j.objectsDir(), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && len(d.Name()) == 64 {
+			out = append(out, d.Name())
+		}
+		return nil
+	})
+	return out
+}
+
+// packFiles lists the journal's pack files.
+func packFiles(t *testing.T, j *Journal) []string {
+	t.Helper()
+	out, _ := filepath.Glob(filepath.Join(j.packsDir(), "*.pack"))
+	return out
+}
+
+// TestFirstSnapshotIsOnePack: a first snapshot of many files writes them
+// as one pack and no loose object, and every file reads back whole; a
+// later snapshot of one changed file writes it loose.
+func TestFirstSnapshotIsOnePack(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	first := f.snap("session-start", "s1")
+	j := mustJournal(t, f)
+	if got := packFiles(t, j); len(got) != 1 {
+		t.Fatalf("packs after a first snapshot of 6 files: %v, want one", got)
+	}
+	if got := looseObjects(t, j); len(got) != 0 {
+		t.Errorf("loose objects after a first snapshot: %d, want none", len(got))
+	}
+	for p, want := range sampleStore() {
+		got, err := j.object(first.Manifest.File(p).Digest)
+		if err != nil || string(got) != want {
+			t.Errorf("%s from the pack: %q, %v; want %q", p, got, err, want)
+		}
+	}
+	f.write("project_auth.md", "Sessions moved to JWT.\n")
+	f.snap("pre-write", "s1")
+	if got := looseObjects(t, j); len(got) != 1 {
+		t.Errorf("loose objects after one changed file: %d, want 1", len(got))
+	}
+	if got := packFiles(t, j); len(got) != 1 {
+		t.Errorf("packs after one changed file: %d, want still one", len(got))
+	}
+}
+
+// TestSessionStartStoresTheIndexOnce: the session's view of the index
+// names the object the first snapshot packed; it writes no second copy.
+func TestSessionStartStoresTheIndexOnce(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	if _, err := SessionStart(context.Background(), HookRequest{Store: f.store, DataDir: f.data, Session: "s1", Now: f.clk.now}); err != nil {
+		t.Fatal(err)
+	}
+	j := mustJournal(t, f)
+	if got := looseObjects(t, j); len(got) != 0 {
+		t.Errorf("loose objects after a first session start: %d, want none (the index is in the pack)", len(got))
+	}
+	raw, err := os.ReadFile(j.sessionPath("s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(raw, []byte(textfile.Digest([]byte(index)))) {
+		t.Errorf("session view %s does not name the index", raw)
+	}
+	if seen, err := j.object(textfile.Digest([]byte(index))); err != nil || string(seen) != index {
+		t.Errorf("the index the session saw: %q, %v", seen, err)
+	}
+}
+
+// TestTornPackIsNeverTrusted: a pack cut short, or with a table that
+// claims more than the file holds, is skipped; an object it claims is
+// read from wherever else it is whole, or reported missing.
+func TestTornPackIsNeverTrusted(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	first := f.snap("manual", "")
+	j := mustJournal(t, f)
+	packs := packFiles(t, j)
+	raw, _ := os.ReadFile(packs[0])
+	d := first.Manifest.File("project_billing.md").Digest
+	for _, cut := range []int{0, 10, len(raw) / 2, len(raw) - 1} {
+		os.WriteFile(packs[0], raw[:cut], 0o600)
+		j := mustJournal(t, f)
+		if got, err := j.object(d); err == nil {
+			t.Errorf("cut at %d: an object of a torn pack was trusted: %q", cut, got)
+		}
+	}
+	// The same bytes stored loose are found past the torn pack.
+	os.MkdirAll(filepath.Dir(j.objectPath(d)), 0o700)
+	os.WriteFile(j.objectPath(d), []byte(sampleStore()["project_billing.md"]), 0o600)
+	if got, err := mustJournal(t, f).object(d); err != nil || string(got) != sampleStore()["project_billing.md"] {
+		t.Errorf("the loose copy past a torn pack: %q, %v", got, err)
+	}
+}
+
+// TestPrunePacks: prune removes a stale pack holding an object no kept
+// snapshot needs, first storing loose what a kept one does; a pack every
+// object of which is needed, or one younger than an hour, stays; a dry
+// run changes nothing.
+func TestPrunePacks(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	f.clk.t = time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
+	f.snap("manual", "")
+	j := mustJournal(t, f)
+	old := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	age := func() {
+		filepath.WalkDir(j.objectsDir(), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				os.Chtimes(p, old, old)
+			}
+			return nil
+		})
+	}
+	prune := func(dry bool, now time.Time) *PruneResult {
+		t.Helper()
+		r, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, DryRun: dry,
+			Retention: Retention{KeepAll: time.Hour}, Now: func() time.Time { return now }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	// Every packed object is needed: the pack stays.
+	age()
+	if r := prune(false, f.clk.t.Add(48*time.Hour)); r.ObjectsRemoved != 0 || len(packFiles(t, j)) != 1 {
+		t.Fatalf("all needed: removed %d objects, %d packs left; want 0 and 1", r.ObjectsRemoved, len(packFiles(t, j)))
+	}
+	// A later snapshot replaces one file; the first snapshot ages out.
+	f.clk.t = f.clk.t.Add(72 * time.Hour)
+	f.write("project_auth.md", "Sessions moved to JWT.\n")
+	last := f.snap("manual", "")
+	age()
+	now := f.clk.t.Add(2 * time.Hour)
+	before := packFiles(t, j)
+	if r := prune(true, now); r.ObjectsRemoved != 1 || len(packFiles(t, j)) != 1 || len(looseObjects(t, j)) != 1 {
+		t.Errorf("dry run: %d objects would go (want 1); %d packs, %d loose left (want 1, 1: nothing changed)",
+			r.ObjectsRemoved, len(packFiles(t, j)), len(looseObjects(t, j)))
+	}
+	r := prune(false, now)
+	if r.ObjectsRemoved != 1 || len(r.Removed) != 1 {
+		t.Errorf("removed %d objects and snapshots %v; want the old auth object and the first snapshot", r.ObjectsRemoved, r.Removed)
+	}
+	if got := packFiles(t, j); len(got) != 0 {
+		t.Errorf("packs left: %v, want %v removed", got, before)
+	}
+	for _, fl := range last.Manifest.Files {
+		if got, err := mustJournal(t, f).object(fl.Digest); err != nil || string(got) != f.read(fl.Path) {
+			t.Errorf("kept snapshot lost %s: %q, %v", fl.Path, got, err)
+		}
+	}
+	// A young pack stays whatever it holds.
+	f.clk.t = f.clk.t.Add(time.Hour)
+	for p := range sampleStore() {
+		f.write(p, "v3 of "+p+"\n")
+	}
+	f.snap("manual", "")
+	if len(packFiles(t, j)) != 1 {
+		t.Fatal("no pack for six changed files")
+	}
+	f.clk.t = f.clk.t.Add(24 * time.Hour)
+	f.write("project_auth.md", "v4\n")
+	f.snap("manual", "")
+	prune(false, time.Now().Add(30*time.Minute))
+	if len(packFiles(t, j)) != 1 {
+		t.Error("a pack younger than an hour was removed")
+	}
+}
+
+// TestPackParts: a pack never holds more than packMaxBytes unless one
+// object alone is larger, and no object is lost or repeated in the split.
+func TestPackParts(t *testing.T) {
+	obj := func(n int) packObject { return packObject{digest: fmt.Sprint(n), data: make([]byte, n)} }
+	for _, sizes := range [][]int{{1}, {packMaxBytes}, {packMaxBytes + 1, 1}, {packMaxBytes / 2, packMaxBytes / 2, 1}, {3, packMaxBytes, 3}} {
+		var objs []packObject
+		for _, n := range sizes {
+			objs = append(objs, obj(n))
+		}
+		total := 0
+		for _, part := range packParts(objs) {
+			size := 0
+			for _, o := range part {
+				size += len(o.data)
+			}
+			if size > packMaxBytes && len(part) > 1 {
+				t.Errorf("%v: a part of %d objects holds %d bytes", sizes, len(part), size)
+			}
+			total += len(part)
+		}
+		if total != len(objs) {
+			t.Errorf("%v: %d objects in the parts, want %d", sizes, total, len(objs))
+		}
+	}
+}
+
+// TestPackTableErrors: a table that is not whole is refused with the
+// line that is wrong.
+func TestPackTableErrors(t *testing.T) {
+	good := encodePack([]packObject{{digest: strings.Repeat("a", 64), data: []byte("x")}})
+	if _, err := parsePackTable(bufio.NewReader(bytes.NewReader(good)), int64(len(good))); err != nil {
+		t.Fatalf("a whole pack: %v", err)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"", "line 1"},
+		{"memcompact-pack 2 1\n", "line 1"},
+		{packMagic + " 1\nnot an object line" + strings.Repeat(" ", 80) + "\n\n", "line 2"},
+		{packMagic + " 1\n" + strings.Repeat("a", 64) + " 0 5\n\nab", "past the end"},
+		{packMagic + " 1\n" + strings.Repeat("a", 64) + " 0 1\nx", "line 3"},
+	} {
+		_, err := parsePackTable(bufio.NewReader(strings.NewReader(c.text)), int64(len(c.text)))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: err = %v, want one naming %q", c.text, err, c.want)
+		}
+	}
+}
+
+// FuzzPackTable: any bytes parse to a table or an error, never a panic,
+// and every object of a table parsed lies within the file; a pack of any
+// objects encodes to a table that finds each one.
+func FuzzPackTable(f *testing.F) {
+	f.Add(encodePack([]packObject{{digest: strings.Repeat("b", 64), data: []byte("hello\n")}, {digest: strings.Repeat("a", 64), data: nil}}), []byte("x"))
+	f.Add([]byte(packMagic+" 1\n"), []byte{})
+	f.Fuzz(func(t *testing.T, raw, data []byte) {
+		if p, err := parsePackTable(bufio.NewReader(bytes.NewReader(raw)), int64(len(raw))); err == nil {
+			for d, e := range p.objects {
+				if p.dataOff+e.off+e.size > int64(len(raw)) {
+					t.Fatalf("object %s at %d+%d lies past the file's %d bytes", d, e.off, e.size, len(raw))
+				}
+			}
+		}
+		objs := []packObject{{digest: textfile.Digest(data), data: data}, {digest: textfile.Digest(raw), data: raw}}
+		enc := encodePack(objs)
+		p, err := parsePackTable(bufio.NewReader(bytes.NewReader(enc)), int64(len(enc)))
+		if err != nil {
+			t.Fatalf("an encoded pack does not parse: %v", err)
+		}
+		for _, o := range objs {
+			e := p.objects[o.digest]
+			if got := enc[p.dataOff+e.off : p.dataOff+e.off+e.size]; !bytes.Equal(got, o.data) {
+				t.Fatalf("object %s reads back as %q, want %q", o.digest[:12], got, o.data)
+			}
+		}
+	})
+}
