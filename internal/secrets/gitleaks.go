@@ -66,6 +66,7 @@ type glRule struct {
 
 	once sync.Once
 	re   *regexp.Regexp // nil if the pattern does not compile in Go
+	need *needs         // what every match holds, when that can be told
 }
 
 func (r *glRule) regexp() *regexp.Regexp {
@@ -73,6 +74,9 @@ func (r *glRule) regexp() *regexp.Regexp {
 		// gitleaks' patterns are written for Go's regexp; one that does not
 		// compile is skipped rather than failing every scan.
 		r.re, _ = regexp.Compile(r.src)
+		if r.re != nil {
+			r.need, _ = needsOf(r.src)
+		}
 	})
 	return r.re
 }
@@ -366,7 +370,7 @@ func gitleaksRuleSet() []*rule {
 // threshold, then the global and the rule's allowlists.
 func (r *glRule) run(sc *scanner, lo, hi int, first bool) []hit {
 	re := r.regexp()
-	if re == nil {
+	if re == nil || r.need != nil && !r.need.in(sc, lo, hi) {
 		return nil
 	}
 	text := sc.text

@@ -49,10 +49,12 @@ func newKeywordPass(rules []*rule) *keywordPass {
 		}
 	}
 	// The trie: goto_[state*c+class] is the child state, 0 for none (the
-	// root is no state's child). It is sized once for the most states the
-	// words can make, so building it neither copies nor leaves garbage:
-	// untouched rows cost nothing, and a fresh process pays a page fault
-	// for every page it writes.
+	// root is no state's child). Its capacity is the most states the words
+	// can make, so building it neither copies nor leaves garbage, and each
+	// state's row is written (zeros appended) as the state is made, before
+	// any read of it: fresh memory a process reads first and writes after
+	// costs it two page faults and, with its threads on two processors, a
+	// flush of the other's address cache.
 	c := kp.classes
 	maxStates := 1
 	for _, w := range words {
@@ -61,7 +63,8 @@ func newKeywordPass(rules []*rule) *keywordPass {
 	if maxStates > 1<<16 {
 		panic("secrets: too many keyword states for a uint16 table") // the rules are built in
 	}
-	goto_ := make([]uint16, maxStates*c)
+	zeros := make([]uint16, c)
+	goto_ := append(make([]uint16, 0, maxStates*c), zeros...)
 	kp.out = make([][]int32, 1, maxStates)
 	n := 1
 	for wi, w := range words {
@@ -70,6 +73,7 @@ func newKeywordPass(rules []*rule) *keywordPass {
 			cl := int(kp.class[w[i]])
 			if goto_[s*c+cl] == 0 {
 				goto_[s*c+cl] = uint16(n)
+				goto_ = append(goto_, zeros...)
 				kp.out = append(kp.out, nil)
 				n++
 			}
@@ -80,6 +84,7 @@ func newKeywordPass(rules []*rule) *keywordPass {
 	// Breadth-first: fail links folded into a full transition table.
 	kp.next = make([]uint16, n*c)
 	fail := make([]uint16, n)
+	clear(fail) // written before it is read (see goto_)
 	queue := make([]uint16, 0, n)
 	for cl := range c {
 		if t := goto_[cl]; t != 0 {
