@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,6 +76,11 @@ func BuildCorpusWith(p Paths, lines []string, reads *textfile.Reads) (*Corpus, e
 	if err != nil {
 		dirReal = p.Dir
 	}
+	des, err := os.ReadDir(p.Dir)
+	if err != nil {
+		return nil, err
+	}
+	listed := listing(des)
 	for _, s := range subjects {
 		if containsFold(reserved, s.Name) {
 			c.NonEntryFiles = append(c.NonEntryFiles, s.Name)
@@ -85,23 +91,24 @@ func BuildCorpusWith(p Paths, lines []string, reads *textfile.Reads) (*Corpus, e
 				Msg: fmt.Sprintf("link target '%s' leads outside the store; its body is read beside the index as %s.md", s.Target, s.Name)})
 		}
 		body := filepath.Join(p.Dir, s.Name+".md")
-		facts, err := records.ReadEntryFactsWith(reads, body)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: the body of '%s' could not be read: %w", base, s.Line, s.Name, err)
+		de, state := listed.find(s.Name + ".md")
+		facts := records.EntryFacts{Admitted: records.Unknown} // a body not there
+		if state != absent {
+			if facts, err = records.ReadEntryFactsWith(reads, body); err != nil {
+				return nil, fmt.Errorf("%s:%d: the body of '%s' could not be read: %w", base, s.Line, s.Name, err)
+			}
 		}
-		if real, ok := leavesStore(body, dirReal); ok {
-			c.Warnings = append(c.Warnings, Warning{File: base, Line: s.Line,
-				Msg: fmt.Sprintf("the body of '%s' is a link to '%s', outside the store", s.Name, real)})
+		if state == unsure || state == present && de.Type()&fs.ModeSymlink != 0 {
+			if real, ok := leavesStore(body, dirReal); ok {
+				c.Warnings = append(c.Warnings, Warning{File: base, Line: s.Line,
+					Msg: fmt.Sprintf("the body of '%s' is a link to '%s', outside the store", s.Name, real)})
+			}
 		}
 		if records.IsReservedName(s.Name) {
 			c.Warnings = append(c.Warnings, Warning{File: base, Line: s.Line,
 				Msg: fmt.Sprintf("'%s' is reserved for the sweep's own records, so no ledger or slate record can name this entry; rename it", s.Name)})
 		}
 		c.Entries = append(c.Entries, Entry{Name: s.Name, Identity: s.Name + "@" + facts.Admitted, Population: PopPointer, Line: s.Line})
-	}
-	des, err := os.ReadDir(p.Dir)
-	if err != nil {
-		return nil, err
 	}
 	var names []string
 	for _, de := range des {
@@ -144,6 +151,50 @@ func BuildCorpusWith(p Paths, lines []string, reads *textfile.Reads) (*Corpus, e
 		c.Entries = append(c.Entries, Entry{Name: name, Identity: name + "@" + facts.Admitted, Population: PopOrphan})
 	}
 	return c, nil
+}
+
+// dirListing is the store folder's entries by name, read once: a cut
+// index points at hundreds of bodies, many long gone, and asking the
+// file system about each one (a stat, a read, a link check) was most of
+// the sweep figure's system time.
+type dirListing struct {
+	byName map[string]fs.DirEntry
+	folded map[string]bool // lower-cased ASCII names
+}
+
+// In what a listing says of a name.
+const (
+	absent  = iota // not in the folder
+	present        // in it, under exactly this name
+	unsure         // perhaps in it: a file system may fold case or normalize
+)
+
+func listing(des []fs.DirEntry) dirListing {
+	l := dirListing{byName: make(map[string]fs.DirEntry, len(des)), folded: make(map[string]bool, len(des))}
+	for _, de := range des {
+		l.byName[de.Name()] = de
+		l.folded[strings.ToLower(de.Name())] = true
+	}
+	return l
+}
+
+// find says whether name is in the listing. A name absent as spelled is
+// absent only when it is ASCII and no entry matches it ignoring case: a
+// file system that ignores case (macOS, Windows) or normalizes Unicode
+// (macOS) finds it under another spelling, so that is left to it.
+func (l dirListing) find(name string) (fs.DirEntry, int) {
+	if de, ok := l.byName[name]; ok {
+		return de, present
+	}
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			return nil, unsure
+		}
+	}
+	if l.folded[strings.ToLower(name)] {
+		return nil, unsure
+	}
+	return nil, absent
 }
 
 // leavesStore reports whether path is a symbolic link whose target lies

@@ -204,10 +204,12 @@ func ledgerRefusal(l *records.Ledger) error {
 	return e
 }
 
-// figures measures lines of an index against the target.
+// figures measures lines of an index against the target. It needs the
+// cut and the subjects, not the text Claude Code would be handed (which
+// costs more than the rest: a plan measures its index a dozen times).
 func figures(lines []string, t Target) (Figures, loadcut.Result) {
 	text := strings.Join(lines, "\n") + "\n"
-	r := loadcut.Compute(text, loadcut.DefaultLines, loadcut.DefaultUnits)
+	r := loadcut.ComputeParsed(text, index.Parse(textfile.Lines(text)), loadcut.DefaultLines, loadcut.DefaultUnits, false)
 	f := Figures{Lines: r.LinesTotal, Units: r.UnitsTotal, SubjectsTotal: r.SubjectsTotal,
 		SubjectsLoaded: r.SubjectsTotal - len(r.PastCut), Cut: r.Cut}
 	f.WithinTarget = !r.Cut && r.LinesTotal <= t.Lines && textfile.Units(text) <= t.Units
