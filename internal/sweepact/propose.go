@@ -1,6 +1,7 @@
 package sweepact
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"slices"
@@ -32,14 +33,58 @@ var criticalRE = lazyre.New(`(?i)🚨|⚠️|⛔|\bcritical\b|read (first|before
 // spells them, is answered without it. The letters of those words fold to
 // ASCII letters only, which ToLower maps alike, so the shortcut never
 // hides a match (TestCriticalMarkShortcut).
+//
+// The test runs once per subject of a cut index, so it allocates nothing:
+// a line with none of the first bytes of the marks outside ASCII holds
+// none of them, and the words are looked for ignoring ASCII case alone
+// (no other letter folds to theirs).
 func criticalMark(line string) string {
-	if !strings.ContainsAny(line, "🚨⚠⛔중필必重") {
-		l := strings.ToLower(line)
-		if !strings.Contains(l, "critical") && !strings.Contains(l, "read f") && !strings.Contains(l, "read b") && !strings.Contains(l, "important") {
+	if !hasByteOf(line, &criticalLeads) || !strings.ContainsAny(line, "🚨⚠⛔중필必重") {
+		if !containsFoldASCII(line, "critical") && !containsFoldASCII(line, "read f") && !containsFoldASCII(line, "read b") && !containsFoldASCII(line, "important") {
 			return ""
 		}
 	}
 	return criticalRE().FindString(line)
+}
+
+// criticalLeads are the first bytes of the UTF-8 of 🚨⚠⛔중필必重.
+var criticalLeads = func() (b [256]bool) {
+	for _, r := range "🚨⚠⛔중필必重" {
+		b[string(r)[0]] = true
+	}
+	return b
+}()
+
+// hasByteOf reports whether s holds a byte of set.
+func hasByteOf(s string, set *[256]bool) bool {
+	for i := 0; i < len(s); i++ {
+		if set[s[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFoldASCII reports whether s holds w (lower-case ASCII) ignoring
+// ASCII case.
+func containsFoldASCII(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		j := 0
+		for j < len(w) && lowerASCII(s[i+j]) == w[j] {
+			j++
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // ruleRE finds a standing rule's wording: the general lessons that belong
@@ -195,6 +240,7 @@ func proposeByText(sub *Subject, text string, b *body, asOf records.Date) {
 // break: line by line finds what the whole text does
 // (TestFinishedWordByLine).
 func finishedWord(text string) string {
+	var lower []byte // one buffer for every line's lower case
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -202,7 +248,7 @@ func finishedWord(text string) string {
 		} else {
 			text = ""
 		}
-		if !mayBeFinished(line) {
+		if lower = appendLowerASCII(lower[:0], line); !mayBeFinished(line, lower) {
 			continue
 		}
 		for _, m := range finishedRE().FindAllStringIndex(line, -1) {
@@ -220,25 +266,38 @@ func finishedWord(text string) string {
 
 // finishedLiterals are spelled, lower case, in every match of
 // finishedRE: a stem of each of its words.
-var finishedLiterals = []string{"resolv", "complet", "closed", "supersed", "obsolet", "deprecat", "retired", "fixed", "merged",
-	"shipped", "landed", "erledigt", "abgeschlossen", "behoben", "termin", "solu", "ferm", "resuelto", "cerrado", "conclu",
-	"완료", "해결됨", "종료", "폐기", "完了", "解決済", "解决", "已完成", "已关闭", "終了", "廃止"}
+var finishedLiterals = func() [][]byte {
+	var out [][]byte
+	for _, w := range []string{"resolv", "complet", "closed", "supersed", "obsolet", "deprecat", "retired", "fixed", "merged",
+		"shipped", "landed", "erledigt", "abgeschlossen", "behoben", "termin", "solu", "ferm", "resuelto", "cerrado", "conclu",
+		"완료", "해결됨", "종료", "폐기", "完了", "解決済", "解决", "已完成", "已关闭", "終了", "廃止"} {
+		out = append(out, []byte(w))
+	}
+	return out
+}()
 
-// mayBeFinished reports whether finishedRE could match in line: it holds
-// one of finishedLiterals once lowered, or a long s (ſ), the one letter
-// the pattern's case folding matches that strings.ToLower does not lower
-// to an ASCII letter (it folds to s).
-func mayBeFinished(line string) bool {
-	if strings.Contains(line, "ſ") {
+// mayBeFinished reports whether finishedRE could match in line: lower,
+// line with its ASCII letters lowered, holds one of finishedLiterals, or
+// line holds a long s (ſ) or a Kelvin sign (K), the letters outside ASCII
+// the pattern's case folding matches as s and k.
+func mayBeFinished(line string, lower []byte) bool {
+	if strings.Contains(line, "ſ") || strings.Contains(line, "\u212a") {
 		return true
 	}
-	l := strings.ToLower(line)
 	for _, w := range finishedLiterals {
-		if strings.Contains(l, w) {
+		if bytes.Contains(lower, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// appendLowerASCII appends s to dst with its ASCII letters lowered.
+func appendLowerASCII(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		dst = append(dst, lowerASCII(s[i]))
+	}
+	return dst
 }
 
 // negators are the words that, among the three before a finished word,
