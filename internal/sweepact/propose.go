@@ -35,11 +35,11 @@ var criticalRE = lazyre.New(`(?i)🚨|⚠️|⛔|\bcritical\b|read (first|before
 // hides a match (TestCriticalMarkShortcut).
 //
 // The test runs once per subject of a cut index, so it allocates nothing:
-// a line with none of the first bytes of the marks outside ASCII holds
-// none of them, and the words are looked for ignoring ASCII case alone
-// (no other letter folds to theirs).
+// each mark outside ASCII is looked for as it is spelled (the pattern
+// folds none of them), and each word ignoring ASCII case alone (no other
+// letter folds to theirs).
 func criticalMark(line string) string {
-	if !hasByteOf(line, &criticalLeads) || !strings.ContainsAny(line, "🚨⚠⛔중필必重") {
+	if !containsAnyOf(line, criticalMarks) {
 		if !containsFoldASCII(line, "critical") && !containsFoldASCII(line, "read f") && !containsFoldASCII(line, "read b") && !containsFoldASCII(line, "important") {
 			return ""
 		}
@@ -47,18 +47,13 @@ func criticalMark(line string) string {
 	return criticalRE().FindString(line)
 }
 
-// criticalLeads are the first bytes of the UTF-8 of 🚨⚠⛔중필必重.
-var criticalLeads = func() (b [256]bool) {
-	for _, r := range "🚨⚠⛔중필必重" {
-		b[string(r)[0]] = true
-	}
-	return b
-}()
+// criticalMarks are the marks outside ASCII criticalRE finds.
+var criticalMarks = []string{"🚨", "⚠", "⛔", "중", "필", "必", "重"}
 
-// hasByteOf reports whether s holds a byte of set.
-func hasByteOf(s string, set *[256]bool) bool {
-	for i := 0; i < len(s); i++ {
-		if set[s[i]] {
+// containsAnyOf reports whether s holds one of subs.
+func containsAnyOf(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
 			return true
 		}
 	}
