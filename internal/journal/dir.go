@@ -6,14 +6,15 @@
 // The journal lives in memcompact's data directory, outside the store, so
 // Claude Code never loads it. Each file's bytes are stored once by digest,
 // as a loose object (objects/ab/abcdef…) or, when a snapshot stores many
-// at once, in a pack (objects/pack/<time>-<rand>.pack, see pack.go); each
+// at once, in a pack (objects/<time>-<rand>.pack, see pack.go); each
 // snapshot is a small manifest naming the files it saw
 // (manifests/<time>-<rand>.json). Loose objects and manifests are written
 // to a temporary name and renamed, and a manifest is named only once every
 // object it names is durable, so a kill at any point leaves either the old
 // journal or the new one; a half-written manifest is never under a real
 // name, a manifest that cannot be read is skipped, never trusted, and no
-// object is used unless its bytes match its digest.
+// object is used unless its bytes match its digest. Snapshots hold the
+// journal's lock shared and prune holds it alone (lock.go).
 package journal
 
 import (
@@ -80,7 +81,9 @@ type Journal struct {
 
 	packMu   sync.Mutex
 	packList *[]*pack        // the packs' tables, once read (packs)
+	tornList []tornPack      // packs whose tables are not whole, found by packs
 	stored   map[string]bool // digests this run knows stored (markStored)
+	relied   []string        // young loose objects this run names without storing (isStored)
 }
 
 // open returns the journal of store under dataDir. Nothing is created

@@ -35,6 +35,11 @@ func SessionStart(ctx context.Context, req HookRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	release, err := j.lock(ctx, true)
+	if err != nil {
+		return "", err
+	}
+	defer release()
 	// The session's view of the index is staged while the snapshot's
 	// objects are synced and named with its manifest once they are
 	// durable (the durable writes wait for the disk together), or, when
@@ -109,12 +114,33 @@ func AfterAllow(req HookRequest, path string, proposed []byte) error {
 	if filepath.Base(path) != IndexName || proposed == nil {
 		return nil
 	}
+	return seeIndexLocked(req, proposed)
+}
+
+// seeIndexLocked records that the session knows the index as text, the
+// journal's lock held shared (a hook waits for a prune at most
+// viewWait).
+func seeIndexLocked(req HookRequest, text []byte) error {
+	if req.Session == "" {
+		return nil
+	}
 	j, err := open(req.DataDir, req.Store)
 	if err != nil {
 		return err
 	}
-	return j.seeIndex(req.Session, proposed)
+	ctx, cancel := context.WithTimeout(context.Background(), viewWait)
+	defer cancel()
+	release, err := j.lock(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return j.seeIndex(req.Session, text)
 }
+
+// viewWait bounds a hook's wait for the journal's lock to record what a
+// session saw: a prune holds it alone, rarely and not long.
+const viewWait = 3 * time.Second
 
 // SawIndex records that the session has just read the index whole (raw,
 // its bytes on disk), so a write it bases on that read is judged against
@@ -122,11 +148,7 @@ func AfterAllow(req HookRequest, path string, proposed []byte) error {
 // tells it to, and its next write must not be denied again for lines it
 // has now seen.
 func SawIndex(req HookRequest, raw []byte) error {
-	j, err := open(req.DataDir, req.Store)
-	if err != nil {
-		return err
-	}
-	return j.seeIndex(req.Session, raw)
+	return seeIndexLocked(req, raw)
 }
 
 // ClobberReason is the text the agent reads when its write is denied for

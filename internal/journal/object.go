@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -77,13 +78,32 @@ func (j *Journal) knownStored(digest string) bool {
 }
 
 // isStored reports whether digest needs no storing: known stored, or a
-// loose object of size bytes holds it.
+// loose object of size bytes holds it. A loose object younger than
+// staleAfter may be one another run wrote and has not synced yet (or was
+// killed before it could): this run syncs it with its own objects
+// (relied) before naming it.
 func (j *Journal) isStored(digest string, size int64) bool {
 	if j.knownStored(digest) {
 		return true
 	}
-	fi, err := os.Stat(j.objectPath(digest))
-	return err == nil && fi.Size() == size
+	p := j.objectPath(digest)
+	fi, err := os.Stat(p)
+	if err != nil || fi.Size() != size {
+		return false
+	}
+	if time.Since(fi.ModTime()) < staleAfter {
+		j.packMu.Lock()
+		j.relied = append(j.relied, p)
+		j.packMu.Unlock()
+	}
+	return true
+}
+
+// reliedOn returns the young loose objects this run relies on (isStored).
+func (j *Journal) reliedOn() []string {
+	j.packMu.Lock()
+	defer j.packMu.Unlock()
+	return slices.Clone(j.relied)
 }
 
 // object returns the stored bytes of digest, checked against it: the

@@ -3,6 +3,7 @@ package journal
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -48,12 +49,15 @@ const (
 	packMin = 4
 )
 
-func (j *Journal) packsDir() string { return filepath.Join(j.objectsDir(), "pack") }
+// packsDir holds the packs: the objects folder itself, beside the shard
+// folders of the loose objects (a pack is a file, a shard a folder), so a
+// first snapshot makes one folder fewer.
+func (j *Journal) packsDir() string { return j.objectsDir() }
 
-// packMaxBytes bounds one pack's objects, so a snapshot of a large store
-// never holds more than this twice over (its bytes and their read-back)
-// to write a pack; a larger set is written as several packs.
-const packMaxBytes = 32 << 20
+// packMaxBytes bounds one pack's objects: a larger set is written as
+// several packs, side by side, so no one file of a large store's first
+// snapshot is huge (prune keeps or drops a pack whole).
+var packMaxBytes = 32 << 20 // a variable for the tests
 
 // packParts splits objs into runs of at most packMaxBytes (an object
 // larger than that is a run of its own).
@@ -81,6 +85,15 @@ type pack struct {
 	dataOff int64 // where the data begins
 	objects map[string]packEntry
 	mtime   time.Time
+	size    int64 // the file's
+}
+
+// tornPack is a pack file whose table is not whole: nothing can be read
+// from it, and prune removes it once stale.
+type tornPack struct {
+	path  string
+	size  int64
+	mtime time.Time
 }
 
 // packObject is an object bound for a pack.
@@ -91,24 +104,33 @@ type packObject struct {
 
 // encodePack lays objs out as a pack file, sorted by digest.
 func encodePack(objs []packObject) []byte {
+	var out []byte
+	for _, part := range packLayout(objs) {
+		out = append(out, part...)
+	}
+	return out
+}
+
+// packLayout is a pack of objs as the parts it is written from, in order:
+// the table, then each object's bytes (not copied: a first snapshot of a
+// large store would otherwise hold every byte twice more).
+func packLayout(objs []packObject) [][]byte {
 	objs = append([]packObject(nil), objs...)
 	sort.Slice(objs, func(a, b int) bool { return objs[a].digest < objs[b].digest })
 	var head bytes.Buffer
 	head.WriteString(packMagic + " " + strconv.Itoa(len(objs)) + "\n")
 	var off int64
-	total := 0
 	for _, o := range objs {
 		head.WriteString(o.digest + " " + strconv.FormatInt(off, 10) + " " + strconv.Itoa(len(o.data)) + "\n")
 		off += int64(len(o.data))
-		total += len(o.data)
 	}
 	head.WriteByte('\n')
-	out := make([]byte, 0, head.Len()+total)
-	out = append(out, head.Bytes()...)
+	parts := make([][]byte, 0, len(objs)+1)
+	parts = append(parts, head.Bytes())
 	for _, o := range objs {
-		out = append(out, o.data...)
+		parts = append(parts, o.data)
 	}
-	return out
+	return parts
 }
 
 // readPackTable reads the table of the pack at path; an error for a file
@@ -128,52 +150,67 @@ func readPackTable(path string) (*pack, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	p.path, p.mtime = path, fi.ModTime()
+	p.path, p.mtime, p.size = path, fi.ModTime(), fi.Size()
 	return p, nil
+}
+
+// errNotWhole marks a pack, or an object in one, that is not whole: cut
+// short, torn, or not a pack at all, as opposed to one the file system
+// could not read this time.
+var errNotWhole = errors.New("not whole")
+
+// notWhole is an errNotWhole saying what is wrong.
+func notWhole(format string, a ...any) error {
+	return fmt.Errorf("%s (%w)", fmt.Sprintf(format, a...), errNotWhole)
 }
 
 // parsePackTable parses a pack's table from r; size is the file's size,
 // which every object must lie within.
 func parsePackTable(r *bufio.Reader, size int64) (*pack, error) {
 	var read int64
-	line := func() (string, error) {
+	line := func(n int) (string, error) {
 		s, err := r.ReadString('\n')
 		read += int64(len(s))
+		if err == io.EOF {
+			err = notWhole("line %d: the table ends early", n)
+		}
 		return strings.TrimSuffix(s, "\n"), err
 	}
-	first, err := line()
+	first, err := line(1)
 	if err != nil {
-		return nil, fmt.Errorf("line 1: not a pack (no whole first line)")
+		return nil, err
 	}
 	ns, ok := strings.CutPrefix(first, packMagic+" ")
 	n, err := strconv.Atoi(ns)
 	if !ok || err != nil || n < 0 || int64(n) > size/66 {
-		return nil, fmt.Errorf("line 1: not a pack header: %q", first)
+		return nil, notWhole("line 1: not a pack header: %q", first)
 	}
 	p := &pack{objects: make(map[string]packEntry, n)}
 	for i := range n {
-		l, err := line()
+		l, err := line(i + 2)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: the table ends early", i+2)
+			return nil, err
 		}
 		f := strings.Fields(l)
 		if len(f) != 3 || len(f[0]) != 64 {
-			return nil, fmt.Errorf("line %d: not an object line: %q", i+2, l)
+			return nil, notWhole("line %d: not an object line: %q", i+2, l)
 		}
 		off, err1 := strconv.ParseInt(f[1], 10, 64)
 		sz, err2 := strconv.ParseInt(f[2], 10, 64)
 		if err1 != nil || err2 != nil || off < 0 || sz < 0 {
-			return nil, fmt.Errorf("line %d: bad offset or size: %q", i+2, l)
+			return nil, notWhole("line %d: bad offset or size: %q", i+2, l)
 		}
 		p.objects[f[0]] = packEntry{off: off, size: sz}
 	}
-	if l, err := line(); err != nil || l != "" {
-		return nil, fmt.Errorf("line %d: the table does not end with an empty line", n+2)
+	if l, err := line(n + 2); err != nil {
+		return nil, err
+	} else if l != "" {
+		return nil, notWhole("line %d: the table does not end with an empty line", n+2)
 	}
 	p.dataOff = read
 	for d, e := range p.objects {
 		if e.off > size-p.dataOff || e.size > size-p.dataOff-e.off {
-			return nil, fmt.Errorf("object %s lies past the end of the file (a torn write)", d[:12])
+			return nil, notWhole("object %s lies past the end of the file (a torn write)", d[:12])
 		}
 	}
 	return p, nil
@@ -187,7 +224,7 @@ func (j *Journal) writePack(objs []packObject, now time.Time) (string, error) {
 	if err := ensureDirs(j.packsDir()); err != nil {
 		return "", err
 	}
-	data := encodePack(objs)
+	parts := packLayout(objs)
 	for {
 		name := fmt.Sprintf("%s-%08x.pack", now.UTC().Format("20060102T150405.000000000Z"), rand.Uint32())
 		path := filepath.Join(j.packsDir(), name)
@@ -198,7 +235,7 @@ func (j *Journal) writePack(objs []packObject, now time.Time) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		err = fillPack(f, data)
+		err = fillPack(f, parts)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -210,30 +247,55 @@ func (j *Journal) writePack(objs []packObject, now time.Time) (string, error) {
 	}
 }
 
-// fillPack writes data to the new pack f, reads it back and compares, and
-// syncs the file and, side by side, the folder its new name lives in.
-func fillPack(f *os.File, data []byte) error {
-	if _, err := f.Write(data); err != nil {
-		return err
+// fillPack writes parts to the new pack f, reads them back and compares,
+// and syncs the file and, side by side, the folder its new name lives in.
+func fillPack(f *os.File, parts [][]byte) error {
+	for _, p := range parts {
+		if _, err := f.Write(p); err != nil {
+			return err
+		}
 	}
 	crashpoint.At("journal.pack-written")
-	back := make([]byte, len(data)+1)
-	n, err := f.ReadAt(back, 0)
-	if err != nil && err != io.EOF {
+	if err := readsBack(f, parts); err != nil {
 		return err
-	}
-	if !bytes.Equal(back[:n], data) {
-		return fmt.Errorf("the bytes read back differ from the bytes written")
 	}
 	var dirErr error
 	var wg sync.WaitGroup
 	wg.Go(func() { dirErr = atomicfile.SyncDir(filepath.Dir(f.Name())) })
-	err = f.Sync()
+	err := f.Sync()
 	wg.Wait()
 	if err != nil {
 		return err
 	}
 	return dirErr
+}
+
+// readsBack reads f from its start, a chunk at a time, and compares it
+// with parts, one after the other; an error when they differ or f is
+// longer.
+func readsBack(f *os.File, parts [][]byte) error {
+	buf := make([]byte, 64<<10)
+	var off int64
+	differ := fmt.Errorf("the bytes read back differ from the bytes written")
+	for _, p := range parts {
+		for len(p) > 0 {
+			n, err := f.ReadAt(buf[:min(len(buf), len(p))], off)
+			if n == 0 {
+				if err == nil || err == io.EOF {
+					return differ // f is shorter
+				}
+				return err
+			}
+			if !bytes.Equal(buf[:n], p[:n]) {
+				return differ
+			}
+			p, off = p[n:], off+int64(n)
+		}
+	}
+	if n, _ := f.ReadAt(buf[:1], off); n != 0 {
+		return differ
+	}
+	return nil
 }
 
 // packs returns the tables of the journal's packs, read once per Journal.
@@ -246,13 +308,20 @@ func (j *Journal) packs() []*pack {
 		return *j.packList
 	}
 	var list []*pack
+	j.tornList = nil
 	ents, _ := os.ReadDir(j.packsDir())
 	for _, e := range ents {
 		if !strings.HasSuffix(e.Name(), ".pack") {
 			continue
 		}
-		if p, err := readPackTable(filepath.Join(j.packsDir(), e.Name())); err == nil {
+		p, err := readPackTable(filepath.Join(j.packsDir(), e.Name()))
+		switch {
+		case err == nil:
 			list = append(list, p)
+		case errors.Is(err, errNotWhole):
+			if fi, ierr := e.Info(); ierr == nil {
+				j.tornList = append(j.tornList, tornPack{path: filepath.Join(j.packsDir(), e.Name()), size: fi.Size(), mtime: fi.ModTime()})
+			}
 		}
 	}
 	j.packList = &list
@@ -270,7 +339,7 @@ func (j *Journal) forgetPacks() {
 // them whole; false when none does.
 func (j *Journal) packedObject(digest string) ([]byte, bool) {
 	for _, p := range j.packs() {
-		if raw, ok := p.object(digest); ok {
+		if raw, err := p.object(digest); err == nil {
 			return raw, true
 		}
 	}
@@ -278,23 +347,27 @@ func (j *Journal) packedObject(digest string) ([]byte, bool) {
 }
 
 // object returns digest's bytes from this pack, checked against the
-// digest; false when the pack does not hold them whole.
-func (p *pack) object(digest string) ([]byte, bool) {
+// digest: an errNotWhole when the pack does not hold them whole, another
+// error when the file could not be read.
+func (p *pack) object(digest string) ([]byte, error) {
 	e, ok := p.objects[digest]
 	if !ok {
-		return nil, false
+		return nil, notWhole("%s holds no object %s", p.path, digest[:min(12, len(digest))])
 	}
 	f, err := os.Open(p.path)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	defer f.Close()
 	raw := make([]byte, e.size)
 	if _, err := f.ReadAt(raw, p.dataOff+e.off); err != nil {
-		return nil, false
+		if err == io.EOF {
+			return nil, notWhole("%s: object %s is cut short", p.path, digest[:12])
+		}
+		return nil, err
 	}
 	if textfile.Digest(raw) != digest {
-		return nil, false
+		return nil, notWhole("%s: object %s does not match its digest", p.path, digest[:12])
 	}
-	return raw, true
+	return raw, nil
 }

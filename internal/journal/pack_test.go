@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/memcompact/memcompact/internal/lockfile"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,21 +168,202 @@ func TestPrunePacks(t *testing.T) {
 			t.Errorf("kept snapshot lost %s: %q, %v", fl.Path, got, err)
 		}
 	}
-	// A young pack stays whatever it holds.
-	f.clk.t = f.clk.t.Add(time.Hour)
-	for p := range sampleStore() {
-		f.write(p, "v3 of "+p+"\n")
+}
+
+// TestPruneYoungAndStalePacks: a young pack stays whatever it holds; once
+// stale, one whose every object only a dropped snapshot named goes, and
+// prune counts its objects and its file's bytes.
+func TestPruneYoungAndStalePacks(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	j := mustJournal(t, f)
+	for _, v := range []string{"v3", "v4"} {
+		f.clk.t = f.clk.t.Add(time.Hour)
+		for p := range sampleStore() {
+			f.write(p, v+" of "+p+"\n")
+		}
+		f.snap("manual", "")
 	}
-	f.snap("manual", "")
-	if len(packFiles(t, j)) != 1 {
-		t.Fatal("no pack for six changed files")
+	if n := len(packFiles(t, j)); n != 2 {
+		t.Fatalf("%d packs for two snapshots of six changed files, want 2", n)
 	}
-	f.clk.t = f.clk.t.Add(24 * time.Hour)
-	f.write("project_auth.md", "v4\n")
+	newest := func(now time.Time) *PruneResult {
+		r, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data,
+			Retention: Retention{MaxBytes: 1}, Now: func() time.Time { return now }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := newest(time.Now().Add(30 * time.Minute)); len(packFiles(t, j)) != 2 || r.BytesFreed != 0 || r.ObjectsRemoved != 0 || len(r.Removed) != 1 {
+		t.Errorf("young packs: %d left, %d objects and %d bytes freed, snapshots %v removed; want both packs kept, nothing freed, v3's snapshot removed",
+			len(packFiles(t, j)), r.ObjectsRemoved, r.BytesFreed, r.Removed)
+	}
+	v3 := packFiles(t, j)[0]
+	fi, _ := os.Stat(v3)
+	r := newest(time.Now().Add(2 * time.Hour))
+	if got := packFiles(t, j); len(got) != 1 || got[0] == v3 {
+		t.Errorf("stale packs left: %v, want only v4's", got)
+	}
+	if r.ObjectsRemoved != 6 || r.BytesFreed != fi.Size() {
+		t.Errorf("removed %d objects, freed %d bytes; want v3's 6 objects and its pack's %d bytes", r.ObjectsRemoved, r.BytesFreed, fi.Size())
+	}
+}
+
+// TestPruneTrustsOnlyDurableHomes: a copy younger than staleAfter (a pack
+// another run is still writing, or one a killed run never synced) is no
+// home: the older pack holding the only durable copy of what the newest
+// snapshot names stays.
+func TestPruneTrustsOnlyDurableHomes(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	first := f.snap("manual", "")
+	j := mustJournal(t, f)
+	stale := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(packFiles(t, j)[0], stale, stale)
+	var objs []packObject
+	for _, fl := range first.Manifest.Files {
+		objs = append(objs, packObject{digest: fl.Digest, data: []byte(f.read(fl.Path))})
+	}
+	inflight := filepath.Join(j.packsDir(), "29991231T000000.000000000Z-deadbeef.pack")
+	os.WriteFile(inflight, encodePack(objs), 0o600)
+	if _, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data}); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(inflight) // its writer's sync failed, or the power went
+	for _, fl := range first.Manifest.Files {
+		if _, err := mustJournal(t, f).object(fl.Digest); err != nil {
+			t.Errorf("the newest snapshot lost %s: %v", fl.Path, err)
+		}
+	}
+}
+
+// TestPruneChecksHomesWhole: a newer pack whose table is whole but whose
+// bytes are torn is no home: the older pack holding the whole copy stays.
+func TestPruneChecksHomesWhole(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	first := f.snap("manual", "")
+	j := mustJournal(t, f)
+	var objs []packObject
+	for _, fl := range first.Manifest.Files {
+		objs = append(objs, packObject{digest: fl.Digest, data: []byte(f.read(fl.Path))})
+	}
+	newer := filepath.Join(j.packsDir(), "29991231T000000.000000000Z-deadbeef.pack")
+	os.WriteFile(newer, encodePack(objs), 0o600)
+	j = mustJournal(t, f)
+	for _, p := range j.packs() {
+		if p.path == newer {
+			for d := range p.objects {
+				corruptPacked(t, p, d)
+			}
+		}
+	}
+	stale := time.Now().Add(-2 * time.Hour)
+	for _, p := range packFiles(t, j) {
+		os.Chtimes(p, stale, stale)
+	}
+	if _, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data}); err != nil {
+		t.Fatal(err)
+	}
+	for _, fl := range first.Manifest.Files {
+		if _, err := mustJournal(t, f).object(fl.Digest); err != nil {
+			t.Errorf("the newest snapshot lost %s: %v", fl.Path, err)
+		}
+	}
+}
+
+// corruptPacked flips the first byte of digest's bytes in pack p.
+func corruptPacked(t *testing.T, p *pack, digest string) {
+	t.Helper()
+	e := p.objects[digest]
+	if e.size == 0 {
+		return
+	}
+	fh, err := os.OpenFile(p.path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	b := make([]byte, 1)
+	fh.ReadAt(b, p.dataOff+e.off)
+	fh.WriteAt([]byte{b[0] ^ 0xff}, p.dataOff+e.off)
+}
+
+// TestPruneRemovesTornPacks: a pack whose table is not whole (a write cut
+// short) is removed once stale, and counted; a young one stays.
+func TestPruneRemovesTornPacks(t *testing.T) {
+	f := newFixture(t, sampleStore())
 	f.snap("manual", "")
-	prune(false, time.Now().Add(30*time.Minute))
-	if len(packFiles(t, j)) != 1 {
-		t.Error("a pack younger than an hour was removed")
+	j := mustJournal(t, f)
+	torn := filepath.Join(j.packsDir(), "20260101T000000.000000000Z-00000000.pack")
+	os.WriteFile(torn, []byte(packMagic+" 3\n"+strings.Repeat("a", 64)+" 0 10\n"), 0o600)
+	prune := func(now time.Time) *PruneResult {
+		r, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Now: func() time.Time { return now }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if prune(time.Now()); len(packFiles(t, j)) != 2 {
+		t.Error("a young torn pack was removed")
+	}
+	r := prune(time.Now().Add(2 * time.Hour))
+	if got := packFiles(t, j); len(got) != 1 || got[0] == torn {
+		t.Errorf("packs left %v, want the torn one removed", got)
+	}
+	if r.BytesFreed != int64(len(packMagic)+3+65+5) {
+		t.Errorf("freed %d bytes, want the torn pack's %d", r.BytesFreed, len(packMagic)+3+65+5)
+	}
+}
+
+// TestSnapshotSplitsLargePacks: a first snapshot whose new objects pass
+// packMaxBytes writes several packs, and every file reads back whole.
+func TestSnapshotSplitsLargePacks(t *testing.T) {
+	defer func(n int) { packMaxBytes = n }(packMaxBytes)
+	packMaxBytes = 200
+	f := newFixture(t, sampleStore())
+	first := f.snap("manual", "")
+	j := mustJournal(t, f)
+	if n := len(packFiles(t, j)); n < 3 {
+		t.Errorf("%d packs, want the store split into several", n)
+	}
+	for _, fl := range first.Manifest.Files {
+		if got, err := j.object(fl.Digest); err != nil || string(got) != sampleStore()[fl.Path] {
+			t.Errorf("%s: %q, %v", fl.Path, got, err)
+		}
+	}
+}
+
+// TestPruneWaitsForSnapshots: prune takes the journal's lock alone, so it
+// never runs beside a snapshot (which could name an old object prune is
+// removing); a snapshot waits for a prune the same way.
+func TestPruneWaitsForSnapshots(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	f.snap("manual", "")
+	j := mustJournal(t, f)
+	release, err := j.lock(context.Background(), true) // a snapshot in progress
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err = RunPrune(ctx, PruneRequest{Store: f.store, DataDir: f.data})
+	if outcome.ReasonOf(err) != lockfile.ReasonHeld {
+		t.Errorf("prune beside a snapshot: %v, want a refusal for the lock", err)
+	}
+	// Another snapshot runs beside the first.
+	if _, err := Snapshot(context.Background(), SnapshotRequest{Store: f.store, DataDir: f.data}); err != nil {
+		t.Errorf("a snapshot beside another: %v", err)
+	}
+	release()
+	alone, err := j.lock(context.Background(), false) // a prune in progress
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer alone()
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel2()
+	f.write("project_auth.md", "changed\n")
+	if _, err := Snapshot(ctx2, SnapshotRequest{Store: f.store, DataDir: f.data}); outcome.ReasonOf(err) != lockfile.ReasonHeld {
+		t.Errorf("a snapshot beside a prune: %v, want a refusal for the lock", err)
 	}
 }
 
@@ -258,4 +441,35 @@ func FuzzPackTable(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadsBack: a pack file is accepted only when it reads back as
+// exactly the parts written, chunk boundaries anywhere.
+func TestReadsBack(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789abcdef"), 9000) // more than one 64 KiB chunk
+	parts := [][]byte{[]byte("head\n"), big, {}, []byte("tail")}
+	whole := bytes.Join(parts, nil)
+	for _, c := range []struct {
+		name string
+		file []byte
+		ok   bool
+	}{
+		{"same", whole, true},
+		{"shorter", whole[:len(whole)-1], false},
+		{"longer", append(append([]byte(nil), whole...), 'x'), false},
+		{"a byte differs", append(append(append([]byte(nil), whole[:70000]...), '#'), whole[70001:]...), false},
+		{"empty", nil, false},
+	} {
+		p := filepath.Join(t.TempDir(), "p.pack")
+		os.WriteFile(p, c.file, 0o600)
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = readsBack(f, parts)
+		f.Close()
+		if (err == nil) != c.ok {
+			t.Errorf("%s: readsBack = %v, want ok=%v", c.name, err, c.ok)
+		}
+	}
 }

@@ -1,8 +1,12 @@
 package journal
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"github.com/memcompact/memcompact/internal/textfile"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,6 +71,13 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !req.DryRun {
+		release, err := j.lock(ctx, false)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
 	ms, _, err := j.manifests()
 	if err != nil {
 		return nil, err
@@ -110,75 +121,123 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 	return res, nil
 }
 
-// removeObjects removes (or, in a dry run, counts) the objects no kept
-// snapshot references, except those younger than staleAfter. A pack goes
-// whole, once stale, when it holds an object no kept snapshot needs; the
-// objects it holds that one does are first stored loose (dropPacks).
+// removeObjects removes (or, in a dry run, counts) what no kept snapshot
+// needs: each loose object no kept snapshot names, once older than
+// staleAfter; each pack, once stale, that holds such an object or that no
+// kept snapshot needs (what it holds is held whole elsewhere), after
+// storing loose what a kept snapshot names of it (dropPacks); and each
+// pack whose table is not whole (a torn write), once stale. It counts
+// what it removed and what stays, and names the first file it could not
+// remove.
 func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, refs map[string]bool, res *PruneResult, now time.Time) error {
-	drop := j.dropPacks(refs, res.DryRun, now)
-	inKept := map[string]bool{} // digests a pack that stays holds
+	drop, err := j.dropPacks(refs, res.DryRun, now)
+	if err != nil {
+		return err
+	}
+	var files []string // every file removed, or to be, in a dry run
+	var freed int64
+	stays := map[string]bool{} // digests some kept copy holds
 	for _, p := range j.packs() {
-		if !slices.Contains(drop, p) {
-			for d := range p.objects {
-				inKept[d] = true
-			}
+		if slices.Contains(drop, p) {
+			files, freed = append(files, p.path), freed+p.size
+			continue
+		}
+		for d := range p.objects {
+			stays[d] = true
+		}
+	}
+	for _, t := range j.tornList {
+		if now.Sub(t.mtime) >= staleAfter {
+			files, freed = append(files, t.path), freed+t.size
 		}
 	}
 	for d, size := range sizes {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		p := j.objectPath(d)
-		fi, err := os.Stat(p)
-		loose := err == nil
-		if refs[d] || inKept[d] || loose && now.Sub(fi.ModTime()) < staleAfter {
-			res.BytesKept += size
-			continue
+		fi, err := os.Stat(j.objectPath(d))
+		switch {
+		case err != nil:
+		case refs[d] || now.Sub(fi.ModTime()) < staleAfter:
+			stays[d] = true
+		default:
+			files, freed = append(files, j.objectPath(d)), freed+size
 		}
-		res.ObjectsRemoved++
-		res.BytesFreed += size
-		if !res.DryRun && loose {
-			os.Remove(p)
+		if refs[d] {
+			stays[d] = true // stored loose by dropPacks if its pack goes
 		}
 	}
-	if !res.DryRun {
-		for _, p := range drop {
-			os.Remove(p.path)
+	for d, size := range sizes {
+		if stays[d] {
+			res.BytesKept += size
+		} else {
+			res.ObjectsRemoved++
 		}
-		j.forgetPacks()
+	}
+	res.BytesFreed = freed
+	if res.DryRun {
+		return nil
+	}
+	defer j.forgetPacks()
+	var first error
+	for _, f := range files {
+		if err := os.Remove(f); err != nil && !isNotExist(err) {
+			if fi, serr := os.Stat(f); serr == nil {
+				res.BytesFreed -= fi.Size()
+			}
+			first = cmp.Or(first, err)
+		}
+	}
+	if first != nil {
+		return fmt.Errorf("journal prune: %w (the rest was removed; run it again)", first)
 	}
 	return nil
 }
 
-// dropPacks returns the packs prune removes: the stale ones that hold an
-// object no kept snapshot references, or that no kept snapshot needs
-// (what it holds is held whole elsewhere, as the copy a killed snapshot
-// left is). Each needed object has one home: a whole loose copy, else the
-// newest pack that holds it whole. Unless dryRun, the needed objects
-// whose home is a pack being removed are first stored loose, durably; a
-// pack whose objects cannot all be kept so stays.
-func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) []*pack {
+// dropPacks returns the packs prune removes: each stale pack that holds
+// an object no kept snapshot names, or that is home to none a kept one
+// names. Each object a kept snapshot names has one home: a whole loose
+// copy older than staleAfter, else the newest pack older than staleAfter
+// that holds it whole; a younger copy may be one a killed run never made
+// durable, so nothing is removed on its strength, and every home another
+// pack's removal relies on is synced first. Unless dryRun, the named
+// objects whose home is a pack being removed are first stored loose,
+// durably. A pack one of whose objects could not be read (as opposed to
+// read and found torn), or whose named objects could not all be kept,
+// stays.
+func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) ([]*pack, error) {
 	packs := j.packs() // oldest first: their names begin with their time
 	home := map[string]*pack{}
 	loose := map[string]bool{}
+	unsure := map[*pack]bool{}
 	for i := len(packs) - 1; i >= 0; i-- {
-		for d := range packs[i].objects {
+		p := packs[i]
+		for d := range p.objects {
 			if !refs[d] || home[d] != nil || loose[d] {
 				continue
 			}
-			if raw, err := os.ReadFile(j.objectPath(d)); err == nil && textfile.Digest(raw) == d {
+			if j.wholeLoose(d, now) {
 				loose[d] = true
-			} else if _, ok := packs[i].object(d); ok {
-				home[d] = packs[i]
+				continue
+			}
+			if now.Sub(p.mtime) < staleAfter {
+				continue
+			}
+			switch _, err := p.object(d); {
+			case err == nil:
+				home[d] = p
+			case !errors.Is(err, errNotWhole):
+				unsure[p] = true
 			}
 		}
 	}
 	var drop []*pack
+	relied := map[string]bool{} // the homes, elsewhere, of what the dropped packs hold
 	for _, p := range packs {
-		if now.Sub(p.mtime) < staleAfter {
+		if now.Sub(p.mtime) < staleAfter || unsure[p] {
 			continue
 		}
-		var homed []string
+		var homed, elsewhere []string
 		unneeded := false
 		for d := range p.objects {
 			switch {
@@ -186,14 +245,40 @@ func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) []
 				unneeded = true
 			case home[d] == p:
 				homed = append(homed, d)
+			case loose[d]:
+				elsewhere = append(elsewhere, j.objectPath(d))
+			case home[d] != nil:
+				elsewhere = append(elsewhere, home[d].path)
 			}
 		}
 		if len(homed) > 0 && (!unneeded || !dryRun && j.keepLoose(homed) != nil) {
 			continue
 		}
 		drop = append(drop, p)
+		for _, e := range elsewhere {
+			relied[e] = true
+		}
 	}
-	return drop
+	if dryRun || len(relied) == 0 {
+		return drop, nil
+	}
+	paths := slices.Collect(maps.Keys(relied))
+	if err := syncFiles(paths); err != nil {
+		return nil, fmt.Errorf("journal prune: cannot make sure the copies it keeps are on disk, so nothing was removed: %w", err)
+	}
+	return drop, nil
+}
+
+// wholeLoose reports whether a loose copy of digest, older than
+// staleAfter, holds its bytes whole.
+func (j *Journal) wholeLoose(digest string, now time.Time) bool {
+	p := j.objectPath(digest)
+	fi, err := os.Stat(p)
+	if err != nil || now.Sub(fi.ModTime()) < staleAfter {
+		return false
+	}
+	raw, err := os.ReadFile(p)
+	return err == nil && textfile.Digest(raw) == digest
 }
 
 // keepLoose stores each of digests, read from the pack that holds it, as

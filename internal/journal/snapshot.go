@@ -73,10 +73,16 @@ func Snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error)
 	if err != nil {
 		return nil, err
 	}
+	release, err := j.lock(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	return j.snapshot(ctx, req)
 }
 
-// snapshot is Snapshot into j (req.Store and req.DataDir are j's).
+// snapshot is Snapshot into j (req.Store and req.DataDir are j's), the
+// journal's lock held shared.
 func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotResult, error) {
 	now := time.Now
 	if req.Now != nil {
@@ -89,6 +95,14 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	prev, err := j.latest()
 	if err != nil {
 		return nil, err
+	}
+	var dirs *madeDirs
+	if prev == nil {
+		// A first snapshot: its folders are made, each synced in its
+		// parent, while the store is read (on a busy disk a chain of new
+		// folders takes as long as the reading).
+		dirs = j.makeDirs(req.Session != "")
+		defer dirs.wait()
 	}
 	seen, err := walkStore(ctx, j.Store, req.Stats)
 	if cerr := ctx.Err(); cerr != nil {
@@ -126,6 +140,9 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	m.ID = newID(m.Time)
 	raw, err := json.MarshalIndent(m, "", " ")
 	if err != nil {
+		return nil, err
+	}
+	if err := dirs.wait(); err != nil {
 		return nil, err
 	}
 	if err := j.commitSnapshot(m, raw, fresh, req); err != nil {
@@ -179,21 +196,51 @@ func (j *Journal) commitSnapshot(m *Manifest, raw []byte, fresh []packObject, re
 	return nil
 }
 
+// madeDirs is the making of a first snapshot's folders, beside its
+// reading of the store.
+type madeDirs struct {
+	done chan struct{}
+	err  error
+}
+
+// makeDirs starts making the journal's folders (the sessions folder too
+// when withSessions), durably.
+func (j *Journal) makeDirs(withSessions bool) *madeDirs {
+	d := &madeDirs{done: make(chan struct{})}
+	dirs := []string{j.objectsDir(), j.manifestsDir()}
+	if withSessions {
+		dirs = append(dirs, j.sessionsDir())
+	}
+	go func() {
+		defer close(d.done)
+		d.err = ensureDirs(dirs...)
+	}()
+	return d
+}
+
+// wait returns once the folders are made, with the error that stopped
+// it; nil for a nil d (nothing to make).
+func (d *madeDirs) wait() error {
+	if d == nil {
+		return nil
+	}
+	<-d.done
+	return d.err
+}
+
 // storeObjects stores objs durably: as one pack when there are at least
 // packMin of them, else as loose objects synced side by side.
 func (j *Journal) storeObjects(objs []packObject, now time.Time) error {
-	if len(objs) == 0 {
-		return nil
-	}
 	if len(objs) < packMin {
 		return j.storeLoose(objs)
 	}
 	parts := packParts(objs)
-	errs := make([]error, len(parts))
+	errs := make([]error, len(parts)+1)
 	var wg sync.WaitGroup
 	for i, part := range parts {
 		wg.Go(func() { _, errs[i] = j.writePack(part, now) })
 	}
+	errs[len(parts)] = syncFiles(j.reliedOn())
 	wg.Wait()
 	return errors.Join(errs...)
 }
@@ -201,10 +248,13 @@ func (j *Journal) storeObjects(objs []packObject, now time.Time) error {
 // storeLoose stores objs as loose objects, each unless already there, and
 // syncs what it wrote.
 func (j *Journal) storeLoose(objs []packObject) error {
+	written := j.reliedOn()
+	if len(objs) == 0 {
+		return syncFiles(written)
+	}
 	if err := ensureDirs(j.objectsDir()); err != nil {
 		return err
 	}
-	var written []string
 	for _, o := range objs {
 		wrote, err := j.putObject(o.digest, o.data)
 		if err != nil {
