@@ -275,16 +275,3 @@ func resolve(path string) (string, error) {
 	}
 	return t, err
 }
-
-// syncDir fsyncs a directory so a rename in it survives a crash.
-func SyncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		return err
-	}
-	return nil
-}

@@ -79,7 +79,7 @@ func journalBeforeWrite(ctx context.Context, req Request, in *claudehooks.Input,
 		return strings.TrimSpace(reason + "\n" + journal.ClobberReason(clobbered))
 	}
 	if reason == "" {
-		if err := journal.AfterAllow(jreq, path, proposed); err != nil {
+		if err := journal.AfterAllow(ctx, jreq, path, proposed); err != nil {
 			res.note("journal: %v", err)
 		}
 	}
@@ -262,7 +262,9 @@ func sawIndex(req Request, in *claudehooks.Input, path string, res *Result) {
 	if err != nil || bytes.Count(f.Raw, []byte("\n")) > maxWholeRead {
 		return
 	}
-	if err := journal.SawIndex(jreq, f.Raw); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), journalBudget)
+	defer cancel()
+	if err := journal.SawIndex(ctx, jreq, f.Raw); err != nil {
 		res.note("journal: %v", err)
 	}
 }

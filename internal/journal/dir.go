@@ -83,7 +83,8 @@ type Journal struct {
 	packList *[]*pack        // the packs' tables, once read (packs)
 	tornList []tornPack      // packs whose tables are not whole, found by packs
 	stored   map[string]bool // digests this run knows stored (markStored)
-	relied   []string        // young loose objects this run names without storing (isStored)
+	relied   []string        // loose objects this run names without storing (isStored)
+	foreign  []string        // pack files of another format (packs)
 }
 
 // open returns the journal of store under dataDir. Nothing is created

@@ -110,17 +110,17 @@ func BeforeWrite(ctx context.Context, req HookRequest, path string, current, pro
 
 // AfterAllow records that the session wrote the index as proposed, so its
 // own writes are never mistaken for another writer's.
-func AfterAllow(req HookRequest, path string, proposed []byte) error {
+func AfterAllow(ctx context.Context, req HookRequest, path string, proposed []byte) error {
 	if filepath.Base(path) != IndexName || proposed == nil {
 		return nil
 	}
-	return seeIndexLocked(req, proposed)
+	return seeIndexLocked(ctx, req, proposed)
 }
 
 // seeIndexLocked records that the session knows the index as text, the
-// journal's lock held shared (a hook waits for a prune at most
-// viewWait).
-func seeIndexLocked(req HookRequest, text []byte) error {
+// journal's lock held shared (waiting for a prune until ctx ends: the
+// hook's own budget for the journal).
+func seeIndexLocked(ctx context.Context, req HookRequest, text []byte) error {
 	if req.Session == "" {
 		return nil
 	}
@@ -128,8 +128,6 @@ func seeIndexLocked(req HookRequest, text []byte) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), viewWait)
-	defer cancel()
 	release, err := j.lock(ctx, true)
 	if err != nil {
 		return err
@@ -138,17 +136,13 @@ func seeIndexLocked(req HookRequest, text []byte) error {
 	return j.seeIndex(req.Session, text)
 }
 
-// viewWait bounds a hook's wait for the journal's lock to record what a
-// session saw: a prune holds it alone, rarely and not long.
-const viewWait = 3 * time.Second
-
 // SawIndex records that the session has just read the index whole (raw,
 // its bytes on disk), so a write it bases on that read is judged against
 // it: a session denied for a stale copy re-reads the index, as the denial
 // tells it to, and its next write must not be denied again for lines it
 // has now seen.
-func SawIndex(req HookRequest, raw []byte) error {
-	return seeIndexLocked(req, raw)
+func SawIndex(ctx context.Context, req HookRequest, raw []byte) error {
+	return seeIndexLocked(ctx, req, raw)
 }
 
 // ClobberReason is the text the agent reads when its write is denied for

@@ -28,8 +28,8 @@ const lockRetry = 10 * time.Millisecond
 
 // lock takes the journal's lock, shared or alone, waiting until ctx ends
 // (or lockfile.DefaultWait, when ctx has no deadline); it returns the
-// function that releases it. The journal's folder is made, durably, if it
-// is not there yet.
+// function that releases it. A journal whose folder is not there yet is
+// not locked (see below).
 func (j *Journal) lock(ctx context.Context, shared bool) (release func(), err error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc

@@ -78,10 +78,9 @@ func (j *Journal) knownStored(digest string) bool {
 }
 
 // isStored reports whether digest needs no storing: known stored, or a
-// loose object of size bytes holds it. A loose object younger than
-// staleAfter may be one another run wrote and has not synced yet (or was
-// killed before it could): this run syncs it with its own objects
-// (relied) before naming it.
+// loose object of size bytes holds it. That object may be one another
+// run wrote and has not synced yet (or was killed before it could): this
+// run syncs it with its own objects (relied) before naming it.
 func (j *Journal) isStored(digest string, size int64) bool {
 	if j.knownStored(digest) {
 		return true
@@ -91,11 +90,9 @@ func (j *Journal) isStored(digest string, size int64) bool {
 	if err != nil || fi.Size() != size {
 		return false
 	}
-	if time.Since(fi.ModTime()) < staleAfter {
-		j.packMu.Lock()
-		j.relied = append(j.relied, p)
-		j.packMu.Unlock()
-	}
+	j.packMu.Lock()
+	j.relied = append(j.relied, p)
+	j.packMu.Unlock()
 	return true
 }
 
@@ -121,6 +118,11 @@ func (j *Journal) object(digest string) ([]byte, error) {
 	}
 	if packed, ok := j.packedObject(digest); ok {
 		return packed, nil
+	}
+	// A prune may have moved it from a pack it dropped to a loose copy
+	// meanwhile (readers do not take the journal's lock).
+	if raw, rerr := os.ReadFile(j.objectPath(digest)); rerr == nil && textfile.Digest(raw) == digest {
+		return raw, nil
 	}
 	return nil, err
 }

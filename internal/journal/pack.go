@@ -159,6 +159,11 @@ func readPackTable(path string) (*pack, error) {
 // could not read this time.
 var errNotWhole = errors.New("not whole")
 
+// errForeign marks a file named like a pack that is not one this version
+// writes (another version's format, or not a pack): nothing is read from
+// it, and prune refuses to run beside it.
+var errForeign = errors.New("foreign")
+
 // notWhole is an errNotWhole saying what is wrong.
 func notWhole(format string, a ...any) error {
 	return fmt.Errorf("%s (%w)", fmt.Sprintf(format, a...), errNotWhole)
@@ -177,8 +182,14 @@ func parsePackTable(r *bufio.Reader, size int64) (*pack, error) {
 		return strings.TrimSuffix(s, "\n"), err
 	}
 	first, err := line(1)
+	if errors.Is(err, errNotWhole) && !strings.HasPrefix(packMagic+" ", first) {
+		return nil, fmt.Errorf("line 1: not a pack this version of memcompact writes: %q (%w)", first, errForeign)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if !strings.HasPrefix(first, packMagic+" ") {
+		return nil, fmt.Errorf("line 1: not a pack this version of memcompact writes: %q (%w)", first, errForeign)
 	}
 	ns, ok := strings.CutPrefix(first, packMagic+" ")
 	n, err := strconv.Atoi(ns)
@@ -308,7 +319,7 @@ func (j *Journal) packs() []*pack {
 		return *j.packList
 	}
 	var list []*pack
-	j.tornList = nil
+	j.tornList, j.foreign = nil, nil
 	ents, _ := os.ReadDir(j.packsDir())
 	for _, e := range ents {
 		if !strings.HasSuffix(e.Name(), ".pack") {
@@ -318,6 +329,8 @@ func (j *Journal) packs() []*pack {
 		switch {
 		case err == nil:
 			list = append(list, p)
+		case errors.Is(err, errForeign):
+			j.foreign = append(j.foreign, filepath.Join(j.packsDir(), e.Name()))
 		case errors.Is(err, errNotWhole):
 			if fi, ierr := e.Info(); ierr == nil {
 				j.tornList = append(j.tornList, tornPack{path: filepath.Join(j.packsDir(), e.Name()), size: fi.Size(), mtime: fi.ModTime()})

@@ -473,3 +473,116 @@ func TestReadsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneRefusesUnreadable: a manifest prune cannot read (a disk error,
+// a newer memcompact's version) or a pack of another format may name or
+// hold what prune would remove: prune refuses, naming it, and removes
+// nothing; once it reads again, every object it names is there.
+func TestPruneRefusesUnreadable(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	f.snap("manual", "")
+	for p := range sampleStore() {
+		f.write(p, "v2 of "+p+"\n")
+	}
+	second := f.snap("manual", "")
+	j := mustJournal(t, f)
+	mp := j.manifestPath(second.Manifest.ID)
+	raw, _ := os.ReadFile(mp)
+	os.WriteFile(mp, bytes.Replace(raw, []byte(`"version": 1`), []byte(`"version": 2`), 1), 0o600)
+	later := func() time.Time { return time.Now().Add(2 * time.Hour) }
+	_, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Now: later})
+	if outcome.ReasonOf(err) != ReasonUnreadable || !strings.Contains(err.Error(), second.Manifest.ID) {
+		t.Errorf("prune beside an unreadable manifest: %v, want a refusal naming it", err)
+	}
+	os.WriteFile(mp, raw, 0o600)
+	for _, fl := range second.Manifest.Files {
+		if _, err := mustJournal(t, f).object(fl.Digest); err != nil {
+			t.Errorf("lost %s: %v", fl.Path, err)
+		}
+	}
+	// A pack of another format is never read, nor removed.
+	foreign := filepath.Join(j.packsDir(), "20200101T000000.000000000Z-00000000.pack")
+	os.WriteFile(foreign, []byte("memcompact-pack 2 0\n\n"), 0o600)
+	_, err = RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Now: later})
+	if outcome.ReasonOf(err) != ReasonUnreadable || !strings.Contains(err.Error(), filepath.Base(foreign)) {
+		t.Errorf("prune beside a pack of another format: %v, want a refusal naming it", err)
+	}
+	if _, err := os.Stat(foreign); err != nil {
+		t.Errorf("the pack of another format: %v, want it left", err)
+	}
+}
+
+// TestPruneCountsWhatItFrees: BytesFreed is what the objects folder lost,
+// the needed objects a dropped pack held written back loose.
+func TestPruneCountsWhatItFrees(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	f.snap("manual", "")
+	f.write("project_auth.md", "v2\n")
+	f.snap("manual", "")
+	j := mustJournal(t, f)
+	stale := time.Now().Add(-2 * time.Hour)
+	filepath.WalkDir(j.objectsDir(), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, stale, stale)
+		}
+		return nil
+	})
+	size := func() (n int64) {
+		filepath.WalkDir(j.objectsDir(), func(p string, d os.DirEntry, err error) error {
+			if fi, ierr := d.Info(); err == nil && ierr == nil && !d.IsDir() {
+				n += fi.Size()
+			}
+			return nil
+		})
+		return n
+	}
+	before := size()
+	r, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Retention: Retention{MaxBytes: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := before - size(); r.BytesFreed != got || r.ObjectsRemoved != 1 || len(packFiles(t, j)) != 0 {
+		t.Errorf("freed %d bytes (the folder lost %d), %d objects, %d packs left; want the same bytes, the old auth object, no pack",
+			r.BytesFreed, got, r.ObjectsRemoved, len(packFiles(t, j)))
+	}
+}
+
+// TestPruneKeepsViewedIndexes: the index a session's view names stays,
+// however old, so the stale-copy check can still read it.
+func TestPruneKeepsViewedIndexes(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	f.snap("manual", "")
+	j := mustJournal(t, f)
+	seen := index + "- [Seen](seen.md) — only this session saw this line\n"
+	if err := j.seeIndex("s1", []byte(seen)); err != nil {
+		t.Fatal(err)
+	}
+	stale := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(j.objectPath(textfile.Digest([]byte(seen))), stale, stale)
+	later := func() time.Time { return time.Now().Add(2 * time.Hour) }
+	if _, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Now: later}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.object(textfile.Digest([]byte(seen))); err != nil {
+		t.Errorf("the index session s1 saw was pruned: %v", err)
+	}
+}
+
+// TestViewWaitsWithinTheHooksBudget: recording a session's view waits for
+// a prune only as long as the hook's context allows.
+func TestViewWaitsWithinTheHooksBudget(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	f.snap("manual", "")
+	alone, err := mustJournal(t, f).lock(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer alone()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err = SawIndex(ctx, HookRequest{Store: f.store, DataDir: f.data, Session: "s1"}, []byte(index))
+	if outcome.ReasonOf(err) != lockfile.ReasonHeld || time.Since(start) > 2*time.Second {
+		t.Errorf("SawIndex beside a prune: %v after %s, want a refusal within the context", err, time.Since(start))
+	}
+}

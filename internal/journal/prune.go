@@ -3,13 +3,17 @@ package journal
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/memcompact/memcompact/internal/atomicfile"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/textfile"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/store"
@@ -78,8 +82,11 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 		}
 		defer release()
 	}
-	ms, _, err := j.manifests()
+	ms, bad, err := j.manifests()
 	if err != nil {
+		return nil, err
+	}
+	if err := j.allReadable(bad); err != nil {
 		return nil, err
 	}
 	res := &PruneResult{Journal: j.Dir, DryRun: req.DryRun}
@@ -89,7 +96,7 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 		return nil, err
 	}
 	keep = fitBytes(ms, keep, sizes, req.Retention.MaxBytes)
-	refs := map[string]bool{}
+	refs := j.viewedIndexes() // what the sessions' views name stays too
 	for i, m := range ms {
 		if keep[i] {
 			res.Kept++
@@ -107,8 +114,15 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 			}
 		}
 	}
+	// The snapshots dropped are gone for good before any object they name
+	// is: a crash in between must not bring one back without its objects.
+	if len(res.Removed) > 0 && !req.DryRun {
+		if err := atomicfile.SyncDir(j.manifestsDir()); err != nil {
+			return res, fmt.Errorf("journal prune: the dropped snapshots are removed but their removal could not be made durable, so no object was removed: %w", err)
+		}
+	}
 	if err := j.removeObjects(ctx, sizes, refs, res, now()); err != nil {
-		return nil, err
+		return res, err
 	}
 	if !req.DryRun {
 		removeDebris(j.manifestsDir(), now())
@@ -130,7 +144,7 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 // what it removed and what stays, and names the first file it could not
 // remove.
 func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, refs map[string]bool, res *PruneResult, now time.Time) error {
-	drop, err := j.dropPacks(refs, res.DryRun, now)
+	drop, kept, err := j.dropPacks(refs, res.DryRun, now)
 	if err != nil {
 		return err
 	}
@@ -174,7 +188,7 @@ func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, ref
 			res.ObjectsRemoved++
 		}
 	}
-	res.BytesFreed = freed
+	res.BytesFreed = freed - kept // a dropped pack's needed objects, written back loose
 	if res.DryRun {
 		return nil
 	}
@@ -202,10 +216,10 @@ func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, ref
 // durable, so nothing is removed on its strength, and every home another
 // pack's removal relies on is synced first. Unless dryRun, the named
 // objects whose home is a pack being removed are first stored loose,
-// durably. A pack one of whose objects could not be read (as opposed to
+// durably (kept counts their bytes). A pack one of whose objects could not be read (as opposed to
 // read and found torn), or whose named objects could not all be kept,
 // stays.
-func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) ([]*pack, error) {
+func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) (drop []*pack, kept int64, err error) {
 	packs := j.packs() // oldest first: their names begin with their time
 	home := map[string]*pack{}
 	loose := map[string]bool{}
@@ -231,7 +245,6 @@ func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) ([
 			}
 		}
 	}
-	var drop []*pack
 	relied := map[string]bool{} // the homes, elsewhere, of what the dropped packs hold
 	for _, p := range packs {
 		if now.Sub(p.mtime) < staleAfter || unsure[p] {
@@ -251,8 +264,15 @@ func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) ([
 				elsewhere = append(elsewhere, home[d].path)
 			}
 		}
-		if len(homed) > 0 && (!unneeded || !dryRun && j.keepLoose(homed) != nil) {
+		if len(homed) > 0 && !unneeded {
 			continue
+		}
+		if len(homed) > 0 && !dryRun {
+			n, err := j.keepLoose(homed)
+			if err != nil {
+				continue
+			}
+			kept += n
 		}
 		drop = append(drop, p)
 		for _, e := range elsewhere {
@@ -260,13 +280,13 @@ func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) ([
 		}
 	}
 	if dryRun || len(relied) == 0 {
-		return drop, nil
+		return drop, kept, nil
 	}
 	paths := slices.Collect(maps.Keys(relied))
 	if err := syncFiles(paths); err != nil {
-		return nil, fmt.Errorf("journal prune: cannot make sure the copies it keeps are on disk, so nothing was removed: %w", err)
+		return nil, 0, fmt.Errorf("journal prune: cannot make sure the copies it keeps are on disk, so no object was removed (the dropped snapshots were): %w", err)
 	}
-	return drop, nil
+	return drop, kept, nil
 }
 
 // wholeLoose reports whether a loose copy of digest, older than
@@ -282,8 +302,9 @@ func (j *Journal) wholeLoose(digest string, now time.Time) bool {
 }
 
 // keepLoose stores each of digests, read from the pack that holds it, as
-// a loose object (over a loose copy that is not whole), and syncs them.
-func (j *Journal) keepLoose(digests []string) error {
+// a loose object (over a loose copy that is not whole), and syncs them; n
+// is the bytes it wrote.
+func (j *Journal) keepLoose(digests []string) (n int64, err error) {
 	var written []string
 	for _, d := range digests {
 		raw, err := j.object(d)
@@ -292,11 +313,46 @@ func (j *Journal) keepLoose(digests []string) error {
 		}
 		if err != nil {
 			_ = syncFiles(written)
-			return err
+			return 0, err
 		}
 		written = append(written, j.objectPath(d))
+		n += int64(len(raw))
 	}
-	return syncFiles(written)
+	return n, syncFiles(written)
+}
+
+// allReadable refuses, naming them, the manifests bad (read as not
+// manifests) and the packs this version cannot read (another format): a
+// snapshot prune cannot read may name objects prune would otherwise
+// remove.
+func (j *Journal) allReadable(bad []string) error {
+	j.packs()
+	if len(bad) == 0 && len(j.foreign) == 0 {
+		return nil
+	}
+	var names []string
+	for _, b := range bad {
+		names = append(names, filepath.Join(j.manifestsDir(), b))
+	}
+	names = append(names, j.foreign...)
+	return &outcome.Error{Status: outcome.Refused, Reason: ReasonUnreadable, File: names[0],
+		Msg: fmt.Sprintf("%d file(s) of the journal cannot be read (%s): they may name or hold what prune would remove, so nothing was removed; restore or move them away (a newer memcompact may read them), then run prune again",
+			len(names), strings.Join(most(names, 3), ", "))}
+}
+
+// viewedIndexes are the indexes the sessions' views name: the clobber
+// check reads them, so they stay while a view names them.
+func (j *Journal) viewedIndexes() map[string]bool {
+	refs := map[string]bool{}
+	ents, _ := os.ReadDir(j.sessionsDir())
+	for _, e := range ents {
+		raw, err := os.ReadFile(filepath.Join(j.sessionsDir(), e.Name()))
+		var st sessionState
+		if err == nil && json.Unmarshal(raw, &st) == nil && st.Index != "" {
+			refs[st.Index] = true
+		}
+	}
+	return refs
 }
 
 // chooseKept marks the snapshots the age rules keep.

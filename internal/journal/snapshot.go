@@ -246,26 +246,25 @@ func (j *Journal) storeObjects(objs []packObject, now time.Time) error {
 }
 
 // storeLoose stores objs as loose objects, each unless already there, and
-// syncs what it wrote.
+// syncs them, and the loose objects this run relies on (reliedOn),
+// whether it wrote them or found them there: another run may have
+// written one and not synced it yet.
 func (j *Journal) storeLoose(objs []packObject) error {
-	written := j.reliedOn()
+	synced := j.reliedOn()
 	if len(objs) == 0 {
-		return syncFiles(written)
+		return syncFiles(synced)
 	}
 	if err := ensureDirs(j.objectsDir()); err != nil {
 		return err
 	}
 	for _, o := range objs {
-		wrote, err := j.putObject(o.digest, o.data)
-		if err != nil {
-			_ = syncFiles(written)
+		if _, err := j.putObject(o.digest, o.data); err != nil {
+			_ = syncFiles(synced)
 			return err
 		}
-		if wrote {
-			written = append(written, j.objectPath(o.digest))
-		}
+		synced = append(synced, j.objectPath(o.digest))
 	}
-	return syncFiles(written)
+	return syncFiles(synced)
 }
 
 // prevFile returns the previous snapshot's record of f when its size and

@@ -1,7 +1,6 @@
 package journal
 
 import (
-	"os"
 	"path/filepath"
 	"sync"
 )
@@ -33,11 +32,7 @@ func syncFiles(paths []string) error {
 		sem <- struct{}{}
 		go func(p string) {
 			defer func() { <-sem; wg.Done() }()
-			f, err := os.Open(p)
-			if err == nil {
-				err = f.Sync()
-				f.Close()
-			}
+			err := syncPath(p)
 			if err != nil {
 				mu.Lock()
 				if first == nil {

@@ -28,6 +28,10 @@ const (
 	// ReasonUnwritable: the journal could not be written (a snapshot
 	// failed after the store and the data directory were found).
 	ReasonUnwritable outcome.Reason = "journal-unwritable"
+	// ReasonUnreadable: prune found a manifest or a pack it cannot read
+	// (a disk error, or a newer memcompact's format) that may name or
+	// hold what it would remove, so it removed nothing.
+	ReasonUnreadable outcome.Reason = "journal-unreadable"
 )
 
 // resolve returns the store folder (storeArg is a folder or its index; ""
