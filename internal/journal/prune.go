@@ -335,9 +335,13 @@ func (j *Journal) allReadable(bad []string) error {
 		names = append(names, filepath.Join(j.manifestsDir(), b))
 	}
 	names = append(names, j.foreign...)
+	msg := "cannot be read as a snapshot or a pack of this version of memcompact"
+	if len(names) > 1 {
+		msg += fmt.Sprintf(", nor can %d other file(s) of the journal (%s)", len(names)-1, strings.Join(most(names[1:], 3), ", "))
+	}
 	return &outcome.Error{Status: outcome.Refused, Reason: ReasonUnreadable, File: names[0],
-		Msg: fmt.Sprintf("%d file(s) of the journal cannot be read (%s): they may name or hold what prune would remove, so nothing was removed; restore or move them away (a newer memcompact may read them), then run prune again",
-			len(names), strings.Join(most(names, 3), ", "))}
+		Msg:   msg + ": what it names or holds could be what prune would remove, so nothing was removed",
+		Hints: []string{"restore it, or move it out of the journal (a newer memcompact may read it), then run prune again"}}
 }
 
 // viewedIndexes are the indexes the sessions' views name: the clobber
