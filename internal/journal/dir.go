@@ -79,7 +79,7 @@ type Journal struct {
 	Dir   string // the journal's own folder
 	Store string // the store it records, absolute
 
-	packMu   sync.Mutex
+	mu       sync.Mutex      // guards the run's state below, shared by its goroutines
 	packList *[]*pack        // the packs' tables, once read (packs)
 	tornList []tornPack      // packs whose tables are not whole, found by packs
 	stored   map[string]bool // digests this run knows stored (markStored)

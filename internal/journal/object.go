@@ -43,37 +43,41 @@ func (j *Journal) markStored(m *Manifest) {
 	if m == nil {
 		return
 	}
-	j.packMu.Lock()
-	defer j.packMu.Unlock()
-	if j.stored == nil {
-		j.stored = map[string]bool{}
-	}
+	var ds []string
 	for _, f := range m.Files {
 		if f.Digest != "" && f.Withheld == "" {
-			j.stored[f.Digest] = true
+			ds = append(ds, f.Digest)
 		}
 	}
+	j.noteStored(ds...)
 }
 
 // markFresh notes the objects a snapshot is storing in this run, so what
 // the run records beside its manifest (a session's view of the index)
 // does not store them again: it is named only once they are durable.
 func (j *Journal) markFresh(objs []packObject) {
-	j.packMu.Lock()
-	defer j.packMu.Unlock()
+	for _, o := range objs {
+		j.noteStored(o.digest)
+	}
+}
+
+// noteStored adds digests to what this run knows stored.
+func (j *Journal) noteStored(digests ...string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
 	if j.stored == nil {
 		j.stored = map[string]bool{}
 	}
-	for _, o := range objs {
-		j.stored[o.digest] = true
+	for _, d := range digests {
+		j.stored[d] = true
 	}
 }
 
 // knownStored reports whether this run knows digest to be stored (or
 // being stored, and durable before anything it names is).
 func (j *Journal) knownStored(digest string) bool {
-	j.packMu.Lock()
-	defer j.packMu.Unlock()
+	j.mu.Lock()
+	defer j.mu.Unlock()
 	return j.stored[digest]
 }
 
@@ -90,16 +94,16 @@ func (j *Journal) isStored(digest string, size int64) bool {
 	if err != nil || fi.Size() != size {
 		return false
 	}
-	j.packMu.Lock()
+	j.mu.Lock()
 	j.relied = append(j.relied, p)
-	j.packMu.Unlock()
+	j.mu.Unlock()
 	return true
 }
 
-// reliedOn returns the young loose objects this run relies on (isStored).
+// reliedOn returns the loose objects this run relies on (isStored).
 func (j *Journal) reliedOn() []string {
-	j.packMu.Lock()
-	defer j.packMu.Unlock()
+	j.mu.Lock()
+	defer j.mu.Unlock()
 	return slices.Clone(j.relied)
 }
 

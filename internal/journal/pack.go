@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,7 +26,9 @@ import (
 // store that was most of a first session start's time; a pack is one
 // file and two fsyncs whatever the count.
 //
-// The format is plain text up to the bytes: a first line
+// Packs lie in the objects folder, beside the shard folders of the loose
+// objects (a pack is a file, a shard a folder). The format is plain text
+// up to the bytes: a first line
 // "memcompact-pack 1 N", then N lines "DIGEST OFFSET SIZE" sorted by
 // digest, then an empty line, then the objects' bytes, each at OFFSET
 // from the end of that empty line.
@@ -48,11 +49,6 @@ const (
 	// files, and a pack per such snapshot would fragment the journal).
 	packMin = 4
 )
-
-// packsDir holds the packs: the objects folder itself, beside the shard
-// folders of the loose objects (a pack is a file, a shard a folder), so a
-// first snapshot makes one folder fewer.
-func (j *Journal) packsDir() string { return j.objectsDir() }
 
 // packMaxBytes bounds one pack's objects: a larger set is written as
 // several packs, side by side, so no one file of a large store's first
@@ -232,13 +228,12 @@ func parsePackTable(r *bufio.Reader, size int64) (*pack, error) {
 // the pack folder), or removes what it wrote and returns the error. It
 // returns the pack's path.
 func (j *Journal) writePack(objs []packObject, now time.Time) (string, error) {
-	if err := ensureDirs(j.packsDir()); err != nil {
+	if err := ensureDirs(j.objectsDir()); err != nil {
 		return "", err
 	}
 	parts := packLayout(objs)
 	for {
-		name := fmt.Sprintf("%s-%08x.pack", now.UTC().Format("20060102T150405.000000000Z"), rand.Uint32())
-		path := filepath.Join(j.packsDir(), name)
+		path := filepath.Join(j.objectsDir(), newID(now)+".pack")
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 		if os.IsExist(err) {
 			continue
@@ -313,27 +308,27 @@ func readsBack(f *os.File, parts [][]byte) error {
 // A pack whose table cannot be read is left out (its objects are read
 // from wherever else they are stored, or reported missing).
 func (j *Journal) packs() []*pack {
-	j.packMu.Lock()
-	defer j.packMu.Unlock()
+	j.mu.Lock()
+	defer j.mu.Unlock()
 	if j.packList != nil {
 		return *j.packList
 	}
 	var list []*pack
 	j.tornList, j.foreign = nil, nil
-	ents, _ := os.ReadDir(j.packsDir())
+	ents, _ := os.ReadDir(j.objectsDir())
 	for _, e := range ents {
 		if !strings.HasSuffix(e.Name(), ".pack") {
 			continue
 		}
-		p, err := readPackTable(filepath.Join(j.packsDir(), e.Name()))
+		p, err := readPackTable(filepath.Join(j.objectsDir(), e.Name()))
 		switch {
 		case err == nil:
 			list = append(list, p)
 		case errors.Is(err, errForeign):
-			j.foreign = append(j.foreign, filepath.Join(j.packsDir(), e.Name()))
+			j.foreign = append(j.foreign, filepath.Join(j.objectsDir(), e.Name()))
 		case errors.Is(err, errNotWhole):
 			if fi, ierr := e.Info(); ierr == nil {
-				j.tornList = append(j.tornList, tornPack{path: filepath.Join(j.packsDir(), e.Name()), size: fi.Size(), mtime: fi.ModTime()})
+				j.tornList = append(j.tornList, tornPack{path: filepath.Join(j.objectsDir(), e.Name()), size: fi.Size(), mtime: fi.ModTime()})
 			}
 		}
 	}
@@ -343,9 +338,9 @@ func (j *Journal) packs() []*pack {
 
 // forgetPacks drops the tables read so far: prune changed the packs.
 func (j *Journal) forgetPacks() {
-	j.packMu.Lock()
+	j.mu.Lock()
 	j.packList = nil
-	j.packMu.Unlock()
+	j.mu.Unlock()
 }
 
 // packedObject returns the bytes of digest from the first pack that holds

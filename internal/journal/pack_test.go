@@ -32,7 +32,7 @@ func looseObjects(t *testing.T, j *Journal) []string {
 // packFiles lists the journal's pack files.
 func packFiles(t *testing.T, j *Journal) []string {
 	t.Helper()
-	out, _ := filepath.Glob(filepath.Join(j.packsDir(), "*.pack"))
+	out, _ := filepath.Glob(filepath.Join(j.objectsDir(), "*.pack"))
 	return out
 }
 
@@ -223,7 +223,7 @@ func TestPruneTrustsOnlyDurableHomes(t *testing.T) {
 	for _, fl := range first.Manifest.Files {
 		objs = append(objs, packObject{digest: fl.Digest, data: []byte(f.read(fl.Path))})
 	}
-	inflight := filepath.Join(j.packsDir(), "29991231T000000.000000000Z-deadbeef.pack")
+	inflight := filepath.Join(j.objectsDir(), "29991231T000000.000000000Z-deadbeef.pack")
 	os.WriteFile(inflight, encodePack(objs), 0o600)
 	if _, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data}); err != nil {
 		t.Fatal(err)
@@ -246,7 +246,7 @@ func TestPruneChecksHomesWhole(t *testing.T) {
 	for _, fl := range first.Manifest.Files {
 		objs = append(objs, packObject{digest: fl.Digest, data: []byte(f.read(fl.Path))})
 	}
-	newer := filepath.Join(j.packsDir(), "29991231T000000.000000000Z-deadbeef.pack")
+	newer := filepath.Join(j.objectsDir(), "29991231T000000.000000000Z-deadbeef.pack")
 	os.WriteFile(newer, encodePack(objs), 0o600)
 	j = mustJournal(t, f)
 	for _, p := range j.packs() {
@@ -293,7 +293,7 @@ func TestPruneRemovesTornPacks(t *testing.T) {
 	f := newFixture(t, sampleStore())
 	f.snap("manual", "")
 	j := mustJournal(t, f)
-	torn := filepath.Join(j.packsDir(), "20260101T000000.000000000Z-00000000.pack")
+	torn := filepath.Join(j.objectsDir(), "20260101T000000.000000000Z-00000000.pack")
 	os.WriteFile(torn, []byte(packMagic+" 3\n"+strings.Repeat("a", 64)+" 0 10\n"), 0o600)
 	prune := func(now time.Time) *PruneResult {
 		r, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Now: func() time.Time { return now }})
@@ -501,7 +501,7 @@ func TestPruneRefusesUnreadable(t *testing.T) {
 		}
 	}
 	// A pack of another format is never read, nor removed.
-	foreign := filepath.Join(j.packsDir(), "20200101T000000.000000000Z-00000000.pack")
+	foreign := filepath.Join(j.objectsDir(), "20200101T000000.000000000Z-00000000.pack")
 	os.WriteFile(foreign, []byte("memcompact-pack 2 0\n\n"), 0o600)
 	_, err = RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Now: later})
 	if outcome.ReasonOf(err) != ReasonUnreadable || !strings.Contains(err.Error(), filepath.Base(foreign)) {

@@ -169,16 +169,16 @@ func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, ref
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		fi, err := os.Stat(j.objectPath(d))
-		switch {
-		case err != nil:
-		case refs[d] || now.Sub(fi.ModTime()) < staleAfter:
-			stays[d] = true
-		default:
-			files, freed = append(files, j.objectPath(d)), freed+size
-		}
 		if refs[d] {
-			stays[d] = true // stored loose by dropPacks if its pack goes
+			stays[d] = true // loose, in a pack that stays, or written back loose by dropPacks
+			continue
+		}
+		if fi, err := os.Stat(j.objectPath(d)); err == nil {
+			if now.Sub(fi.ModTime()) < staleAfter {
+				stays[d] = true
+			} else {
+				files, freed = append(files, j.objectPath(d)), freed+size
+			}
 		}
 	}
 	for d, size := range sizes {
@@ -216,9 +216,9 @@ func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, ref
 // durable, so nothing is removed on its strength, and every home another
 // pack's removal relies on is synced first. Unless dryRun, the named
 // objects whose home is a pack being removed are first stored loose,
-// durably (kept counts their bytes). A pack one of whose objects could not be read (as opposed to
-// read and found torn), or whose named objects could not all be kept,
-// stays.
+// durably (kept counts their bytes). A pack one of whose objects could
+// not be read (as opposed to read and found torn), or whose named objects
+// could not all be kept, stays.
 func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) (drop []*pack, kept int64, err error) {
 	packs := j.packs() // oldest first: their names begin with their time
 	home := map[string]*pack{}

@@ -122,7 +122,9 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 		}
 		todo = append(todo, i)
 	}
-	j.markStored(prev)
+	if len(todo) > 0 {
+		j.markStored(prev) // what need not be stored again (an unchanged store reads nothing)
+	}
 	fresh, err := j.recordAll(ctx, seen, todo, m.Files, limit, req, res)
 	if err != nil {
 		return nil, err
