@@ -75,7 +75,7 @@ func (r *glRule) regexp() *regexp.Regexp {
 		// compile is skipped rather than failing every scan.
 		r.re, _ = regexp.Compile(r.src)
 		if r.re != nil {
-			r.need, _ = needsOf(r.src)
+			r.need = needsOf(r.src)
 		}
 	})
 	return r.re

@@ -19,7 +19,8 @@ import (
 // any worth checking) and one of the runs (likewise): every match holds
 // both, so a window lacking either holds no match.
 type needs struct {
-	exact, folded [][]byte // literals: as written; in ASCII lower case
+	exact  []string // literals as written, looked for in the text
+	folded [][]byte // literals in ASCII lower case, looked for in the lowered text
 	// foldKS: a folded literal holds k or s, which a case-insensitive
 	// pattern also matches as the Kelvin sign or the long s; a window
 	// holding either passes the literal test.
@@ -45,12 +46,12 @@ type lit struct {
 	fold bool // ASCII lower case, matched ignoring ASCII case
 }
 
-// needsOf works out src's condition; false when it has none worth
-// checking (or src does not parse).
-func needsOf(src string) (*needs, bool) {
+// needsOf works out src's condition; nil when it has none worth checking
+// (or src does not parse).
+func needsOf(src string) *needs {
 	re, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
-		return nil, false
+		return nil
 	}
 	n := &needs{}
 	if ls := literalsOf(re); ls.ok && minLen(ls.set) >= needMinLen {
@@ -59,14 +60,17 @@ func needsOf(src string) (*needs, bool) {
 				n.folded = append(n.folded, []byte(l.s))
 				n.foldKS = n.foldKS || strings.ContainsAny(l.s, "ks")
 			} else {
-				n.exact = append(n.exact, []byte(l.s))
+				n.exact = append(n.exact, l.s)
 			}
 		}
 	}
 	if rs, ok := runsOf(re); ok {
 		n.runs = rs
 	}
-	return n, len(n.exact)+len(n.folded)+len(n.runs) > 0
+	if len(n.exact)+len(n.folded)+len(n.runs) == 0 {
+		return nil
+	}
+	return n
 }
 
 // literals are literals one of which every match of a pattern holds
@@ -273,7 +277,7 @@ func (n *needs) hasLiteral(text string, lower []byte) bool {
 		return true
 	}
 	for _, l := range n.exact {
-		if strings.Contains(text, string(l)) {
+		if strings.Contains(text, l) {
 			return true
 		}
 	}
