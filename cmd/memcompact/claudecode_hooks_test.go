@@ -26,10 +26,7 @@ import (
 // It runs only when MEMCOMPACT_CLAUDE_CODE names a claude executable (see
 // TestClaudeCode), and builds both executables with the go command.
 func TestClaudeCodeHooks(t *testing.T) {
-	claude := os.Getenv("MEMCOMPACT_CLAUDE_CODE")
-	if claude == "" {
-		t.Skip("MEMCOMPACT_CLAUDE_CODE is not set: the hooks inside the real Claude Code client are not tried (.ci/run installs the client and sets it)")
-	}
+	claude := realClaude(t, "the hooks inside the real Claude Code client are not tried")
 	full, both := t.TempDir(), t.TempDir()
 	testshared.Install(t, full, "memcompact", "memcompact-full")
 	testshared.Install(t, both, "memcompact", "memcompact-full", "memcompact-hook")

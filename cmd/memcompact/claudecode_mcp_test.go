@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -24,10 +23,7 @@ import (
 // It runs only when MEMCOMPACT_CLAUDE_CODE names a claude executable (see
 // TestClaudeCode), and builds the executables with the go command.
 func TestClaudeCodeMCP(t *testing.T) {
-	claude := os.Getenv("MEMCOMPACT_CLAUDE_CODE")
-	if claude == "" {
-		t.Skip("MEMCOMPACT_CLAUDE_CODE is not set: the MCP server inside the real Claude Code client is not tried (.ci/run installs the client and sets it)")
-	}
+	claude := realClaude(t, "the MCP server inside the real Claude Code client is not tried")
 	bin := testshared.Install(t, t.TempDir(), "memcompact", "memcompact-full")
 	sc := newScratch(t)
 	index := filepath.Join(sc.defaultStore(t), "MEMORY.md")

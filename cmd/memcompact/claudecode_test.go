@@ -31,10 +31,7 @@ import (
 // .ci/run installs the pinned @anthropic-ai/claude-code from npm into a
 // cache directory and sets it. See README, "Claude Code fidelity".
 func TestClaudeCode(t *testing.T) {
-	claude := os.Getenv("MEMCOMPACT_CLAUDE_CODE")
-	if claude == "" {
-		t.Skip("MEMCOMPACT_CLAUDE_CODE is not set: the differential test against the real Claude Code client is skipped (.ci/run installs the client and sets it)")
-	}
+	claude := realClaude(t, "the differential test against the real Claude Code client is skipped")
 	// The memcompact a user installs (memcompact-full beside it reads the
 	// indexes holding a comment).
 	memcompact := testshared.Install(t, t.TempDir(), "memcompact", "memcompact-full")
@@ -272,6 +269,18 @@ type scratch struct {
 	env                     map[string]string
 	claudeArgs, loadArgs    []string
 	candidate               int
+}
+
+// realClaude is the real Claude Code executable that
+// MEMCOMPACT_CLAUDE_CODE names; without it the test is skipped, saying
+// what is not tried.
+func realClaude(t *testing.T, what string) string {
+	t.Helper()
+	claude := os.Getenv("MEMCOMPACT_CLAUDE_CODE")
+	if claude == "" {
+		t.Skipf("MEMCOMPACT_CLAUDE_CODE is not set: %s (.ci/run installs the client and sets it)", what)
+	}
+	return claude
 }
 
 func newScratch(t *testing.T) *scratch {

@@ -24,10 +24,7 @@ import (
 // answer. Like TestClaudeCode it runs only when MEMCOMPACT_CLAUDE_CODE
 // names a claude executable (.ci/run sets it).
 func TestClaudeSummarizer(t *testing.T) {
-	claude := os.Getenv("MEMCOMPACT_CLAUDE_CODE")
-	if claude == "" {
-		t.Skip("MEMCOMPACT_CLAUDE_CODE is not set: --summarizer claude against the real client is skipped (.ci/run installs the client and sets it)")
-	}
+	claude := realClaude(t, "--summarizer claude against the real client is skipped")
 	// The memcompact a user installs (memcompact-full beside it reads the
 	// indexes holding a comment).
 	memcompact := testshared.Install(t, t.TempDir(), "memcompact", "memcompact-full")
