@@ -22,7 +22,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/ccentry"
+	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/hookrun"
 	"github.com/memcompact/memcompact/internal/mdblocks"
@@ -37,7 +37,7 @@ func main() {
 	}
 	hookrun.CollectLate(os.Getenv)
 	mdblocks.Use(mdblocks.Companion(companion.Full, companion.Main))
-	ccentry.Use(ccentry.Companion(companion.Full, companion.Main))
+	entryfile.Use(entryfile.Companion(companion.Full, companion.Main))
 	os.Exit(runHook(args[1], os.Stdin, os.Stdout, os.Stderr, os.Getenv, os.LookupEnv))
 }
 

@@ -74,7 +74,7 @@ func TestLean(t *testing.T) {
 		"github.com/memcompact/memcompact/internal/cli", "github.com/memcompact/memcompact/internal/mcpserver",
 		"github.com/memcompact/memcompact/internal/summarize", "encoding/gob", "net", "net/http",
 		"github.com/yuin/goldmark/", // asked of memcompact-full, for the few indexes holding a comment (mdblocks)
-		"gopkg.in/yaml.v3",          // asked of memcompact-full, for the few frontmatters beyond ccentry's own YAML
+		"gopkg.in/yaml.v3",          // asked of memcompact-full, for the few frontmatters beyond entryfile's own YAML
 		"debug/buildinfo", "crypto/rand")
 }
 

@@ -10,7 +10,7 @@ package main
 import (
 	"os"
 
-	"github.com/memcompact/memcompact/internal/ccentry"
+	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/cli"
 	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/hookrun"
@@ -24,6 +24,6 @@ func main() {
 	// heap nears hookrun.MemoryLimit, not collected and thrown away at exit.
 	hookrun.CollectLate(os.Getenv)
 	mdblocks.Use(mdblocks.Companion(companion.Full))
-	ccentry.Use(ccentry.Companion(companion.Full))
+	entryfile.Use(entryfile.Companion(companion.Full))
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -27,8 +27,8 @@ var layers = map[string]int{
 	"snapshot": engines, "writeguard": engines, "claudehooks": engines, "recall": engines, "distill": engines,
 	"summarize": engines, "journal": engines, "hookrun": engines,
 
-	"index": formats, "policy": formats, "records": formats, "entries": formats, "facts": formats,
-	"reference": formats, "store": formats, "secretheading": formats, "ccentry": formats, "mdblocks": formats,
+	"index": formats, "policy": formats, "records": formats, "tiers": formats, "facts": formats,
+	"reference": formats, "store": formats, "secretheading": formats, "entryfile": formats, "mdblocks": formats,
 
 	"textfile": foundations, "atomicfile": foundations, "lockfile": foundations, "outcome": foundations,
 	"jsonout": foundations, "extcmd": foundations, "crashpoint": foundations, "testshared": foundations,

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/ccentry"
+	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/mdblocks"
 	"github.com/memcompact/memcompact/internal/psflag"
@@ -129,10 +129,10 @@ func Run(env *Env, args []string) (code int) {
 			return report(env, err)
 		}
 		return exitClean
-	case ccentry.ServeArg:
+	case entryfile.ServeArg:
 		// Not a verb: memcompact and memcompact-hook ask for yaml.v3's
 		// answer this way.
-		if err := ccentry.Serve(env.Stdin, env.Stdout); err != nil {
+		if err := entryfile.Serve(env.Stdin, env.Stdout); err != nil {
 			return report(env, err)
 		}
 		return exitClean

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memcompact/memcompact/internal/ccentry"
-	"github.com/memcompact/memcompact/internal/ccentry/yamlfm"
+	"github.com/memcompact/memcompact/internal/entryfile"
+	"github.com/memcompact/memcompact/internal/entryfile/yamlfm"
 	"github.com/memcompact/memcompact/internal/companion"
 )
 
 // TestYAMLUnavailable: a verb that reads an entry whose frontmatter goes
-// beyond ccentry's own YAML, in an executable that cannot reach
+// beyond entryfile's own YAML, in an executable that cannot reach
 // memcompact-full's parser, is refused with the install hint, not
 // reported as a bug; on the hidden argument, Run answers as
 // memcompact-full does for memcompact and memcompact-hook.
@@ -29,8 +29,8 @@ func TestYAMLUnavailable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	defer ccentry.Use(yamlfm.Decode)
-	ccentry.Use(func([]string) ([]ccentry.Fields, error) {
+	defer entryfile.Use(yamlfm.Decode)
+	entryfile.Use(func([]string) ([]entryfile.Fields, error) {
 		return nil, companion.Unavailablef("the YAML parser is not available: no memcompact-full here")
 	})
 	env, _, errb := testEnv()
@@ -40,11 +40,11 @@ func TestYAMLUnavailable(t *testing.T) {
 		t.Errorf("doctor without the YAML parser: exit %d\n%s", code, errb)
 	}
 
-	ccentry.Use(yamlfm.Decode)
+	entryfile.Use(yamlfm.Decode)
 	env, out, errb := testEnv()
 	a, b := "name: [a, b]", `name: "a" # c`
 	env.Stdin = strings.NewReader(fmt.Sprintf("%d\n%s%d\n%s", len(a), a, len(b), b))
-	if code := Run(env, []string{ccentry.ServeArg}); code != exitClean || !bytes.Equal(out.Bytes(), []byte("1\n-0\n0\n0\n1\n01\na0\n0\n")) {
-		t.Errorf("%s: exit %d, answer %q, stderr %s", ccentry.ServeArg, code, out, errb)
+	if code := Run(env, []string{entryfile.ServeArg}); code != exitClean || !bytes.Equal(out.Bytes(), []byte("1\n-0\n0\n0\n1\n01\na0\n0\n")) {
+		t.Errorf("%s: exit %d, answer %q, stderr %s", entryfile.ServeArg, code, out, errb)
 	}
 }

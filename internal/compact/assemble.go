@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/distill"
-	"github.com/memcompact/memcompact/internal/entries"
+	"github.com/memcompact/memcompact/internal/tiers"
 	"github.com/memcompact/memcompact/internal/lazyre"
 )
 
@@ -116,7 +116,7 @@ func (pl *Plan) sectionAnchor(first int) int {
 	start := d.Entries[first].Start
 	level := d.Level // entries are headings of this level
 	switch {
-	case d.Mode == entries.ModeList:
+	case d.Mode == tiers.ModeList:
 		level = 7 // any heading is a list's section
 	case level <= 2:
 		return start // "##" entries (or a regexp's): no section to leave

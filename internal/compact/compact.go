@@ -13,7 +13,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/distill"
-	"github.com/memcompact/memcompact/internal/entries"
+	"github.com/memcompact/memcompact/internal/tiers"
 	"github.com/memcompact/memcompact/internal/facts"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/secrets"
@@ -108,8 +108,8 @@ type Plan struct {
 	o          Options
 	abs        string
 	orig       *textfile.File
-	doc        *entries.Doc
-	tiers      entries.Tiers
+	doc        *tiers.Doc
+	tiers      tiers.Tiers
 	secret     map[int]string // entry index -> reason, for oldest and mid
 	distill    []int          // entry indexes distilled
 	bullets    []string       // new bullets
@@ -198,8 +198,8 @@ func (pl *Plan) read() *Plan {
 // recognizable entries. It returns the refused plan, or nil to go on.
 func (pl *Plan) split() *Plan {
 	rep := pl.Report
-	doc, err := entries.Split(pl.orig.Text, entries.Options{EntryHeading: pl.o.EntryHeading})
-	if errors.Is(err, entries.ErrNoEntries) {
+	doc, err := tiers.Split(pl.orig.Text, tiers.Options{EntryHeading: pl.o.EntryHeading})
+	if errors.Is(err, tiers.ErrNoEntries) {
 		rep.Reason = ReasonNoEntries
 		rep.SuggestEntryHeading = pl.entryHeadingThatWorks()
 		return pl.refuse(outcome.Refused, "%s: %v; nothing was changed", pl.o.Rel, err)
@@ -228,7 +228,7 @@ func (pl *Plan) entryHeadingThatWorks() string {
 	}
 	for lv := 1; lv <= 6; lv++ {
 		h := strings.Repeat("#", lv)
-		doc, err := entries.Split(pl.orig.Text, entries.Options{EntryHeading: h})
+		doc, err := tiers.Split(pl.orig.Text, tiers.Options{EntryHeading: h})
 		if err == nil && len(doc.Entries) > 0 && doc.Tier(pl.o.Row.Newest).NewestStart > 0 {
 			return h
 		}
@@ -452,8 +452,8 @@ func (pl *Plan) shortfall(best int, why string) *Plan {
 // secretTitle names a secret entry in a report without showing the secret:
 // a heading entry by its heading (or the scanner's redacted excerpt if the
 // heading itself holds the secret), a list item by the excerpt only.
-func secretTitle(d *entries.Doc, e entries.Entry, excerpt string) string {
-	if d.Mode != entries.ModeList && !secrets.Contains(e.Title) {
+func secretTitle(d *tiers.Doc, e tiers.Entry, excerpt string) string {
+	if d.Mode != tiers.ModeList && !secrets.Contains(e.Title) {
 		return e.Title
 	}
 	if excerpt != "" {
@@ -531,7 +531,7 @@ func (pl *Plan) notSecret(fs []facts.Fact) []facts.Fact {
 
 // parentsOf names, for each entry, the nearest heading above it that is
 // not itself an entry: the section a list item or an entry sits under.
-func parentsOf(d *entries.Doc) []string {
+func parentsOf(d *tiers.Doc) []string {
 	out := make([]string, len(d.Entries))
 	inEntry := make([]bool, len(d.Lines))
 	for _, e := range d.Entries {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/budget"
-	"github.com/memcompact/memcompact/internal/entries"
+	"github.com/memcompact/memcompact/internal/tiers"
 )
 
 var (
@@ -79,7 +79,7 @@ func TestProtocolKeepsBytes(t *testing.T) {
 				t.Error("a line lost its CRLF")
 			}
 			// The newest three entries are byte-identical at the end.
-			d, _ := entries.Split(text, entries.Options{})
+			d, _ := tiers.Split(text, tiers.Options{})
 			tail := d.Text(d.Entries[7].Start, len(d.Lines))
 			if !strings.HasSuffix(body, tail) {
 				t.Error("the newest tier changed")

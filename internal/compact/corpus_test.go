@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/budget"
-	"github.com/memcompact/memcompact/internal/entries"
+	"github.com/memcompact/memcompact/internal/tiers"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden from the corpus compactions")
@@ -133,7 +133,7 @@ func (s *corpusStats) String() string {
 // tier and a block's fixed lines fit the budget: the condition under which
 // one compaction must reach it.
 func newestFits(t *testing.T, text string, o Options) bool {
-	d, err := entries.Split(text, entries.Options{})
+	d, err := tiers.Split(text, tiers.Options{})
 	if err != nil {
 		return false
 	}

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/distill"
-	"github.com/memcompact/memcompact/internal/entries"
+	"github.com/memcompact/memcompact/internal/tiers"
 	"github.com/memcompact/memcompact/internal/lazyre"
 )
 
@@ -59,7 +59,7 @@ func (pl *Plan) owners() *owners {
 	}
 	for i, e := range d.Entries {
 		ow.texts[i] = distill.Key(d.EntryText(i))
-		add(i, subjectOf(e.Title, d.Mode == entries.ModeList), true)
+		add(i, subjectOf(e.Title, d.Mode == tiers.ModeList), true)
 		add(i, strings.TrimLeft(pl.parents[i], "# "), false)
 	}
 	sort.Slice(ow.names, func(i, j int) bool { return len(ow.names[i]) > len(ow.names[j]) })

@@ -7,7 +7,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/distill"
-	"github.com/memcompact/memcompact/internal/entries"
+	"github.com/memcompact/memcompact/internal/tiers"
 	"github.com/memcompact/memcompact/internal/facts"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/snapshot"
@@ -176,7 +176,7 @@ func (pl *Plan) sources(k int) []distill.Source {
 		pl.entrySrc = make([]distill.Source, len(d.Entries))
 		for i := range d.Entries {
 			src := distill.Source{Text: textfile.Normalize(d.EntryText(i)), Parent: pl.parents[i]}
-			if d.Mode != entries.ModeList {
+			if d.Mode != tiers.ModeList {
 				src.Title = d.Entries[i].Title
 			}
 			pl.entrySrc[i] = src
@@ -215,7 +215,7 @@ func (pl *Plan) tierOnly() []distill.Source {
 // that cannot be known.
 func (pl *Plan) soleParent() string {
 	d := pl.doc
-	if d.Mode != entries.ModeList || len(pl.parents) == 0 || pl.parents[0] == "" {
+	if d.Mode != tiers.ModeList || len(pl.parents) == 0 || pl.parents[0] == "" {
 		return ""
 	}
 	for _, p := range pl.parents {

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/distill"
-	"github.com/memcompact/memcompact/internal/entries"
+	"github.com/memcompact/memcompact/internal/tiers"
 	"github.com/memcompact/memcompact/internal/facts"
 	"github.com/memcompact/memcompact/internal/secrets"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -94,13 +94,13 @@ func (pl *Plan) verify(newText, block string) string {
 // verifyNewest checks that the newest tier survives byte for byte.
 func (pl *Plan) verifyNewest(newText string) string {
 	d, t := pl.doc, pl.tiers
-	opt := entries.Options{EntryHeading: pl.o.EntryHeading}
-	if d.Mode == entries.ModeHeading {
+	opt := tiers.Options{EntryHeading: pl.o.EntryHeading}
+	if d.Mode == tiers.ModeHeading {
 		// The repeated-heading rule counts headings; pin the level so the
 		// check compares like with like.
 		opt.EntryHeading = strings.Repeat("#", d.Level)
 	}
-	d2, err := entries.Split(newText, opt)
+	d2, err := tiers.Split(newText, opt)
 	if err != nil {
 		return fmt.Sprintf("the rewritten file no longer splits into entries (%v); nothing was written", err)
 	}

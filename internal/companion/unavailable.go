@@ -9,7 +9,7 @@ import (
 
 // ErrUnavailable is the error of a part of memcompact or memcompact-hook
 // that asks memcompact-full for what only it links (goldmark's Markdown
-// parser: package mdblocks; yaml.v3: package ccentry) and could not reach
+// parser: package mdblocks; yaml.v3: package entryfile) and could not reach
 // it: an install to mend (InstallHint), not a bug in memcompact. The parts
 // that need the answer to go on panic with an error wrapping it, which the
 // command line turns into a refusal and a hook into an allowing note.

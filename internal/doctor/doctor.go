@@ -17,7 +17,7 @@ package doctor
 import (
 	"errors"
 	"fmt"
-	"github.com/memcompact/memcompact/internal/ccentry"
+	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/store"
 	"path/filepath"
 	"strings"
@@ -63,7 +63,7 @@ type Options struct {
 	Related  []store.Related
 	// NoCache reads, scans and plans afresh instead of trusting the cache
 	// of earlier runs: the secrets scan (secrets.ScanOptions), the entry
-	// files (ccentry.ReadCached) and the sweep figure (sweepact.RunReach).
+	// files (entryfile.ReadCached) and the sweep figure (sweepact.RunReach).
 	NoCache bool
 	// Stats is the run's stat of each file, shared by the entry reads, the
 	// secrets scan and the sweep figure, and with the caller's other parts
@@ -229,20 +229,20 @@ type diagnosis struct {
 	hookless    []recall.WithoutHook
 	sharedNotes []recall.SharedNote
 
-	ents []ccentry.Entry // the entry files, read once (entryFiles)
+	ents []entryfile.Entry // the entry files, read once (entryFiles)
 }
 
 // entryFiles reads the store's entry files once for the entries and drift
 // areas, through the per-file cache unless NoCache.
-func (d *diagnosis) entryFiles() []ccentry.Entry {
+func (d *diagnosis) entryFiles() []entryfile.Entry {
 	if d.ents == nil {
 		if d.opt.NoCache {
-			d.ents = ccentry.Read(d.dir)
+			d.ents = entryfile.Read(d.dir)
 		} else {
-			d.ents = ccentry.ReadCachedWith(d.dir, d.opt.Stats, d.opt.Reads)
+			d.ents = entryfile.ReadCachedWith(d.dir, d.opt.Stats, d.opt.Reads)
 		}
 		if d.ents == nil {
-			d.ents = []ccentry.Entry{}
+			d.ents = []entryfile.Entry{}
 		}
 	}
 	return d.ents
@@ -291,7 +291,7 @@ func (d *diagnosis) stores() {
 }
 
 // entries judges the entry files as Claude Code writes and recalls them:
-// more than ccentry.MaxPinned pinned, a frontmatter with no description
+// more than entryfile.MaxPinned pinned, a frontmatter with no description
 // (recall picks by name and description), pointer lines longer than the
 // ~200 characters Claude Code's own guidance allows, and [[links]] to no
 // entry (only noted: Claude Code treats those as entries still to write).
@@ -313,8 +313,8 @@ func (d *diagnosis) entries() {
 		}
 	}
 	var problems, details []string
-	if len(pinned) > ccentry.MaxPinned {
-		problems = append(problems, fmt.Sprintf("%d pinned entries (Claude Code keeps at most %d in view)", len(pinned), ccentry.MaxPinned))
+	if len(pinned) > entryfile.MaxPinned {
+		problems = append(problems, fmt.Sprintf("%d pinned entries (Claude Code keeps at most %d in view)", len(pinned), entryfile.MaxPinned))
 		details = append(details, most(pinned, 5)...)
 	}
 	if len(undescribed) > 0 {
@@ -325,11 +325,11 @@ func (d *diagnosis) entries() {
 		problems = append(problems, fmt.Sprintf("%d pointer line(s) over %d characters (Claude Code asks for one line under ~200)", len(long), maxPointerUnits))
 		details = append(details, most(long, 5)...)
 	}
-	if dangling := ccentry.Dangling(es); len(dangling) > 0 {
+	if dangling := entryfile.Dangling(es); len(dangling) > 0 {
 		d.add(Finding{Area: AreaEntries, Status: StatusInfo, Summary: fmt.Sprintf("%d [[link(s)]] name no entry yet (Claude Code reads them as entries still to write)", len(dangling)), Details: most(dangling, 5)})
 	}
 	if len(problems) == 0 {
-		d.add(Finding{Area: AreaEntries, Status: StatusOK, Summary: fmt.Sprintf("%d entry file(s): pinned %d of at most %d, every frontmatter has a description, every pointer line within %d characters", len(es), len(pinned), ccentry.MaxPinned, maxPointerUnits)})
+		d.add(Finding{Area: AreaEntries, Status: StatusOK, Summary: fmt.Sprintf("%d entry file(s): pinned %d of at most %d, every frontmatter has a description, every pointer line within %d characters", len(es), len(pinned), entryfile.MaxPinned, maxPointerUnits)})
 		return
 	}
 	d.add(Finding{Area: AreaEntries, Status: StatusProblem, Summary: strings.Join(problems, "; "), Details: details,

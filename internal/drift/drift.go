@@ -44,7 +44,7 @@ package drift
 import (
 	"errors"
 	"fmt"
-	"github.com/memcompact/memcompact/internal/ccentry"
+	"github.com/memcompact/memcompact/internal/entryfile"
 	"io/fs"
 	"net/url"
 	"os"
@@ -137,9 +137,9 @@ func Compute(path string, asOf records.Date) (*Result, error) {
 // runs on every session start, reads and parses the index once for all its
 // findings.
 //
-// ents are the store's entry files as ccentry reads them, for a caller
+// ents are the store's entry files as entryfile reads them, for a caller
 // that has read them already (nil: they are read here).
-func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf records.Date, ents []ccentry.Entry) (*Result, error) {
+func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf records.Date, ents []entryfile.Entry) (*Result, error) {
 	dir := filepath.Dir(indexPath)
 	res := &Result{Store: dir, Index: indexPath, Ledger: filepath.Join(dir, "LEDGER.md")}
 
@@ -256,9 +256,9 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 	// that name no entry. Not drift: Claude Code reads them as entries
 	// still to write, so they are reported beside it, never as a defect.
 	if ents == nil {
-		ents = ccentry.Read(dir)
+		ents = entryfile.Read(dir)
 	}
-	res.DanglingLinks = ccentry.Dangling(ents)
+	res.DanglingLinks = entryfile.Dangling(ents)
 	return res, nil
 }
 

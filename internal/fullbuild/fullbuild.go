@@ -9,14 +9,14 @@
 // makes "memcompact mcp" serve instead of handing over (cli.LinkMCP), the
 // anthropic and openai summarizers reachable (package summarize/sdk), and
 // the load cut read comments with goldmark (package mdblocks/gmblocks), and
-// entry frontmatters beyond ccentry's own YAML read with yaml.v3 (package
-// ccentry/yamlfm).
+// entry frontmatters beyond entryfile's own YAML read with yaml.v3 (package
+// entryfile/yamlfm).
 package fullbuild
 
 import (
 	"context"
 
-	_ "github.com/memcompact/memcompact/internal/ccentry/yamlfm"
+	_ "github.com/memcompact/memcompact/internal/entryfile/yamlfm"
 	"github.com/memcompact/memcompact/internal/cli"
 	"github.com/memcompact/memcompact/internal/mcpserver"
 	_ "github.com/memcompact/memcompact/internal/mdblocks/gmblocks"

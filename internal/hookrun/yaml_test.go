@@ -6,19 +6,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memcompact/memcompact/internal/ccentry"
-	"github.com/memcompact/memcompact/internal/ccentry/yamlfm" // the tests read frontmatters beyond ccentry's own YAML with yaml.v3, as memcompact-full does
+	"github.com/memcompact/memcompact/internal/entryfile"
+	"github.com/memcompact/memcompact/internal/entryfile/yamlfm" // the tests read frontmatters beyond entryfile's own YAML with yaml.v3, as memcompact-full does
 	"github.com/memcompact/memcompact/internal/companion"
 )
 
 // TestRunYAMLUnavailable: when the YAML parser cannot be reached (a
 // memcompact-hook whose memcompact-full is gone), a session start over a
-// store holding a frontmatter beyond ccentry's own YAML is allowed with a
+// store holding a frontmatter beyond entryfile's own YAML is allowed with a
 // note that says why, as for the Markdown parser, not reported as a bug;
 // without one the parser is never asked.
 func TestRunYAMLUnavailable(t *testing.T) {
-	defer ccentry.Use(yamlfm.Decode)
-	ccentry.Use(func([]string) ([]ccentry.Fields, error) {
+	defer entryfile.Use(yamlfm.Decode)
+	entryfile.Use(func([]string) ([]entryfile.Fields, error) {
 		return nil, companion.Unavailablef("the YAML parser is not available: no memcompact-full beside memcompact-hook")
 	})
 	f := newFixture(t)

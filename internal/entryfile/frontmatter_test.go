@@ -1,4 +1,4 @@
-package ccentry_test
+package entryfile_test
 
 import (
 	"flag"
@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memcompact/memcompact/internal/ccentry"
-	"github.com/memcompact/memcompact/internal/ccentry/yamlfm" // registers yaml.v3 as the fallback, for package ccentry's tests too
+	"github.com/memcompact/memcompact/internal/entryfile"
+	"github.com/memcompact/memcompact/internal/entryfile/yamlfm" // registers yaml.v3 as the fallback, for package entryfile's tests too
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
@@ -19,8 +19,8 @@ import (
 // links this test executable under that name), the test executable
 // answers as memcompact-full does.
 func TestMain(m *testing.M) {
-	if len(os.Args) == 2 && os.Args[1] == ccentry.ServeArg {
-		if err := ccentry.Serve(os.Stdin, os.Stdout); err != nil {
+	if len(os.Args) == 2 && os.Args[1] == entryfile.ServeArg {
+		if err := entryfile.Serve(os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}
@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 }
 
 // yamlOf is what yaml.v3 makes of block.
-func yamlOf(block string) ccentry.Fields {
+func yamlOf(block string) entryfile.Fields {
 	f, _ := yamlfm.Decode([]string{block})
 	return f[0]
 }
@@ -39,7 +39,7 @@ func yamlOf(block string) ccentry.Fields {
 // yaml.v3; it reports whether it was sure.
 func agree(t *testing.T, block string) bool {
 	t.Helper()
-	got, sure := ccentry.DecodeOwn(block)
+	got, sure := entryfile.DecodeOwn(block)
 	if want := yamlOf(block); sure && got != want {
 		t.Fatalf("own decoder on %q:\n got %+v\nwant %+v (yaml.v3)", block, got, want)
 	}
@@ -52,89 +52,89 @@ func TestOwnDecoder(t *testing.T) {
 	for _, c := range []struct {
 		block string
 		sure  bool
-		want  ccentry.Fields // checked when not zero
+		want  entryfile.Fields // checked when not zero
 	}{
-		{"name: a\ndescription: b\nmetadata:\n  type: user\n  pinned: true", true, ccentry.Fields{Valid: true, Name: "a", Description: "b", Type: "user", Pinned: true}},
-		{"name: a\r\ndescription: b\r\nmetadata:\r\n  type: user", true, ccentry.Fields{Valid: true, Name: "a", Description: "b", Type: "user"}},
-		{"", true, ccentry.Fields{Valid: true}},
-		{"# only a comment\n\n   \n", true, ccentry.Fields{Valid: true}},
-		{"name: a # comment", true, ccentry.Fields{Valid: true, Name: "a"}},
-		{"name: C# and F#", true, ccentry.Fields{Valid: true, Name: "C# and F#"}},
-		{"name: a  b   ", true, ccentry.Fields{Valid: true, Name: "a  b"}},
-		{`name: "tab\there \"q\" \x41 \u00e9 \U0001F600 \\"`, true, ccentry.Fields{Valid: true, Name: "tab\there \"q\" A é 😀 \\"}},
-		{`name: 'it''s # not a comment'`, true, ccentry.Fields{Valid: true, Name: "it's # not a comment"}},
-		{`name: "--- inside quotes"`, true, ccentry.Fields{Valid: true, Name: "--- inside quotes"}},
-		{"name: héllo 世界 😀", true, ccentry.Fields{Valid: true, Name: "héllo 世界 😀"}},
-		{"name: ~\ndescription: null", true, ccentry.Fields{Valid: true}},
-		{`name: "null"`, true, ccentry.Fields{Valid: true, Name: "null"}},
-		{"name: 12\ndescription: 2026-01-02", true, ccentry.Fields{Valid: true, Name: "12", Description: "2026-01-02"}},
-		{"name: http://example.com/a:b", true, ccentry.Fields{Valid: true, Name: "http://example.com/a:b"}},
-		{"metadata:\n  pinned: yes", true, ccentry.Fields{Valid: true, Pinned: true}},
-		{"metadata:\n  pinned: 'on'", true, ccentry.Fields{Valid: true, Pinned: true}},
-		{"metadata:\n  pinned: False", true, ccentry.Fields{Valid: true}},
-		{"metadata:\n  pinned: maybe", true, ccentry.Fields{}},
-		{"metadata:\n  pinned: \"true\"", true, ccentry.Fields{}},
-		{"metadata:\n  pinned: 1", true, ccentry.Fields{}},
-		{"metadata:\n  pinned:", true, ccentry.Fields{Valid: true}},
-		{"metadata: {}", true, ccentry.Fields{Valid: true}},
-		{"metadata: []", true, ccentry.Fields{}},
-		{"metadata: user", true, ccentry.Fields{}},
-		{"metadata: ~", true, ccentry.Fields{Valid: true}},
-		{"name: []", true, ccentry.Fields{}},
-		{"name: x\nname: y", true, ccentry.Fields{}},
-		{"other: 1\nother: 2\nname: x", true, ccentry.Fields{}},
-		{"other:\n  a: 1\n  a: 2\nname: x", true, ccentry.Fields{Valid: true, Name: "x"}},
-		{"metadata:\n  a: 1\n  a: 2", true, ccentry.Fields{}},
-		{"null: 1\nNull: 2\nname: x", true, ccentry.Fields{Valid: true, Name: "x"}},
-		{"name:\n  a: 1", true, ccentry.Fields{}},
-		{"metadata:\n# between\n  type: x\n    # deeper\n# left\n  pinned: on", true, ccentry.Fields{Valid: true, Type: "x", Pinned: true}},
-		{"metadata:\n  related:\n    - a\n    - 'b'\n  type: x\nname: n", true, ccentry.Fields{Valid: true, Name: "n", Type: "x"}},
-		{"related: []\nname: n", true, ccentry.Fields{Valid: true, Name: "n"}},
-		{"a:\n  b:\n    c: 1\n  d: 2\nname: n", true, ccentry.Fields{Valid: true, Name: "n"}},
-		{"type: project\nname: n", true, ccentry.Fields{Valid: true, Name: "n"}},
+		{"name: a\ndescription: b\nmetadata:\n  type: user\n  pinned: true", true, entryfile.Fields{Valid: true, Name: "a", Description: "b", Type: "user", Pinned: true}},
+		{"name: a\r\ndescription: b\r\nmetadata:\r\n  type: user", true, entryfile.Fields{Valid: true, Name: "a", Description: "b", Type: "user"}},
+		{"", true, entryfile.Fields{Valid: true}},
+		{"# only a comment\n\n   \n", true, entryfile.Fields{Valid: true}},
+		{"name: a # comment", true, entryfile.Fields{Valid: true, Name: "a"}},
+		{"name: C# and F#", true, entryfile.Fields{Valid: true, Name: "C# and F#"}},
+		{"name: a  b   ", true, entryfile.Fields{Valid: true, Name: "a  b"}},
+		{`name: "tab\there \"q\" \x41 \u00e9 \U0001F600 \\"`, true, entryfile.Fields{Valid: true, Name: "tab\there \"q\" A é 😀 \\"}},
+		{`name: 'it''s # not a comment'`, true, entryfile.Fields{Valid: true, Name: "it's # not a comment"}},
+		{`name: "--- inside quotes"`, true, entryfile.Fields{Valid: true, Name: "--- inside quotes"}},
+		{"name: héllo 世界 😀", true, entryfile.Fields{Valid: true, Name: "héllo 世界 😀"}},
+		{"name: ~\ndescription: null", true, entryfile.Fields{Valid: true}},
+		{`name: "null"`, true, entryfile.Fields{Valid: true, Name: "null"}},
+		{"name: 12\ndescription: 2026-01-02", true, entryfile.Fields{Valid: true, Name: "12", Description: "2026-01-02"}},
+		{"name: http://example.com/a:b", true, entryfile.Fields{Valid: true, Name: "http://example.com/a:b"}},
+		{"metadata:\n  pinned: yes", true, entryfile.Fields{Valid: true, Pinned: true}},
+		{"metadata:\n  pinned: 'on'", true, entryfile.Fields{Valid: true, Pinned: true}},
+		{"metadata:\n  pinned: False", true, entryfile.Fields{Valid: true}},
+		{"metadata:\n  pinned: maybe", true, entryfile.Fields{}},
+		{"metadata:\n  pinned: \"true\"", true, entryfile.Fields{}},
+		{"metadata:\n  pinned: 1", true, entryfile.Fields{}},
+		{"metadata:\n  pinned:", true, entryfile.Fields{Valid: true}},
+		{"metadata: {}", true, entryfile.Fields{Valid: true}},
+		{"metadata: []", true, entryfile.Fields{}},
+		{"metadata: user", true, entryfile.Fields{}},
+		{"metadata: ~", true, entryfile.Fields{Valid: true}},
+		{"name: []", true, entryfile.Fields{}},
+		{"name: x\nname: y", true, entryfile.Fields{}},
+		{"other: 1\nother: 2\nname: x", true, entryfile.Fields{}},
+		{"other:\n  a: 1\n  a: 2\nname: x", true, entryfile.Fields{Valid: true, Name: "x"}},
+		{"metadata:\n  a: 1\n  a: 2", true, entryfile.Fields{}},
+		{"null: 1\nNull: 2\nname: x", true, entryfile.Fields{Valid: true, Name: "x"}},
+		{"name:\n  a: 1", true, entryfile.Fields{}},
+		{"metadata:\n# between\n  type: x\n    # deeper\n# left\n  pinned: on", true, entryfile.Fields{Valid: true, Type: "x", Pinned: true}},
+		{"metadata:\n  related:\n    - a\n    - 'b'\n  type: x\nname: n", true, entryfile.Fields{Valid: true, Name: "n", Type: "x"}},
+		{"related: []\nname: n", true, entryfile.Fields{Valid: true, Name: "n"}},
+		{"a:\n  b:\n    c: 1\n  d: 2\nname: n", true, entryfile.Fields{Valid: true, Name: "n"}},
+		{"type: project\nname: n", true, entryfile.Fields{Valid: true, Name: "n"}},
 
-		{"key:value", false, ccentry.Fields{}},
-		{"name: a: b", false, ccentry.Fields{}},
-		{"name: a:", false, ccentry.Fields{}},
-		{"name: a\n  continued", false, ccentry.Fields{}},
-		{"name: |\n  block", false, ccentry.Fields{}},
-		{"name: >\n  folded", false, ccentry.Fields{}},
-		{"name: [a, b]", false, ccentry.Fields{}},
-		{"name: {a: 1}", false, ccentry.Fields{}},
-		{"name: &x a", false, ccentry.Fields{}},
-		{"name: *x", false, ccentry.Fields{}},
-		{"name: !!str a", false, ccentry.Fields{}},
-		{"name: \"open", false, ccentry.Fields{}},
-		{"name: \"a\nb\"", false, ccentry.Fields{}},
-		{`name: "\q"`, false, ccentry.Fields{}},
-		{`name: "\ud800"`, false, ccentry.Fields{}},
-		{`name: "a"#c`, false, ccentry.Fields{}},
-		{`name: "a" b`, false, ccentry.Fields{}},
-		{"name:\ta", false, ccentry.Fields{}},
-		{"name: a\rdescription: b", false, ccentry.Fields{}},
-		{"  name: a", false, ccentry.Fields{}},
-		{"metadata:\n  type: a\n pinned: true", false, ccentry.Fields{}},
-		{"metadata:\n  type: a\n    pinned: true", false, ccentry.Fields{}},
-		{"tags:\n- a", false, ccentry.Fields{}},
-		{"tags:\n  - a: 1", false, ccentry.Fields{}},
-		{"name:\n  a", false, ccentry.Fields{}},
-		{"\"name\": a", false, ccentry.Fields{}},
-		{"last updated: x", false, ccentry.Fields{}},
-		{"? name\n: a", false, ccentry.Fields{}},
-		{"--- x", false, ccentry.Fields{}},
-		{"name: a\u0085b", false, ccentry.Fields{}},
-		{"name: a\x00", false, ccentry.Fields{}},
-		{"name: \xff", false, ccentry.Fields{}},
-		{"\ufeffname: a", false, ccentry.Fields{}},
-		{"name: -a", false, ccentry.Fields{}},
-		{"name: @a", false, ccentry.Fields{}},
+		{"key:value", false, entryfile.Fields{}},
+		{"name: a: b", false, entryfile.Fields{}},
+		{"name: a:", false, entryfile.Fields{}},
+		{"name: a\n  continued", false, entryfile.Fields{}},
+		{"name: |\n  block", false, entryfile.Fields{}},
+		{"name: >\n  folded", false, entryfile.Fields{}},
+		{"name: [a, b]", false, entryfile.Fields{}},
+		{"name: {a: 1}", false, entryfile.Fields{}},
+		{"name: &x a", false, entryfile.Fields{}},
+		{"name: *x", false, entryfile.Fields{}},
+		{"name: !!str a", false, entryfile.Fields{}},
+		{"name: \"open", false, entryfile.Fields{}},
+		{"name: \"a\nb\"", false, entryfile.Fields{}},
+		{`name: "\q"`, false, entryfile.Fields{}},
+		{`name: "\ud800"`, false, entryfile.Fields{}},
+		{`name: "a"#c`, false, entryfile.Fields{}},
+		{`name: "a" b`, false, entryfile.Fields{}},
+		{"name:\ta", false, entryfile.Fields{}},
+		{"name: a\rdescription: b", false, entryfile.Fields{}},
+		{"  name: a", false, entryfile.Fields{}},
+		{"metadata:\n  type: a\n pinned: true", false, entryfile.Fields{}},
+		{"metadata:\n  type: a\n    pinned: true", false, entryfile.Fields{}},
+		{"tags:\n- a", false, entryfile.Fields{}},
+		{"tags:\n  - a: 1", false, entryfile.Fields{}},
+		{"name:\n  a", false, entryfile.Fields{}},
+		{"\"name\": a", false, entryfile.Fields{}},
+		{"last updated: x", false, entryfile.Fields{}},
+		{"? name\n: a", false, entryfile.Fields{}},
+		{"--- x", false, entryfile.Fields{}},
+		{"name: a\u0085b", false, entryfile.Fields{}},
+		{"name: a\x00", false, entryfile.Fields{}},
+		{"name: \xff", false, entryfile.Fields{}},
+		{"\ufeffname: a", false, entryfile.Fields{}},
+		{"name: -a", false, entryfile.Fields{}},
+		{"name: @a", false, entryfile.Fields{}},
 	} {
-		got, sure := ccentry.DecodeOwn(c.block)
+		got, sure := entryfile.DecodeOwn(c.block)
 		if sure != c.sure {
 			t.Errorf("own decoder on %q: sure %v, want %v", c.block, sure, c.sure)
 		}
 		want := yamlOf(c.block)
-		if c.sure && c.want != (ccentry.Fields{}) && c.want != want {
+		if c.sure && c.want != (entryfile.Fields{}) && c.want != want {
 			t.Errorf("the table's answer for %q is not yaml.v3's: %+v, yaml.v3 %+v", c.block, c.want, want)
 		}
 		if sure && got != want {
@@ -265,7 +265,7 @@ func corpusBlocks(tb testing.TB) []string {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		if block, ok := ccentry.FrontmatterBlock(string(b)); ok {
+		if block, ok := entryfile.FrontmatterBlock(string(b)); ok {
 			out = append(out, block)
 		}
 	}
@@ -291,7 +291,7 @@ func entryFiles(tb testing.TB, root string) []string {
 	}
 	var out []string
 	for _, idx := range stores {
-		for _, e := range ccentry.Read(filepath.Dir(idx)) {
+		for _, e := range entryfile.Read(filepath.Dir(idx)) {
 			out = append(out, filepath.Join(filepath.Dir(idx), filepath.FromSlash(e.Path)))
 		}
 	}
@@ -309,23 +309,23 @@ func TestCorpus(t *testing.T) {
 	}
 	withBlock := len(corpusBlocks(t))
 	asked, entries := 0, 0
-	counting := func(blocks []string) ([]ccentry.Fields, error) {
+	counting := func(blocks []string) ([]entryfile.Fields, error) {
 		asked += len(blocks)
 		return yamlfm.Decode(blocks)
 	}
-	defer ccentry.Use(yamlfm.Decode)
+	defer entryfile.Use(yamlfm.Decode)
 	var unsureStores []string
 	for _, idx := range stores {
 		dir := filepath.Dir(idx)
 		before := asked
-		ccentry.Use(counting)
-		got := ccentry.Read(dir)
+		entryfile.Use(counting)
+		got := entryfile.Read(dir)
 		if asked > before {
 			unsureStores = append(unsureStores, fmt.Sprintf("%s: %d", filepath.Base(dir), asked-before))
 		}
-		ccentry.Use(yamlfm.Decode)
-		restore := ccentry.WithoutOwn()
-		want := ccentry.Read(dir)
+		entryfile.Use(yamlfm.Decode)
+		restore := entryfile.WithoutOwn()
+		want := entryfile.Read(dir)
 		restore()
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: own decoder and fallback read\n%+v\nyaml.v3 alone reads\n%+v", dir, got, want)

@@ -1,4 +1,4 @@
-package ccentry_test
+package entryfile_test
 
 import (
 	"bytes"
@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memcompact/memcompact/internal/ccentry"
-	"github.com/memcompact/memcompact/internal/ccentry/yamlfm"
+	"github.com/memcompact/memcompact/internal/entryfile"
+	"github.com/memcompact/memcompact/internal/entryfile/yamlfm"
 	"github.com/memcompact/memcompact/internal/companion"
 )
 
@@ -45,17 +45,17 @@ func TestCompanion(t *testing.T) {
 	t.Setenv("PATH", bin)
 	want, _ := yamlfm.Decode(unsureBlocks)
 	for _, names := range [][]string{{companion.Full}, {companion.Main, companion.Full}} {
-		got, err := ccentry.Companion(names...)(unsureBlocks)
+		got, err := entryfile.Companion(names...)(unsureBlocks)
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("Companion(%v) = %+v, %v\nwant %+v", names, got, err, want)
 		}
 	}
-	if got, err := ccentry.Companion(companion.Full)(nil); err != nil || len(got) != 0 {
+	if got, err := entryfile.Companion(companion.Full)(nil); err != nil || len(got) != 0 {
 		t.Errorf("Companion with no blocks = %+v, %v", got, err)
 	}
 
 	t.Setenv("PATH", t.TempDir())
-	_, err = ccentry.Companion(companion.Full, companion.Main)(unsureBlocks)
+	_, err = entryfile.Companion(companion.Full, companion.Main)(unsureBlocks)
 	if !errors.Is(err, companion.ErrUnavailable) || !strings.Contains(err.Error(), "no memcompact-full executable was found") {
 		t.Fatalf("Companion without memcompact-full: %v", err)
 	}
@@ -77,16 +77,16 @@ func TestReadAsksOnce(t *testing.T) {
 		}
 	}
 	var calls [][]string
-	defer ccentry.Use(yamlfm.Decode)
-	ccentry.Use(func(blocks []string) ([]ccentry.Fields, error) {
+	defer entryfile.Use(yamlfm.Decode)
+	entryfile.Use(func(blocks []string) ([]entryfile.Fields, error) {
 		calls = append(calls, blocks)
 		return yamlfm.Decode(blocks)
 	})
 	for _, run := range []struct {
 		name      string
-		read      func(string) []ccentry.Entry
+		read      func(string) []entryfile.Entry
 		wantCalls int
-	}{{"Read", ccentry.Read, 1}, {"ReadCached", ccentry.ReadCached, 1}, {"ReadCached again", ccentry.ReadCached, 0}} {
+	}{{"Read", entryfile.Read, 1}, {"ReadCached", entryfile.ReadCached, 1}, {"ReadCached again", entryfile.ReadCached, 0}} {
 		calls = nil
 		got := run.read(dir)
 		if len(got) != len(files)-1 || len(calls) != run.wantCalls || (len(calls) == 1 && len(calls[0]) != len(unsureBlocks)) {
@@ -104,8 +104,8 @@ func TestReadUnavailable(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("---\nname: [a]\n---\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	defer ccentry.Use(yamlfm.Decode)
-	ccentry.Use(func([]string) ([]ccentry.Fields, error) {
+	defer entryfile.Use(yamlfm.Decode)
+	entryfile.Use(func([]string) ([]entryfile.Fields, error) {
 		return nil, companion.Unavailablef("no memcompact-full here")
 	})
 	defer func() {
@@ -114,15 +114,15 @@ func TestReadUnavailable(t *testing.T) {
 			t.Errorf("recovered %q, %v", msg, ok)
 		}
 	}()
-	ccentry.Read(dir)
+	entryfile.Read(dir)
 	t.Error("Read did not panic")
 }
 
 // TestReadUnavailableNames: the error of a read names the first file the
 // fallback was asked about and counts the others.
 func TestReadUnavailableNames(t *testing.T) {
-	defer ccentry.Use(yamlfm.Decode)
-	ccentry.Use(func([]string) ([]ccentry.Fields, error) {
+	defer entryfile.Use(yamlfm.Decode)
+	entryfile.Use(func([]string) ([]entryfile.Fields, error) {
 		return nil, companion.Unavailablef("no memcompact-full here")
 	})
 	for n, want := range map[int]string{2: " (and 1 other entry): ", 3: " (and 2 other entries): "} {
@@ -140,7 +140,7 @@ func TestReadUnavailableNames(t *testing.T) {
 					t.Errorf("%d files: recovered %q", n, msg)
 				}
 			}()
-			ccentry.Read(dir)
+			entryfile.Read(dir)
 		}()
 	}
 }
@@ -149,24 +149,24 @@ func TestReadUnavailableNames(t *testing.T) {
 // ErrNoDecoder on a frontmatter the own decoder is unsure of, and only
 // then.
 func TestNoDecoder(t *testing.T) {
-	defer ccentry.Use(yamlfm.Decode)
-	ccentry.Use(nil)
-	if e := ccentry.Parse("a.md", "---\nname: a\n---\n"); e.Name != "a" {
+	defer entryfile.Use(yamlfm.Decode)
+	entryfile.Use(nil)
+	if e := entryfile.Parse("a.md", "---\nname: a\n---\n"); e.Name != "a" {
 		t.Errorf("%+v", e)
 	}
 	defer func() {
-		if err, _ := recover().(error); !errors.Is(err, ccentry.ErrNoDecoder) {
+		if err, _ := recover().(error); !errors.Is(err, entryfile.ErrNoDecoder) {
 			t.Errorf("recovered %v", err)
 		}
 	}()
-	ccentry.Parse("a.md", "---\nname: [a]\n---\n")
+	entryfile.Parse("a.md", "---\nname: [a]\n---\n")
 }
 
 // TestServeRefuses: a malformed request is an error, not an answer.
 func TestServeRefuses(t *testing.T) {
 	for _, in := range []string{"5\nabc", "x\n", "01\na", "-1\n", "3"} {
 		var out bytes.Buffer
-		if err := ccentry.Serve(strings.NewReader(in), &out); err == nil || out.Len() > 0 {
+		if err := entryfile.Serve(strings.NewReader(in), &out); err == nil || out.Len() > 0 {
 			t.Errorf("Serve(%q) = %v, wrote %q", in, err, out.String())
 		}
 	}
@@ -175,8 +175,8 @@ func TestServeRefuses(t *testing.T) {
 // TestParseAnswerRefuses: an answer that does not fit the request is
 // refused.
 func TestParseAnswerRefuses(t *testing.T) {
-	good := string(ccentry.EncodeAnswer([]ccentry.Fields{{Valid: true, Name: "a"}, {}}))
-	if got, err := ccentry.ParseAnswer([]byte(good), 2); err != nil || got[0].Name != "a" || got[1].Valid {
+	good := string(entryfile.EncodeAnswer([]entryfile.Fields{{Valid: true, Name: "a"}, {}}))
+	if got, err := entryfile.ParseAnswer([]byte(good), 2); err != nil || got[0].Name != "a" || got[1].Valid {
 		t.Fatalf("ParseAnswer(%q) = %+v, %v", good, got, err)
 	}
 	for _, c := range []struct {
@@ -186,7 +186,7 @@ func TestParseAnswerRefuses(t *testing.T) {
 		{good, 1}, {good, 3}, {good + "0\n", 2}, {good[:len(good)-1], 2},
 		{"1\n2\n0\n0\n0\n", 1}, {"1\n-\n1\nx\n0\n0\n", 1}, {"1\n0\n00\n0\n0\n", 1}, {"1\n0\n0\n0\n+1\nx", 1},
 	} {
-		if got, err := ccentry.ParseAnswer([]byte(c.out), c.n); err == nil {
+		if got, err := entryfile.ParseAnswer([]byte(c.out), c.n); err == nil {
 			t.Errorf("ParseAnswer(%q, %d) = %+v, want an error", c.out, c.n, got)
 		}
 	}
@@ -195,19 +195,19 @@ func TestParseAnswerRefuses(t *testing.T) {
 // FuzzParseAnswer: any bytes are refused or read as exactly n blocks'
 // fields, whose encoding is those very bytes (one answer, one encoding).
 func FuzzParseAnswer(f *testing.F) {
-	f.Add(ccentry.EncodeAnswer([]ccentry.Fields{{Valid: true, Name: "a", Description: "b\n3\nc", Type: "user", Pinned: true}, {}}), 2)
+	f.Add(entryfile.EncodeAnswer([]entryfile.Fields{{Valid: true, Name: "a", Description: "b\n3\nc", Type: "user", Pinned: true}, {}}), 2)
 	f.Add([]byte("1\n-\n0\n0\n0\n"), 1)
 	f.Add([]byte("1\n0\n1\nx\n0\n0\n"), 1)
 	f.Fuzz(func(t *testing.T, out []byte, n int) {
 		if n < 0 || n > 1<<16 {
 			return
 		}
-		got, err := ccentry.ParseAnswer(out, n)
+		got, err := entryfile.ParseAnswer(out, n)
 		if err != nil {
 			return
 		}
-		if len(got) != n || !bytes.Equal(ccentry.EncodeAnswer(got), out) {
-			t.Fatalf("ParseAnswer(%q, %d) = %+v, which encodes as %q", out, n, got, ccentry.EncodeAnswer(got))
+		if len(got) != n || !bytes.Equal(entryfile.EncodeAnswer(got), out) {
+			t.Fatalf("ParseAnswer(%q, %d) = %+v, which encodes as %q", out, n, got, entryfile.EncodeAnswer(got))
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package ccentry
+package entryfile
 
 import (
 	"errors"
@@ -37,7 +37,7 @@ func Use(d Decoder) { fallback.Set(d) }
 // ErrNoDecoder is the error of a read that met a frontmatter the own
 // decoder is unsure of in a program that registered no fallback: a broken
 // build, never a guess.
-var ErrNoDecoder = errors.New("ccentry: no YAML decoder is linked (import internal/ccentry/yamlfm, or Use Companion)")
+var ErrNoDecoder = errors.New("entryfile: no YAML decoder is linked (import internal/entryfile/yamlfm, or Use Companion)")
 
 // decodeFallback decodes blocks with the registered fallback.
 func decodeFallback(blocks []string) ([]Fields, error) {
@@ -47,7 +47,7 @@ func decodeFallback(blocks []string) ([]Fields, error) {
 	}
 	out, err := d(blocks)
 	if err == nil && len(out) != len(blocks) {
-		err = fmt.Errorf("ccentry: the YAML decoder answered %d blocks for %d", len(out), len(blocks))
+		err = fmt.Errorf("entryfile: the YAML decoder answered %d blocks for %d", len(out), len(blocks))
 	}
 	return out, err
 }

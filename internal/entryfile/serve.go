@@ -1,4 +1,4 @@
-package ccentry
+package entryfile
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func Serve(r io.Reader, w io.Writer) error {
 	}
 	blocks, err := readFrames(in)
 	if err != nil {
-		return fmt.Errorf("ccentry: unreadable request: %w", err)
+		return fmt.Errorf("entryfile: unreadable request: %w", err)
 	}
 	fields, err := decodeFallback(blocks)
 	if err != nil {
@@ -132,7 +132,7 @@ func parseAnswer(b []byte, n int) ([]Fields, error) {
 		err = fmt.Errorf("%d frames for %d blocks", len(frames), n)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("ccentry: unreadable answer: %w", err)
+		return nil, fmt.Errorf("entryfile: unreadable answer: %w", err)
 	}
 	out := make([]Fields, n)
 	for i := range out {
@@ -145,10 +145,10 @@ func parseAnswer(b []byte, n int) ([]Fields, error) {
 			f.Valid = true
 		case stateInvalid:
 			if f != (Fields{}) {
-				return nil, fmt.Errorf("ccentry: unreadable answer: block %d is invalid yet has fields", i+1)
+				return nil, fmt.Errorf("entryfile: unreadable answer: block %d is invalid yet has fields", i+1)
 			}
 		default:
-			return nil, fmt.Errorf("ccentry: unreadable answer: block %d has state %q", i+1, r[0])
+			return nil, fmt.Errorf("entryfile: unreadable answer: block %d has state %q", i+1, r[0])
 		}
 		out[i] = f
 	}

@@ -1,21 +1,21 @@
-// Package yamlfm is ccentry's fallback decoder on gopkg.in/yaml.v3, for
-// the frontmatters ccentry's own decoder is unsure of. Importing it
-// registers it (ccentry.Use); memcompact-full imports it (package
+// Package yamlfm is entryfile's fallback decoder on gopkg.in/yaml.v3, for
+// the frontmatters entryfile's own decoder is unsure of. Importing it
+// registers it (entryfile.Use); memcompact-full imports it (package
 // fullbuild), and so does every test that reads such a frontmatter.
 // memcompact and memcompact-hook do not: yaml.v3's package initialisation
 // alone would cost every run 0.1–0.3 ms, for the few stores
 // that write YAML beyond the own decoder's; they ask memcompact-full
-// (ccentry.Companion), and so get the very same answer from the very same
+// (entryfile.Companion), and so get the very same answer from the very same
 // decoder.
 package yamlfm
 
 import (
 	"gopkg.in/yaml.v3"
 
-	"github.com/memcompact/memcompact/internal/ccentry"
+	"github.com/memcompact/memcompact/internal/entryfile"
 )
 
-func init() { ccentry.Use(Decode) }
+func init() { entryfile.Use(Decode) }
 
 // frontmatter is the fields of Claude Code's frontmatter that memcompact
 // reads. Its types are part of the answer: a bool field takes YAML 1.1's
@@ -31,8 +31,8 @@ type frontmatter struct {
 
 // Decode decodes each block with yaml.v3. It never fails: a block yaml.v3
 // refuses is an invalid Fields.
-func Decode(blocks []string) ([]ccentry.Fields, error) {
-	out := make([]ccentry.Fields, len(blocks))
+func Decode(blocks []string) ([]entryfile.Fields, error) {
+	out := make([]entryfile.Fields, len(blocks))
 	for i, b := range blocks {
 		out[i] = decodeOne(b)
 	}
@@ -40,10 +40,10 @@ func Decode(blocks []string) ([]ccentry.Fields, error) {
 }
 
 // decodeOne decodes one block.
-func decodeOne(block string) ccentry.Fields {
+func decodeOne(block string) entryfile.Fields {
 	var fm frontmatter
 	if yaml.Unmarshal([]byte(block), &fm) != nil {
-		return ccentry.Fields{}
+		return entryfile.Fields{}
 	}
-	return ccentry.Fields{Valid: true, Name: fm.Name, Description: fm.Description, Type: fm.Metadata.Type, Pinned: fm.Metadata.Pinned}
+	return entryfile.Fields{Valid: true, Name: fm.Name, Description: fm.Description, Type: fm.Metadata.Type, Pinned: fm.Metadata.Pinned}
 }

@@ -64,4 +64,4 @@
 // entries; the oldest tier is taken from the first entry on, whole entries
 // at a time, until it holds at least 30% of the file's lines (rounded up),
 // never reaching into the newest tier; the mid tier is what lies between.
-package entries
+package tiers

@@ -1,4 +1,4 @@
-// Package ccentry reads memory entry files as Claude Code writes them:
+// Package entryfile reads memory entry files as Claude Code writes them:
 // a YAML frontmatter block with name, description and metadata (type:
 // user, feedback, project or reference; pinned: true for the few entries
 // it keeps in view), then the fact, which may link other entries by name
@@ -7,7 +7,7 @@
 //
 // Claude Code's recall picks entries by name and description, so an empty
 // description hides an entry from recall; it pins at most MaxPinned.
-package ccentry
+package entryfile
 
 import (
 	"encoding/json"
@@ -106,7 +106,7 @@ func ReadCachedWith(dir string, stats *filecache.Stats, reads *textfile.Reads) [
 	if err != nil {
 		return Read(dir)
 	}
-	c := filecache.Open("ccentry "+abs, cacheVersion+" "+filecache.BuildStamp())
+	c := filecache.Open("entryfile "+abs, cacheVersion+" "+filecache.BuildStamp())
 	out := read(abs, c, stats, reads)
 	c.Save()
 	return out

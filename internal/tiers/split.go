@@ -1,4 +1,4 @@
-package entries
+package tiers
 
 import (
 	"errors"

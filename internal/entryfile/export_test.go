@@ -1,4 +1,4 @@
-package ccentry
+package entryfile
 
 // DecodeOwn is the own decoder, for the differential tests of package
 // ccentry_test (which link yamlfm, and so yaml.v3).

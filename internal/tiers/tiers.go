@@ -1,4 +1,4 @@
-package entries
+package tiers
 
 // Tiers are ranges of entry indexes: Oldest [0, MidStart), Mid
 // [MidStart, NewestStart), Newest [NewestStart, len(Entries)).

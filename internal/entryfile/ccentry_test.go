@@ -1,4 +1,4 @@
-package ccentry
+package entryfile
 
 import (
 	"os"
