@@ -22,8 +22,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/companion"
+	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/hookrun"
 	"github.com/memcompact/memcompact/internal/mdblocks"
 	"github.com/memcompact/memcompact/internal/userenv"

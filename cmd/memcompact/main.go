@@ -10,9 +10,9 @@ package main
 import (
 	"os"
 
-	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/cli"
 	"github.com/memcompact/memcompact/internal/companion"
+	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/hookrun"
 	"github.com/memcompact/memcompact/internal/mdblocks"
 )

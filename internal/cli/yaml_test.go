@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/entryfile/yamlfm"
-	"github.com/memcompact/memcompact/internal/companion"
 )
 
 // TestYAMLUnavailable: a verb that reads an entry whose frontmatter goes

@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/distill"
-	"github.com/memcompact/memcompact/internal/tiers"
 	"github.com/memcompact/memcompact/internal/lazyre"
+	"github.com/memcompact/memcompact/internal/tiers"
 )
 
 var (

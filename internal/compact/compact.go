@@ -13,13 +13,13 @@ import (
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/distill"
-	"github.com/memcompact/memcompact/internal/tiers"
 	"github.com/memcompact/memcompact/internal/facts"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/secrets"
 	"github.com/memcompact/memcompact/internal/snapshot"
 	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/textfile"
+	"github.com/memcompact/memcompact/internal/tiers"
 )
 
 // Options says what to compact and how.

@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/distill"
-	"github.com/memcompact/memcompact/internal/tiers"
 	"github.com/memcompact/memcompact/internal/lazyre"
+	"github.com/memcompact/memcompact/internal/tiers"
 )
 
 // A summarizer other than the built-in one may move a statement to the

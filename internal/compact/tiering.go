@@ -7,11 +7,11 @@ import (
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/distill"
-	"github.com/memcompact/memcompact/internal/tiers"
 	"github.com/memcompact/memcompact/internal/facts"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/snapshot"
 	"github.com/memcompact/memcompact/internal/textfile"
+	"github.com/memcompact/memcompact/internal/tiers"
 )
 
 // The design draws the oldest tier at 30% of the file and distills it

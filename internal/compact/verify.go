@@ -5,10 +5,10 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/distill"
-	"github.com/memcompact/memcompact/internal/tiers"
 	"github.com/memcompact/memcompact/internal/facts"
 	"github.com/memcompact/memcompact/internal/secrets"
 	"github.com/memcompact/memcompact/internal/textfile"
+	"github.com/memcompact/memcompact/internal/tiers"
 )
 
 // verify checks a rewrite, whoever wrote its block (the built-in

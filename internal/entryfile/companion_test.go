@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/entryfile/yamlfm"
-	"github.com/memcompact/memcompact/internal/companion"
 )
 
 // unsureBlocks are blocks the own decoder leaves to the fallback, valid

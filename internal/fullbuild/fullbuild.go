@@ -16,8 +16,8 @@ package fullbuild
 import (
 	"context"
 
-	_ "github.com/memcompact/memcompact/internal/entryfile/yamlfm"
 	"github.com/memcompact/memcompact/internal/cli"
+	_ "github.com/memcompact/memcompact/internal/entryfile/yamlfm"
 	"github.com/memcompact/memcompact/internal/mcpserver"
 	_ "github.com/memcompact/memcompact/internal/mdblocks/gmblocks"
 	_ "github.com/memcompact/memcompact/internal/summarize/sdk"

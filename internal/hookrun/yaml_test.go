@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/entryfile/yamlfm" // the tests read frontmatters beyond entryfile's own YAML with yaml.v3, as memcompact-full does
-	"github.com/memcompact/memcompact/internal/companion"
 )
 
 // TestRunYAMLUnavailable: when the YAML parser cannot be reached (a
