@@ -58,6 +58,7 @@ func runSweepPlan(env *Env, args []string) error {
 	var req sweepact.PlanFileRequest
 	fs.IntVar(&req.TargetUnits, "target", 0, "aim the index at this many UTF-16 units (default: the load cut, or the budget when smaller)")
 	fs.BoolVar(&req.Record, "record", false, "append a 'proposed' ledger record per proposed move")
+	fs.StringVar(&req.Project, "project", "", "promote standing rules to this project's CLAUDE.md (default: the user's ~/.claude/CLAUDE.md)")
 	fs.StringVar(&req.Out, "out", "", "write the plan file here (default: .memcompact/sweep-plan.json in the store)")
 	pos, err := parseFlags(env, fs, args)
 	if err != nil {
@@ -65,6 +66,11 @@ func runSweepPlan(env *Env, args []string) error {
 	}
 	if req.Index, err = oneIndex(pos, f.index, "sweep plan"); err != nil {
 		return err
+	}
+	if req.Project != "" {
+		if abs, err := filepath.Abs(req.Project); err == nil {
+			req.Project = abs
+		}
 	}
 	if req.TargetUnits < 0 {
 		return usagef("--target must be a positive number of units")
@@ -156,7 +162,7 @@ func runSweepApply(env *Env, args []string) error {
 	if !f.json {
 		res.WriteText(env.Stdout)
 	}
-	return exitCode(res.Partition.ExitCode())
+	return exitCode(res.ExitCode())
 }
 
 func runSweepRestore(env *Env, args []string) error {

@@ -63,6 +63,20 @@ type ApplyResult struct {
 	Before    Figures                `json:"before"`
 	After     Figures                `json:"after"`
 	Partition *sweep.PartitionReport `json:"partition"`
+	// Held are the promotions not taken: each subject stays, with a
+	// landing row in the slate.
+	Held []Held `json:"held"`
+}
+
+// ExitCode is an apply's exit code once it has swept: 0 when the partition
+// is accounted and nothing was held, 1 when it swept with findings (a
+// subject the partition cannot verify or account for, a promotion held).
+// A refusal (nothing written) is 2, from its error.
+func (r *ApplyResult) ExitCode() int {
+	if len(r.Held) > 0 || (r.Partition != nil && r.Partition.Result != sweep.ResultAccounted) {
+		return 1
+	}
+	return 0
 }
 
 // act is an act being prepared: its subject, and what the index rewrite
@@ -120,11 +134,15 @@ func RunApply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	acts, held := holdPromotions(s, pl, acts, req)
 	newLines, err := rewritten(s, acts)
 	if err != nil {
 		return nil, err
 	}
-	res := &ApplyResult{Index: pl.Index, Acts: []Act{}, Refusals: []Act{}, Bound: []string{}}
+	res := &ApplyResult{Index: pl.Index, Acts: []Act{}, Refusals: []Act{}, Bound: []string{}, Held: held}
+	if res.Held == nil {
+		res.Held = []Held{}
+	}
 	res.Before, _ = figures(s.lines, pl.Target)
 	if refusals := preflight(s, pl, acts, req); len(refusals) > 0 {
 		res.Refusals = refusals
@@ -157,6 +175,9 @@ func RunApply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
 		return nil, refusef(ReasonWrite, pl.Index, "no snapshot could be taken, so nothing was changed: %v", err)
 	}
 	if res.Assessed, err = appendAssessments(s, pl, acts, req.AsOf); err != nil {
+		return res, refusef(ReasonWrite, s.paths.Slate, "%v", err)
+	}
+	if err := appendRows(slateFile(s.paths.Slate), heldRows(held, req.AsOf)...); err != nil {
 		return res, refusef(ReasonWrite, s.paths.Slate, "%v", err)
 	}
 	if pl.BindLifeKeys {

@@ -121,6 +121,9 @@ type PlanRequest struct {
 	AsOf         records.Date
 	TargetUnits  int // 0: the load cut, or the budget when smaller
 	RecordLedger bool
+	// Project is the project whose CLAUDE.md standing rules are promoted
+	// to; "" promotes to the user's CLAUDE.md (UserInstructions).
+	Project string
 	// Reads is the caller's read of each file for its run (doctor and the
 	// session-start hook share it with their other parts); nil: read here.
 	Reads *textfile.Reads
@@ -244,6 +247,7 @@ func RunPlan(req PlanRequest) (*Plan, error) {
 	var loaded loadcut.Result
 	pl.Before, loaded = figures(s.lines, t)
 	propose(s, pl, req.AsOf, loaded)
+	namePromotions(pl, req.Project)
 	reachTarget(s, pl, req.AsOf)
 	pl.After, pl.LoadsAfter = after(s, pl)
 	if !pl.After.WithinTarget {

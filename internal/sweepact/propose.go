@@ -212,7 +212,7 @@ func proposeByText(sub *Subject, text string, b *body, asOf records.Date) {
 	case strings.EqualFold(b.Front["type"], "feedback") && ruleRE().MatchString(b.Front["description"]+" "+b.Lesson):
 		sub.Disposition = "promote"
 		sub.Reason = "a standing rule, general beyond this store: it belongs in a permanent instruction file"
-		sub.Destination = "CLAUDE.md"
+		sub.Destination = promotionDestination("")
 		sub.LessonProbe = b.Lesson
 		sub.Evidence = append(sub.Evidence, "type feedback, worded as a rule: "+b.Lesson)
 	default:

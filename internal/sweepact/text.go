@@ -16,12 +16,29 @@ func (r *ApplyResult) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "before: %d lines, %d units, %d of %d subjects load\n", r.Before.Lines, r.Before.Units, r.Before.SubjectsLoaded, r.Before.SubjectsTotal)
 	fmt.Fprintf(w, "after:  %d lines, %d units, %d of %d subjects load%s\n", r.After.Lines, r.After.Units, r.After.SubjectsLoaded, r.After.SubjectsTotal, loadsWord(r.After.Cut))
 	fmt.Fprintln(w, strings.Join(r.Partition.Lines(), "\n"))
+	r.writeHeld(w)
+	switch r.ExitCode() {
+	case 0:
+		fmt.Fprintln(w, "swept: every subject accounted for")
+	default:
+		fmt.Fprintln(w, "swept, with findings: the subjects named above stay as they are; nothing was lost")
+	}
+}
+
+// writeHeld prints each promotion not taken and why: the subject stays.
+func (r *ApplyResult) writeHeld(w io.Writer) {
+	for _, h := range r.Held {
+		fmt.Fprintf(w, "held: promote %s stays in the index — %s (landing row appended to the slate)\n", h.Identity, h.Why)
+	}
 }
 
 // WriteDryRunText prints an apply's dry run: each act that passed its
 // gates and the figures the store would have after them.
 func (r *ApplyResult) WriteDryRunText(w io.Writer) {
 	r.writeActs(w)
+	for _, h := range r.Held {
+		fmt.Fprintf(w, "would hold: promote %s — %s\n", h.Identity, h.Why)
+	}
 	fmt.Fprintf(w, "dry run: %d act(s) pass their gates; after: %d lines, %d units, %d of %d subjects load%s; nothing written\n",
 		len(r.Acts), r.After.Lines, r.After.Units, r.After.SubjectsLoaded, r.After.SubjectsTotal, loadsWord(r.After.Cut))
 }
