@@ -71,7 +71,7 @@ func RunRestore(ctx context.Context, req RestoreRequest) (*RestoreResult, error)
 			return nil, refusef(ReasonNotFound, p.Index, "'%s' already has a pointer on line %d; there is nothing to restore (to record that, append a restore row by hand)", rec.Name, sub.Line)
 		}
 	}
-	pointer, section, err := archivedPointer(p, rec)
+	pointer, section, cut, err := archivedPointer(p, rec)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +98,10 @@ func RunRestore(ctx context.Context, req RestoreRequest) (*RestoreResult, error)
 			return res, refusef(ReasonWrite, archived, "the restore is recorded but the body could not be moved back: %v", err)
 		}
 	}
-	out, at := insertPointer(lines, pointer, section)
+	out, at, placed := placeRestored(p, lines, cut)
+	if !placed {
+		out, at = insertPointer(lines, pointer, section)
+	}
 	res.Line = at + 1
 	nl := textfile.EOL(ixf.Text)
 	text := strings.Join(out, nl)
@@ -114,7 +117,11 @@ func RunRestore(ctx context.Context, req RestoreRequest) (*RestoreResult, error)
 			Msg: fmt.Sprintf("the restore is recorded but the index was not rewritten: %v; run 'memcompact sweep restore' again", err)}
 	}
 	note := fmt.Sprintf("`%s` restored to the index (line %d); its earlier line in this file stays as history.", rec.Name, res.Line)
-	if err := appendArchive(p.Archive, "## Restored "+req.AsOf.String(), []string{note}); err != nil {
+	notes := []string{note}
+	if cut != nil {
+		notes = append(notes, encodeRestoredMeta(restoredMeta{cut.Sweep, cut.Line, cut.N}))
+	}
+	if err := appendArchive(p.Archive, "## Restored "+req.AsOf.String(), notes); err != nil {
 		return res, refusef(ReasonWrite, p.Archive, "%v", err)
 	}
 	return res, nil
@@ -143,13 +150,19 @@ func findExit(l *records.Ledger, id string) (*records.LedgerRecord, error) {
 	return nil, refusef(ReasonNotFound, l.Path(), "%d lives of '%s' have exited; name one by its life key (e.g. %s)", len(found), id, found[0].Identity)
 }
 
-// archivedPointer finds the newest archive line for the record's name, and
-// the section it came from; without one (a promotion or a deduplication
-// leaves none) it builds a pointer from the entry's own description.
-func archivedPointer(p sweep.Paths, rec *records.LedgerRecord) (pointer, section string, err error) {
+// archivedPointer finds the newest archive line for the record's name, the
+// section it came from and, when the archive recorded where it sat, that
+// record (cut); without an archive line (an exit taken before the archive
+// kept every exit's line) it builds a pointer from the entry's own
+// description.
+func archivedPointer(p sweep.Paths, rec *records.LedgerRecord) (pointer, section string, cut *cutMeta, err error) {
 	f, err := textfile.Read(p.Archive)
 	if err == nil {
-		ix := index.Parse(textfile.Lines(f.Text))
+		lines := textfile.Lines(f.Text)
+		if c, ok := readArchiveMeta(lines).newestCut(rec.Name); ok {
+			return c.visible, c.From, &c, nil
+		}
+		ix := index.Parse(lines)
 		for i := len(ix.Lines) - 1; i >= 0; i-- {
 			l := &ix.Lines[i]
 			for _, k := range l.Subjects() {
@@ -160,19 +173,37 @@ func archivedPointer(p sweep.Paths, rec *records.LedgerRecord) (pointer, section
 						section = strings.TrimSpace(section)
 						text = text[:j]
 					}
-					return text, section, nil
+					return text, section, nil, nil
 				}
 			}
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return "", "", refusef(ReasonUnreadable, p.Archive, "%v", err)
+		return "", "", nil, refusef(ReasonUnreadable, p.Archive, "%v", err)
 	}
 	for _, path := range []string{filepath.Join(p.Dir, rec.Name+".md"), filepath.Join(p.Dir, ArchiveDir, rec.Name+".md")} {
 		if b, err := readBody(nil, path); err == nil && b.Exists && b.Lesson != "" {
-			return fmt.Sprintf("- [%s](%s.md) — %s", rec.Name, rec.Name, b.Lesson), "", nil
+			return fmt.Sprintf("- [%s](%s.md) — %s", rec.Name, rec.Name, b.Lesson), "", nil, nil
 		}
 	}
-	return "", "", refusef(ReasonNotFound, p.Archive, "no archive line and no body carries '%s', so there is no pointer to put back", rec.Name)
+	return "", "", nil, refusef(ReasonNotFound, p.Archive, "no archive line and no body carries '%s', so there is no pointer to put back", rec.Name)
+}
+
+// placeRestored puts a recorded cut back where it sat (placeCut), reading
+// the archive's record of the same sweep's other cuts and restores; ok is
+// false when there is no record or its place cannot be found.
+func placeRestored(p sweep.Paths, lines []string, cut *cutMeta) ([]string, int, bool) {
+	if cut == nil {
+		return nil, 0, false
+	}
+	f, err := textfile.Read(p.Archive)
+	if err != nil {
+		return nil, 0, false
+	}
+	st := readArchiveMeta(textfile.Lines(f.Text)).sweepState(cut.Sweep)
+	if st.restored[cut.Line] == nil {
+		return nil, 0, false
+	}
+	return placeCut(lines, *cut, st)
 }
 
 // insertPointer puts pointer at the end of the named section, or at the end

@@ -3,6 +3,7 @@ package sweepact
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/index"
@@ -17,35 +18,55 @@ type Slot struct {
 	Nth  int
 }
 
-// Cut is what a rebuild took out of the index for one slot: the subject's
-// own segment (its link and its clause, verbatim), the heading of the
-// section it sat in, and whether its whole line went.
+// Cut is what a rebuild took out of the index for one slot, with what
+// restore needs to put it back byte for byte where it was.
 type Cut struct {
-	Slot    Slot
-	Segment string // "- " + the segment, a pointer line of its own
+	Slot Slot
+	// Segment is the subject's pointer text exactly as the owner wrote it:
+	// the line's bullet and lead, then the subject's own segment (its
+	// emphasis, link, hook and trailing punctuation); the whole line when
+	// it carried one subject.
+	Segment string
 	Section string // the "## " heading above it, "" when none
+	Orig    string // the whole original line, byte for byte
+	// Prev is the original line number of the nearest line above it that
+	// the rebuild left as it was (0: none), PrevText that line's text: the
+	// anchor restore finds its place by.
+	Prev     int
+	PrevText string
+	// Ctx are the lines the rebuild dropped with it because its section
+	// emptied (the heading and the blank lines after it), by original
+	// line number.
+	Ctx []CtxLine
 }
 
-// separators are what may trail a segment that is no longer last on its
-// line; they are trimmed so a rebuilt line does not end in a dangling ";".
-const separators = " \t;,·|/"
+// CtxLine is an original line dropped with a cut: its 1-based number and
+// its text.
+type CtxLine struct {
+	Num  int    `json:"n"`
+	Text string `json:"t"`
+}
 
 // rebuild removes the given slots from the parsed index. A line whose
 // every subject goes is dropped whole; a line carrying several subjects is
-// rebuilt from its opening (bullet and any leading text) and the
-// survivors' segments, each verbatim. A "## " section left with nothing but blank lines by the
-// removal loses its heading too. It returns the new lines and what was
-// cut, in slot order.
+// rebuilt by rebuildLine from its own bytes. A "## " section left with
+// nothing but blank lines by the removal loses its heading too. It
+// returns the new lines and what was cut, in slot order.
 func rebuild(ix *index.Index, drop map[Slot]bool) ([]string, []Cut) {
+	type outLine struct {
+		text string
+		orig int // 1-based original line
+	}
 	var cuts []Cut
-	out := make([]string, 0, len(ix.Lines))
+	out := make([]outLine, 0, len(ix.Lines))
 	section := ""
-	emptied := map[int]bool{} // out positions of headings whose pointers all went
+	emptied := map[int][]int{} // out positions of headings whose pointers all went → their section's cuts
 	headingAt, lostAll := -1, false
 	keptInSection := false
+	var sectionCuts []int
 	closeSection := func() {
 		if headingAt >= 0 && lostAll && !keptInSection {
-			emptied[headingAt] = true
+			emptied[headingAt] = sectionCuts
 		}
 	}
 	for i := range ix.Lines {
@@ -53,8 +74,8 @@ func rebuild(ix *index.Index, drop map[Slot]bool) ([]string, []Cut) {
 		if l.Heading {
 			closeSection()
 			section = strings.TrimSpace(l.Text)
-			headingAt, lostAll, keptInSection = len(out), false, false
-			out = append(out, l.Text)
+			headingAt, lostAll, keptInSection, sectionCuts = len(out), false, false, nil
+			out = append(out, outLine{l.Text, l.Num})
 			continue
 		}
 		subs := l.Subjects()
@@ -65,75 +86,140 @@ func rebuild(ix *index.Index, drop map[Slot]bool) ([]string, []Cut) {
 			}
 		}
 		if len(gone) == 0 {
-			out = append(out, l.Text)
+			out = append(out, outLine{l.Text, l.Num})
 			if strings.TrimSpace(l.Text) != "" {
 				keptInSection = true
 			}
 			continue
 		}
 		lostAll = true
-		segs := segments(l.Text, subs)
-		bullet := l.Text[:index.BulletLen(l.Text)]
 		for _, n := range gone {
-			cuts = append(cuts, Cut{Slot: Slot{l.Num, n}, Segment: "- " + trimSegment(segs[n]), Section: section})
+			sectionCuts = append(sectionCuts, len(cuts))
+			cuts = append(cuts, Cut{Slot: Slot{l.Num, n}, Segment: rebuildLine(l.Text, subs, func(k int) bool { return k == n }), Section: section, Orig: l.Text})
 		}
 		if len(gone) == len(subs) {
 			continue
 		}
-		lead := l.Text[len(bullet):subs[0].Start]
-		var b strings.Builder
-		b.WriteString(bullet)
-		b.WriteString(lead)
-		keptSegs := 0
-		for n := range subs {
-			if drop[Slot{l.Num, n}] {
-				continue
-			}
-			if keptSegs > 0 && !strings.HasSuffix(b.String(), " ") {
-				b.WriteString(" ")
-			}
-			b.WriteString(segs[n])
-			keptSegs++
-		}
-		out = append(out, strings.TrimRight(b.String(), separators))
+		out = append(out, outLine{rebuildLine(l.Text, subs, func(k int) bool { return !drop[Slot{l.Num, k}] }), l.Num})
 		keptInSection = true
 	}
 	closeSection()
-	if len(emptied) == 0 {
-		return out, cuts
-	}
-	final := make([]string, 0, len(out))
+	final := make([]outLine, 0, len(out))
 	for i := 0; i < len(out); i++ {
-		if emptied[i] {
-			// Drop the heading and the blank lines that followed it.
-			for i+1 < len(out) && strings.TrimSpace(out[i+1]) == "" && !isHeadingNext(out, i+1) {
+		if in, ok := emptied[i]; ok {
+			// Drop the heading and the blank lines that followed it; the
+			// cuts of its section carry them, so restore can put them back.
+			ctx := []CtxLine{{out[i].orig, out[i].text}}
+			for i+1 < len(out) && strings.TrimSpace(out[i+1].text) == "" && !index.IsHeading(out[i+1].text) {
 				i++
+				ctx = append(ctx, CtxLine{out[i].orig, out[i].text})
+			}
+			for _, c := range in {
+				cuts[c].Ctx = ctx
 			}
 			continue
 		}
 		final = append(final, out[i])
 	}
-	return final, cuts
+	// Each cut's anchor: the nearest original line above it left as it was.
+	var unchanged []int
+	lines := make([]string, len(final))
+	for i, o := range final {
+		lines[i] = o.text
+		if o.text == ix.Lines[o.orig-1].Text {
+			unchanged = append(unchanged, o.orig)
+		}
+	}
+	for i := range cuts {
+		k, _ := slices.BinarySearch(unchanged, cuts[i].Slot.Line)
+		if k > 0 {
+			cuts[i].Prev = unchanged[k-1]
+			cuts[i].PrevText = ix.Lines[unchanged[k-1]-1].Text
+		}
+	}
+	return lines, cuts
 }
 
-func isHeadingNext(out []string, i int) bool { return index.IsHeading(out[i]) }
+// emphasis are the characters that may open a link's emphasis or code span
+// right before its '[': they belong to the link's segment, not to the
+// segment before it.
+const emphasis = "*_~`"
+
+// segStarts are where each subject link's segment begins on text: at its
+// '[', moved back over the emphasis that opens it (never past the bullet
+// or the link before).
+func segStarts(text string, subs []index.Link) []int {
+	starts := make([]int, len(subs))
+	floor := index.BulletLen(text)
+	for n, k := range subs {
+		if n > 0 {
+			floor = subs[n-1].End
+		}
+		p := k.Start
+		for p > floor && strings.IndexByte(emphasis, text[p-1]) >= 0 {
+			p--
+		}
+		starts[n] = p
+	}
+	return starts
+}
 
 // segments splits a pointer line into one segment per subject link: from
-// the link's '[' to the next subject link's '[' (the last runs to the end
-// of the line). Non-subject links stay inside the segment they fall in.
+// its start (segStarts) to the next one's (the last runs to the end of the
+// line). Non-subject links stay inside the segment they fall in.
 func segments(text string, subs []index.Link) []string {
+	starts := segStarts(text, subs)
 	segs := make([]string, len(subs))
-	for n, k := range subs {
+	for n := range subs {
 		end := len(text)
 		if n+1 < len(subs) {
-			end = subs[n+1].Start
+			end = starts[n+1]
 		}
-		segs[n] = text[k.Start:end]
+		segs[n] = text[starts[n]:end]
 	}
 	return segs
 }
 
-func trimSegment(s string) string { return strings.TrimRight(s, separators) }
+// rebuildLine is text with only the subject segments keep says to keep:
+// its opening (bullet and lead) and those segments, each byte for byte.
+// When the last segment kept was not the line's last, the separator that
+// led to the next one (spaces and one of ; , | · or a spaced /) is cut
+// off; nothing else is. With every segment kept it is text itself.
+func rebuildLine(text string, subs []index.Link, keep func(int) bool) string {
+	segs := segments(text, subs)
+	var b strings.Builder
+	b.WriteString(text[:len(text)-len(strings.Join(segs, ""))])
+	last := -1
+	for n, seg := range segs {
+		if keep(n) {
+			b.WriteString(seg)
+			last = n
+		}
+	}
+	out := b.String()
+	if last >= 0 && last < len(segs)-1 {
+		out = out[:len(out)-sepTail(segs[last])]
+	}
+	return out
+}
+
+// sepTail is the length of the separator a segment ends with before the
+// next: trailing spaces, then at most one separator mark (; , | or ·, or
+// a / with a space before it), then spaces. A hook's own last character
+// ("src/", "v2.") is never part of it.
+func sepTail(seg string) int {
+	i := len(strings.TrimRight(seg, " \t"))
+	t := seg[:i]
+	switch {
+	case strings.HasSuffix(t, ";"), strings.HasSuffix(t, ","), strings.HasSuffix(t, "|"):
+		t = t[:len(t)-1]
+	case strings.HasSuffix(t, "·"):
+		t = t[:len(t)-len("·")]
+	case strings.HasSuffix(t, " /"):
+		t = t[:len(t)-1]
+	}
+	return len(seg) - len(strings.TrimRight(t, " \t"))
+}
 
 // hookState is what judging a rebuild needs of the index before it: how
 // many hooked links each target had, and the shared notes it carried.

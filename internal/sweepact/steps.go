@@ -153,7 +153,7 @@ func danglingProbe(a *act) string {
 	if len(a.cuts) == 0 {
 		return ""
 	}
-	return strings.TrimPrefix(a.cuts[0].Segment, "- ")
+	return a.cuts[0].Segment
 }
 
 // preflight gates every act against the store as it will be once the
@@ -336,29 +336,30 @@ func archiveHeading(kind string, asOf records.Date) string {
 		return "## Demoted " + asOf.String()
 	case "duplicates":
 		return "## Duplicate pointers " + asOf.String()
+	case "promote":
+		return "## Promoted " + asOf.String()
+	case "dedupe-into":
+		return "## Deduplicated " + asOf.String()
 	}
 	return "## Removed " + asOf.String()
 }
 
-// archiveLine is a cut segment as ARCHIVE.md keeps it: the pointer, its
-// hook verbatim, and where it sat, so restore can put it back.
-func archiveLine(c Cut) string {
-	if c.Section == "" {
-		return c.Segment
-	}
-	return c.Segment + " <!-- from: " + c.Section + " -->"
+// archiveLines are a cut as ARCHIVE.md keeps it: the subject's pointer
+// text byte for byte (the line a reader sees), then a comment line that
+// tells restore where it sat (cutMeta).
+func archiveLines(c Cut, sweepID string) []string {
+	return []string{c.Segment, encodeCutMeta(c, sweepID)}
 }
 
-// writesArchive reports whether an act's cut lines go to ARCHIVE.md.
+// writesArchive reports whether an act's cut lines go to ARCHIVE.md: every
+// exit's do, so restore can put each one back where it was.
 func writesArchive(a *act) bool {
 	switch a.kind {
-	case "demote", "remove-obsolete", "remove-fails-admission", "duplicates":
-		return true
 	case Complete:
 		r, _ := completedKind(a)
-		return r == "demote" || strings.HasPrefix(r, "remove-")
+		return records.IsExit(r)
 	}
-	return false
+	return records.IsExit(a.kind) || a.kind == "duplicates"
 }
 
 func completedKind(a *act) (string, bool) {
@@ -428,7 +429,7 @@ func archiveCuts(s *store, a *act, asOf records.Date) error {
 	}
 	var lines []string
 	for _, c := range a.cuts {
-		lines = append(lines, archiveLine(c))
+		lines = append(lines, archiveLines(c, sweepID(s))...)
 	}
 	if err := appendArchive(s.paths.Archive, archiveHeading(kind, asOf), lines); err != nil {
 		return refusef(ReasonWrite, s.paths.Archive, "%v", err)
