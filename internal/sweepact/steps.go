@@ -340,6 +340,8 @@ func archiveHeading(kind string, asOf records.Date) string {
 		return "## Promoted " + asOf.String()
 	case "dedupe-into":
 		return "## Deduplicated " + asOf.String()
+	case "settle-in-place":
+		return "## Moved to the Settled section " + asOf.String()
 	}
 	return "## Removed " + asOf.String()
 }
@@ -359,7 +361,9 @@ func writesArchive(a *act) bool {
 		r, _ := completedKind(a)
 		return records.IsExit(r)
 	}
-	return records.IsExit(a.kind) || a.kind == "duplicates"
+	// A settled pointer moves within the index: its old place is
+	// recorded too, so restoring a neighbour counts the lines right.
+	return records.IsExit(a.kind) || a.kind == "duplicates" || a.kind == "settle-in-place"
 }
 
 func completedKind(a *act) (string, bool) {
