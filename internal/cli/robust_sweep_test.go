@@ -249,19 +249,6 @@ func TestRobustSweepRefusals(t *testing.T) {
 		},
 		args: apply, why: `ARCHIVE.md.*the archive cannot be read.*nothing was written`,
 	}, {
-		name: "apply-destination-not-landed",
-		setup: func(t *testing.T, f *fixture) string {
-			withPlan(t, f)
-			editPlan(t, f, func(pl map[string]any) {
-				s := planSubject(t, pl, "reference_release")
-				s["disposition"], s["decision"] = "promote", "accepted"
-				s["critical"], s["critical_why"] = "yes", "a wrong tag is expensive"
-				s["destination"], s["lesson_probe"], s["destination_landed"] = f.p(pDest), "table tests", false
-			})
-			return ""
-		},
-		args: apply, why: `refused by their gates; nothing was written: reference_release@2026-07-11 .*land`,
-	}, {
 		name: "apply-snapshots-folder-links-out",
 		setup: func(t *testing.T, f *fixture) string {
 			withPlan(t, f)
