@@ -139,31 +139,113 @@ func TestSweepFixtureStore(t *testing.T) {
 	}
 }
 
+// loadedNames are the entry names whose pointers Claude Code loads from
+// the index text (every subject not past the cut).
+func loadedNames(text string) map[string]bool {
+	lc := loadcut.Compute(text, loadcut.DefaultLines, loadcut.DefaultUnits)
+	past := map[int]bool{}
+	for _, p := range lc.PastCut {
+		past[p.Line] = true
+	}
+	out := map[string]bool{}
+	for _, sub := range records.Subjects(textfile.Lines(text)) {
+		if !past[sub.Line] {
+			out[sub.Name] = true
+		}
+	}
+	return out
+}
+
+// TestSweepCutRealStores runs the sweep as an owner who says yes to the
+// whole plan would, on copies of the four real stores whose index Claude
+// Code cuts: apply --yes finishes (exit 0 or 1, never a refusal), every
+// promotion to a file not yet written is held, every subject that loaded
+// before and still has its body loads after unless the plan named it, and
+// every archive line is its pointer text byte for byte.
 func TestSweepCutRealStores(t *testing.T) {
 	root := testshared.RealStores(t)
 	for _, name := range []string{"1000ssam__claude-config", "Warrenpoobear__claude-memory", "davidtleess__dg-cockpit", "khursheedkhanaiforgood-ai__claude-memory-private"} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			copyDir(t, filepath.Join(root, name), dir)
-			// Promotions wait on a destination nobody has written: the
-			// owner rejects them; every other proposal is accepted.
-			answers := strings.Repeat("r\n", 0)
-			pl, err := RunPlan(PlanRequest{Index: filepath.Join(dir, "MEMORY.md"), AsOf: date(t, "2026-12-02")})
+			ix := filepath.Join(dir, "MEMORY.md")
+			before, err := os.ReadFile(ix)
 			if err != nil {
 				t.Fatal(err)
 			}
+			if !loadcut.Compute(string(before), loadcut.DefaultLines, loadcut.DefaultUnits).Cut {
+				t.Fatalf("%s: the index is not cut; it is not one of the four", name)
+			}
+			pl, err := RunPlan(PlanRequest{Index: ix, AsOf: date(t, "2026-12-02")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			planPath := filepath.Join(dir, DefaultPlanRel)
+			if err := WritePlan(planPath, pl); err != nil {
+				t.Fatal(err)
+			}
+			named := map[string]bool{}
+			promotions := 0
 			for _, s := range pl.Subjects {
-				if s.Decision != Pending {
+				if s.Disposition == "promote" {
+					promotions++
+					if !strings.HasPrefix(s.Destination, UserInstructions+" ") {
+						t.Errorf("%s: promoted to %q, not the user's CLAUDE.md", s.Identity, s.Destination)
+					}
 					continue
 				}
-				if s.Disposition == "promote" {
-					answers += "r\n"
-				} else {
-					answers += "a\n"
+				if s.Disposition != Keep {
+					named[s.Name] = true
 				}
 			}
-			_, res := sweepStore(t, dir, "2026-12-02", answers)
-			t.Logf("%s: before %+v after %+v, %d acts, %d bound", name, res.Before, res.After, len(res.Acts), len(res.Bound))
+			res, err := RunApply(context.Background(), ApplyRequest{PlanPath: planPath, Yes: true, AsOf: date(t, "2026-12-02"), Home: t.TempDir()})
+			if err != nil {
+				t.Fatalf("apply --yes refused: %v", err)
+			}
+			if c := res.ExitCode(); c != 0 && c != 1 {
+				t.Errorf("exit %d", c)
+			}
+			if len(res.Held) != promotions {
+				t.Errorf("%d promotion(s) planned to a file nobody wrote, %d held", promotions, len(res.Held))
+			}
+			after, _ := os.ReadFile(ix)
+			loadsAfter := loadedNames(string(after))
+			for n := range loadedNames(string(before)) {
+				if named[n] {
+					continue
+				}
+				if _, err := os.Stat(filepath.Join(dir, n+".md")); err != nil {
+					continue
+				}
+				if !loadsAfter[n] {
+					t.Errorf("%s loaded before the sweep and has its body, but does not load after, and the plan did not name it", n)
+				}
+			}
+			checkArchiveVerbatim(t, 0, dir, string(before))
+			restoreAll(t, dir, res, string(before))
+			t.Logf("%s: before %+v after %+v, %d acts, %d held, exit %d", name, res.Before, res.After, len(res.Acts), len(res.Held), res.ExitCode())
 		})
+	}
+}
+
+// restoreAll restores every exit a sweep took and checks the index is the
+// one before it, byte for byte (when the sweep only took exits: a folded
+// duplicate pointer or a settled one is not an exit).
+func restoreAll(t *testing.T, dir string, res *ApplyResult, before string) {
+	t.Helper()
+	for _, a := range res.Acts {
+		if !records.IsExit(a.Disposition) {
+			t.Logf("%s %s is not an exit; the index is not compared after restoring", a.Disposition, a.Identity)
+			return
+		}
+	}
+	for i := len(res.Acts) - 1; i >= 0; i-- {
+		if _, err := RunRestore(context.Background(), RestoreRequest{Index: filepath.Join(dir, "MEMORY.md"), Identity: res.Acts[i].Identity, AsOf: date(t, "2026-12-02")}); err != nil {
+			t.Fatalf("restore %s: %v", res.Acts[i].Identity, err)
+		}
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "MEMORY.md"))
+	if string(got) != before {
+		t.Errorf("restoring every exit does not give the index back byte for byte")
 	}
 }

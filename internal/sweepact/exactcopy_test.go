@@ -48,7 +48,11 @@ func randomIndex(r *rand.Rand) (string, []string) {
 				}
 				k++
 				name := fmt.Sprintf("%s_%d", pick("project", "feedback", "reference", "user"), k)
-				names = append(names, name)
+				if len(names) > 0 && s == 0 && r.Intn(8) == 0 {
+					name = names[r.Intn(len(names))] // a second pointer line to one entry
+				} else {
+					names = append(names, name)
+				}
 				target := name + ".md"
 				switch r.Intn(5) {
 				case 0:

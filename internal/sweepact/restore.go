@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -98,7 +99,8 @@ func RunRestore(ctx context.Context, req RestoreRequest) (*RestoreResult, error)
 			return res, refusef(ReasonWrite, archived, "the restore is recorded but the body could not be moved back: %v", err)
 		}
 	}
-	out, at, placed := placeRestored(p, lines, cut)
+	out, at, placedCuts := placeRestored(p, lines, cut, rec.Name)
+	placed := len(placedCuts) > 0
 	if !placed {
 		out, at = insertPointer(lines, pointer, section)
 	}
@@ -118,8 +120,8 @@ func RunRestore(ctx context.Context, req RestoreRequest) (*RestoreResult, error)
 	}
 	note := fmt.Sprintf("`%s` restored to the index (line %d); its earlier line in this file stays as history.", rec.Name, res.Line)
 	notes := []string{note}
-	if cut != nil {
-		notes = append(notes, encodeRestoredMeta(restoredMeta{cut.Sweep, cut.Line, cut.N}))
+	for _, c := range placedCuts {
+		notes = append(notes, encodeRestoredMeta(restoredMeta{c.Sweep, c.Line, c.N}))
 	}
 	if err := appendArchive(p.Archive, "## Restored "+req.AsOf.String(), notes); err != nil {
 		return res, refusef(ReasonWrite, p.Archive, "%v", err)
@@ -188,22 +190,52 @@ func archivedPointer(p sweep.Paths, rec *records.LedgerRecord) (pointer, section
 	return "", "", nil, refusef(ReasonNotFound, p.Archive, "no archive line and no body carries '%s', so there is no pointer to put back", rec.Name)
 }
 
-// placeRestored puts a recorded cut back where it sat (placeCut), reading
-// the archive's record of the same sweep's other cuts and restores; ok is
-// false when there is no record or its place cannot be found.
-func placeRestored(p sweep.Paths, lines []string, cut *cutMeta) ([]string, int, bool) {
+// placeRestored puts every cut of name the sweep of cut took (a subject
+// may have had several pointer lines) back where it sat (placeCut), in
+// line order, reading the archive's record of that sweep's other cuts and
+// restores. It returns the new lines, the line of the first pointer put
+// back and the cuts placed; none when there is no record or a place
+// cannot be found (the caller then falls back to the section).
+func placeRestored(p sweep.Paths, lines []string, cut *cutMeta, name string) ([]string, int, []cutMeta) {
 	if cut == nil {
-		return nil, 0, false
+		return nil, 0, nil
 	}
 	f, err := textfile.Read(p.Archive)
 	if err != nil {
-		return nil, 0, false
+		return nil, 0, nil
 	}
-	st := readArchiveMeta(textfile.Lines(f.Text)).sweepState(cut.Sweep)
-	if st.restored[cut.Line] == nil {
-		return nil, 0, false
+	am := readArchiveMeta(textfile.Lines(f.Text))
+	st := am.sweepState(cut.Sweep)
+	var mine []cutMeta
+	for _, c := range am.cuts {
+		if c.Sweep == cut.Sweep && !st.restored[c.Line][c.N] && cutNames(c, name) && !slices.ContainsFunc(mine, func(m cutMeta) bool { return m.Line == c.Line && m.N == c.N }) {
+			mine = append(mine, c)
+		}
 	}
-	return placeCut(lines, *cut, st)
+	slices.SortFunc(mine, func(a, b cutMeta) int { return a.Line - b.Line })
+	out, first := lines, -1
+	for _, c := range mine {
+		next, at, ok := placeCut(out, c, st)
+		if !ok {
+			return nil, 0, nil
+		}
+		st.restored[c.Line][c.N] = true
+		if first < 0 {
+			first = at
+		}
+		out = next
+	}
+	return out, first, mine
+}
+
+// cutNames reports whether a cut's pointer names the entry name.
+func cutNames(c cutMeta, name string) bool {
+	for _, sub := range records.Subjects([]string{c.visible}) {
+		if strings.EqualFold(sub.Name, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // insertPointer puts pointer at the end of the named section, or at the end
