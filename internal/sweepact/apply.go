@@ -86,6 +86,9 @@ type act struct {
 	body *body
 	kind string // the disposition, or "duplicates" for a keep with duplicate pointers
 	cuts []Cut
+	// hooks are a duplicate pointer's hooks carried over to the pointer
+	// that stays.
+	hooks []string
 }
 
 // Apply executes a plan's decided dispositions on its store, record before
@@ -312,7 +315,11 @@ func rewritten(s *store, acts []*act) ([]string, error) {
 			owner[sl] = a
 		}
 	}
-	lines, cuts := rebuild(ix, drop)
+	merged, moved := withDuplicateHooks(ix, acts, byName)
+	for a, hooks := range moved {
+		a.hooks = hooks
+	}
+	lines, cuts := rebuild(merged, drop)
 	for _, c := range cuts {
 		owner[c.Slot].cuts = append(owner[c.Slot].cuts, c)
 	}

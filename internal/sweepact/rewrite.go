@@ -279,3 +279,96 @@ func slotsByName(ix *index.Index) map[string][]Slot {
 	}
 	return out
 }
+
+// withDuplicateHooks is the index with each folded duplicate pointer's
+// hook added to the pointer that stays (the subject's first line), so
+// dropping a second pointer to one entry keeps every hook: the plan says
+// "apply drops it and keeps every hook on line N", and this is that. A
+// hook the line already carries is not added twice. It returns the
+// index to rebuild and, per act, the hooks it carried over.
+func withDuplicateHooks(ix *index.Index, acts []*act, byName map[string][]Slot) (*index.Index, map[*act][]string) {
+	texts := make([]string, len(ix.Lines))
+	for i := range ix.Lines {
+		texts[i] = ix.Lines[i].Text
+	}
+	moved := map[*act][]string{}
+	for _, a := range acts {
+		if a.kind != "duplicates" {
+			continue
+		}
+		dups := map[int]bool{}
+		for _, l := range a.sub.DuplicateLines {
+			dups[l] = true
+		}
+		keep := Slot{-1, -1}
+		var hooks []string
+		for _, sl := range byName[a.sub.Name] {
+			switch {
+			case dups[sl.Line]:
+				l := &ix.Lines[sl.Line-1]
+				hooks = append(hooks, slotHook(l.Text, l.Subjects(), sl.Nth))
+			case keep.Line < 0:
+				keep = sl
+			}
+		}
+		if keep.Line < 0 {
+			continue
+		}
+		text := texts[keep.Line-1]
+		subs := parseLine(text)
+		var add []string
+		for _, h := range hooks {
+			if h != "" && !strings.Contains(text, h) && !slices.Contains(add, h) {
+				add = append(add, h)
+			}
+		}
+		if len(add) == 0 || keep.Nth >= len(subs) {
+			continue
+		}
+		texts[keep.Line-1] = withHooks(text, subs, keep.Nth, add)
+		moved[a] = add
+	}
+	return index.Parse(texts), moved
+}
+
+// slotHook is what a subject's segment says besides its link: the text
+// after the link and its closing emphasis, without the separators around
+// it; the link's own text when nothing follows it.
+func slotHook(text string, subs []index.Link, n int) string {
+	starts := segStarts(text, subs)
+	end := len(text)
+	if n+1 < len(subs) {
+		end = starts[n+1]
+		end -= sepTail(text[starts[n]:end])
+	}
+	p := subs[n].End
+	for p < end && strings.IndexByte(emphasis, text[p]) >= 0 {
+		p++
+	}
+	rest := strings.TrimSpace(strings.TrimLeft(text[min(p, end):end], " \t—–-:·"))
+	if rest == "" {
+		return strings.TrimSpace(subs[n].Text)
+	}
+	return rest
+}
+
+// withHooks adds hooks at the end of subject n's segment of text (before
+// the separator to the next segment).
+func withHooks(text string, subs []index.Link, n int, hooks []string) string {
+	starts := segStarts(text, subs)
+	end := len(text)
+	if n+1 < len(subs) {
+		end = starts[n+1] - sepTail(text[starts[n]:starts[n+1]])
+	} else {
+		end = len(strings.TrimRight(text, " \t"))
+	}
+	sep := "; "
+	p := subs[n].End
+	for p < end && strings.IndexByte(emphasis, text[p]) >= 0 {
+		p++
+	}
+	if strings.TrimSpace(text[p:end]) == "" {
+		sep = " — "
+	}
+	return text[:end] + sep + strings.Join(hooks, "; ") + text[end:]
+}

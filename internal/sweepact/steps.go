@@ -315,8 +315,22 @@ func writeInventory(s *store, req ApplyRequest) (string, error) {
 // duplicate pointer).
 func ledgerRow(a *act, asOf records.Date) string {
 	switch a.kind {
-	case Complete, "duplicates":
+	case Complete:
 		return ""
+	case "duplicates":
+		// The entry stays in the index: a settle-in-place row says so, and
+		// what happened to its second pointer.
+		var lines []string
+		for _, c := range a.cuts {
+			lines = append(lines, fmt.Sprint(c.Slot.Line))
+		}
+		why := fmt.Sprintf("a second pointer to the same file (line %s) dropped, the entry stays on line %d", strings.Join(lines, ", "), a.sub.Line)
+		if len(a.hooks) > 0 {
+			why += "; its hook carried there: " + strings.Join(a.hooks, "; ")
+		} else {
+			why += ", which already carries its hook"
+		}
+		return LedgerRow(asOf, records.StatusExecuted, "settle-in-place", a.sub.Identity, why+"; the dropped line is in ARCHIVE.md", "the index")
 	}
 	dest := a.sub.Destination
 	if dest == "" {
