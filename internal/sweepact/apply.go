@@ -66,6 +66,10 @@ type ApplyResult struct {
 	// Held are the promotions not taken: each subject stays, with a
 	// landing row in the slate.
 	Held []Held `json:"held"`
+	// LedgerRepaired counts this sweep's records another writer removed
+	// from LEDGER.md during the sweep (by replacing the file) and the
+	// sweep appended again.
+	LedgerRepaired int `json:"ledger_rows_appended_again"`
 }
 
 // ExitCode is an apply's exit code once it has swept: 0 when the partition

@@ -142,6 +142,7 @@ type store struct {
 	budget  *int
 	recalls map[string]int
 	ix      *index.Index // lines parsed, once (see parsed)
+	log     *rowLog      // the ledger rows this run appended
 }
 
 // parsed is the index's lines parsed; they never change once read.
@@ -161,7 +162,7 @@ func readStore(indexPath string, asOf records.Date, reads *textfile.Reads) (*sto
 	if err != nil {
 		return nil, refusef(ReasonUnreadable, p.Index, "the index could not be read: %v", err)
 	}
-	s := &store{paths: p, index: f, lines: textfile.Lines(f.Text), bodies: map[string]*body{}}
+	s := &store{paths: p, index: f, lines: textfile.Lines(f.Text), bodies: map[string]*body{}, log: &rowLog{rf: ledgerFile(p.Ledger)}}
 	if s.ledger, err = records.ReadLedger(p.Ledger, asOf); err != nil {
 		return nil, refusef(ReasonUnreadable, p.Ledger, "the ledger could not be read: %v", err)
 	}

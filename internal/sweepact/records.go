@@ -151,3 +151,77 @@ func moveBody(from, archiveDir, name string) (string, error) {
 	}
 	return to, os.Remove(from)
 }
+
+// rowLog is the rows one run appended to a record file, so a writer that
+// replaced the file meanwhile (an editor, an agent rewriting LEDGER.md
+// without the store's lock) loses none of them: ensure re-reads the file
+// and appends again every row of the run it no longer carries. Rows are
+// identified by their text and only ever appended, never overwritten.
+type rowLog struct {
+	rf       regionFile
+	rows     []string
+	repaired int
+}
+
+// add appends rows and remembers them.
+func (l *rowLog) add(rows ...string) error {
+	if err := appendRows(l.rf, rows...); err != nil {
+		return err
+	}
+	l.rows = append(l.rows, rows...)
+	return nil
+}
+
+// ensureHook, when set (by tests), runs at each ensure before the file is
+// re-read, with the step's name.
+var ensureHook func(step string)
+
+// ensure re-reads the file and appends every row of the run it no longer
+// carries, until a read finds them all (a writer still racing gets a few
+// rounds). It returns how many rows it appended again.
+func (l *rowLog) ensure(step string) (int, error) {
+	if ensureHook != nil {
+		ensureHook(step)
+	}
+	total := 0
+	for round := 0; round < 5; round++ {
+		missing, err := l.missing()
+		if err != nil || len(missing) == 0 {
+			return total, err
+		}
+		if err := appendRows(l.rf, missing...); err != nil {
+			return total, err
+		}
+		total += len(missing)
+		l.repaired += len(missing)
+	}
+	return total, nil
+}
+
+// missing lists the run's rows the file does not carry now, as many times
+// as they are short.
+func (l *rowLog) missing() ([]string, error) {
+	if len(l.rows) == 0 {
+		return nil, nil
+	}
+	f, err := textfile.Read(l.rf.path)
+	present := map[string]int{}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", l.rf.path, err)
+	default:
+		for _, line := range textfile.Lines(f.Text) {
+			present[strings.TrimSpace(line)]++
+		}
+	}
+	var out []string
+	for _, r := range l.rows {
+		if present[r] > 0 {
+			present[r]--
+			continue
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

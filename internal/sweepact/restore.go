@@ -90,7 +90,8 @@ func RunRestore(ctx context.Context, req RestoreRequest) (*RestoreResult, error)
 	}
 	row := LedgerRow(req.AsOf, records.StatusExecuted, "restore", rec.Identity,
 		"the owner brought it back; supersedes the "+rec.Disposition+" of "+rec.Date.String(), "the index")
-	if err := appendRows(ledgerFile(p.Ledger), row); err != nil {
+	log := &rowLog{rf: ledgerFile(p.Ledger)}
+	if err := log.add(row); err != nil {
 		return nil, refusef(ReasonWrite, p.Ledger, "the restore record could not be appended, so nothing was restored: %v", err)
 	}
 	crashpoint.At("after-record")
@@ -119,6 +120,9 @@ func RunRestore(ctx context.Context, req RestoreRequest) (*RestoreResult, error)
 			Msg: fmt.Sprintf("the restore is recorded but the index was not rewritten: %v; run 'memcompact sweep restore' again", err)}
 	}
 	note := fmt.Sprintf("`%s` restored to the index (line %d); its earlier line in this file stays as history.", rec.Name, res.Line)
+	if _, err := log.ensure("restore"); err != nil {
+		return res, refusef(ReasonWrite, p.Ledger, "the ledger was replaced during the restore and its record could not be appended again: %v", err)
+	}
 	notes := []string{note}
 	for _, c := range placedCuts {
 		notes = append(notes, encodeRestoredMeta(restoredMeta{c.Sweep, c.Line, c.N}))

@@ -415,7 +415,7 @@ func execute(s *store, acts []*act, req ApplyRequest, res *ApplyResult) error {
 				Hints: []string{"run 'memcompact inventory' to see what was recorded, then make a new plan"}}
 		}
 		if row := ledgerRow(a, req.AsOf); row != "" {
-			if err := appendRows(ledgerFile(s.paths.Ledger), row); err != nil {
+			if err := s.log.add(row); err != nil {
 				return refusef(ReasonWrite, s.paths.Ledger, "the record could not be appended, so the act was not taken: %v", err)
 			}
 			crashpoint.At("after-record")
@@ -468,6 +468,9 @@ func replaceIndex(s *store, lines []string) error {
 		raw = append([]byte("\ufeff"), raw...)
 	}
 	crashpoint.At("before-replace")
+	if err := ensureLedger(s, "before-replace", nil); err != nil {
+		return err
+	}
 	if err := atomicfile.Replace(s.paths.Index, raw, s.index.Digest); err != nil {
 		return &outcome.Error{Status: outcome.Refused, Reason: ReasonWrite, File: s.paths.Index, Err: err,
 			Msg:   fmt.Sprintf("the index was not rewritten: %v; the records are written, so the next inventory lists these dispositions as interrupted", err),
@@ -476,8 +479,24 @@ func replaceIndex(s *store, lines []string) error {
 	return nil
 }
 
+// ensureLedger makes sure, just before an act and at the end, that the
+// ledger still carries every record this sweep appended (rowLog.ensure),
+// and counts the ones it appended again in the result.
+func ensureLedger(s *store, step string, res *ApplyResult) error {
+	if _, err := s.log.ensure(step); err != nil {
+		return refusef(ReasonWrite, s.paths.Ledger, "the ledger was replaced during the sweep and its records could not be appended again: %v", err)
+	}
+	if res != nil {
+		res.LedgerRepaired = s.log.repaired
+	}
+	return nil
+}
+
 // moveBodies moves the body of each removed entry into the archive folder.
 func moveBodies(s *store, acts []*act, res *ApplyResult) error {
+	if err := ensureLedger(s, "before-move", res); err != nil {
+		return err
+	}
 	for _, a := range acts {
 		kind := a.kind
 		if kind == Complete {
@@ -520,8 +539,11 @@ func complete(s *store, pl *Plan, acts []*act, req ApplyRequest, res *ApplyResul
 	}
 	row := LedgerRow(req.AsOf, records.StatusExecuted, "sweep-complete", "sweep@"+req.AsOf.String(),
 		fmt.Sprintf("%d subjects walked, %d exits, %d deferral(s), %d other act(s)", len(pl.Subjects), exits, deferrals, len(acts)-exits-deferrals), "LEDGER.md")
-	if err := appendRows(ledgerFile(s.paths.Ledger), row); err != nil {
+	if err := s.log.add(row); err != nil {
 		return refusef(ReasonWrite, s.paths.Ledger, "%v", err)
+	}
+	if err := ensureLedger(s, "final", res); err != nil {
+		return err
 	}
 	if err := appendLastSweep(s, req.AsOf); err != nil {
 		return refusef(ReasonWrite, policyFile(s.paths.Dir, s.paths.Index), "%v", err)

@@ -17,6 +17,9 @@ func (r *ApplyResult) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "after:  %d lines, %d units, %d of %d subjects load%s\n", r.After.Lines, r.After.Units, r.After.SubjectsLoaded, r.After.SubjectsTotal, loadsWord(r.After.Cut))
 	fmt.Fprintln(w, strings.Join(r.Partition.Lines(), "\n"))
 	r.writeHeld(w)
+	if r.LedgerRepaired > 0 {
+		fmt.Fprintf(w, "ledger: %d record(s) of this sweep were gone from LEDGER.md (another writer replaced it during the sweep) and were appended again\n", r.LedgerRepaired)
+	}
 	switch r.ExitCode() {
 	case 0:
 		fmt.Fprintln(w, "swept: every subject accounted for")
