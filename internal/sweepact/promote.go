@@ -136,6 +136,9 @@ func holdPromotions(s *store, pl *Plan, acts []*act, req ApplyRequest) ([]*act, 
 		}
 		dest, _, _ := destination(s, a, req.Home)
 		_, why := surfaceOf(dest, s.paths.Dir, req.Home)
+		if why == "" && !fileExists(dest) {
+			why = fmt.Sprintf("'%s' does not exist yet; write the lesson there, then sweep again (nothing is created for you: the words are the owner's)", dest)
+		}
 		if why == "" {
 			why = gate(s, slate, s.ledger, a, req)
 		}
