@@ -48,17 +48,25 @@ func randomIndex(r *rand.Rand) (string, []string) {
 				}
 				k++
 				name := fmt.Sprintf("%s_%d", pick("project", "feedback", "reference", "user"), k)
-				if len(names) > 0 && s == 0 && r.Intn(8) == 0 {
+				second := len(names) > 0 && s == 0 && r.Intn(8) == 0
+				if second {
 					name = names[r.Intn(len(names))] // a second pointer line to one entry
-				} else {
-					names = append(names, name)
 				}
 				target := name + ".md"
-				switch r.Intn(5) {
+				switch r.Intn(7) * btoi(!second) {
 				case 0:
 					target = "<" + target + ">"
 				case 1:
 					target = "./" + target
+				case 2:
+					target = strings.Replace(name, "_", "%20notes_", 1) + ".md" // percent-encoded
+				case 3:
+					target = "<" + strings.Replace(name, "_", " notes_", 1) + ".md>" // a space
+				case 4:
+					target = strings.Replace(name, "o", "о", 1) + ".md" // a Cyrillic look-alike
+				}
+				if !second {
+					names = append(names, records.EntryName(strings.Trim(target, "<>")))
 				}
 				title := pick("Deploy notes", "café rules", "Сrm sync", "the `go test` trap", "v2.1 rollout", "項目メモ")
 				link := "[" + title + "](" + target + ")"
@@ -91,6 +99,7 @@ func TestSweepOutRestoreIsExact(t *testing.T) {
 	ran, hookRefused := 0, 0
 	for seed := int64(1); seed <= 40; seed++ {
 		r := rand.New(rand.NewSource(seed))
+		pick := func(xs ...string) string { return xs[r.Intn(len(xs))] }
 		text, names := randomIndex(r)
 		dir := t.TempDir()
 		ix := filepath.Join(dir, "MEMORY.md")
@@ -113,7 +122,7 @@ func TestSweepOutRestoreIsExact(t *testing.T) {
 			sub := &pl.Subjects[i]
 			sub.Decision = Rejected
 			if sub.Population == "pointer" && r.Intn(3) != 0 {
-				sub.Disposition, sub.Decision, sub.Reason = "demote", Accepted, "the property test demotes it"
+				sub.Disposition, sub.Decision, sub.Reason = pick("demote", "demote", "remove-obsolete"), Accepted, "the property test takes it out"
 				demoteDestination(sub, &body{Lesson: "The lesson of " + sub.Name + "."})
 				out = append(out, sub.Identity)
 			}
@@ -218,4 +227,11 @@ func TestRebuildLineKeepsEveryByte(t *testing.T) {
 			t.Errorf("rebuildLine(%q, all) = %q, want the line itself", c.line, all)
 		}
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
