@@ -89,7 +89,7 @@ func init() {
 			}
 			r := reply{doc: res}
 			if in.Confirm {
-				r.status = outcomeOf(res.Partition.ExitCode())
+				r.status = outcomeOf(res.ExitCode())
 			} else {
 				r.messages = []string{"dry run: nothing written; call again with confirm: true once the owner has said yes"}
 			}
