@@ -422,3 +422,43 @@ func checkRefusal(t *testing.T, f *fixture, code int, stdout, stderr, why string
 		}
 	}
 }
+
+// TestRobustSweepHeldPromotion: a critical promotion whose destination has
+// not landed (it was a refusal of the whole apply) is held: the apply
+// exits 1, names it, keeps its pointer line byte for byte, and appends the
+// slate's landing row; the rest of the sweep is done.
+func TestRobustSweepHeldPromotion(t *testing.T) {
+	f := newFixture(t)
+	withPlan(t, f)
+	editPlan(t, f, func(pl map[string]any) {
+		s := planSubject(t, pl, "reference_release")
+		s["disposition"], s["decision"] = "promote", "accepted"
+		s["critical"], s["critical_why"] = "yes", "a wrong tag is expensive"
+		s["destination"], s["lesson_probe"], s["destination_landed"] = f.p(pDest), "table tests", false
+	})
+	before, err := os.ReadFile(f.p(pIndex))
+	must(t, err)
+	var line string
+	for _, l := range strings.Split(string(before), "\n") {
+		if strings.Contains(l, "(reference_release.md)") {
+			line = l
+		}
+	}
+	env, out, errb := f.env(nil)
+	if code := Run(env, []string{"sweep", "apply", "--yes", "--as-of", sweepToday, f.p(pPlan)}); code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout: %s\nstderr: %s", code, clip(out.String()), clip(errb.String()))
+	}
+	if !strings.Contains(out.String(), "held: promote reference_release@") {
+		t.Errorf("the result does not name the held promotion:\n%s", clip(out.String()))
+	}
+	after, err := os.ReadFile(f.p(pIndex))
+	must(t, err)
+	if line == "" || !strings.Contains(string(after), line+"\n") {
+		t.Errorf("the held subject's pointer line %q is not in the index as it was", line)
+	}
+	slate, err := os.ReadFile(filepath.Join(f.storeDir, "SLATE.md"))
+	must(t, err)
+	if !regexp.MustCompile(`\| reference_release@[^|]+ \| landing \| none \| promotion to .* held at the sweep`).Match(slate) {
+		t.Errorf("no landing row for the held promotion:\n%s", slate)
+	}
+}

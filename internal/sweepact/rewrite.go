@@ -356,11 +356,9 @@ func slotHook(text string, subs []index.Link, n int) string {
 // the separator to the next segment).
 func withHooks(text string, subs []index.Link, n int, hooks []string) string {
 	starts := segStarts(text, subs)
-	end := len(text)
+	end := len(strings.TrimRight(text, " \t"))
 	if n+1 < len(subs) {
 		end = starts[n+1] - sepTail(text[starts[n]:starts[n+1]])
-	} else {
-		end = len(strings.TrimRight(text, " \t"))
 	}
 	sep := "; "
 	p := subs[n].End
