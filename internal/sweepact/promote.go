@@ -36,6 +36,7 @@ func namePromotions(pl *Plan, project string) {
 		}
 		sub.Destination = promotionDestination(project)
 		path, _, _ := strings.Cut(sub.Destination, " (")
+		sub.Reason = "a standing rule, general beyond this store: it belongs in " + path + ", which Claude Code loads at session start"
 		sub.Evidence = append(sub.Evidence, fmt.Sprintf("apply takes the pointer out only once %s carries the lesson; until then the subject stays, with a landing row in the slate", path))
 	}
 }
@@ -136,6 +137,9 @@ func holdPromotions(s *store, pl *Plan, acts []*act, req ApplyRequest) ([]*act, 
 		}
 		dest, _, _ := destination(s, a, req.Home)
 		_, why := surfaceOf(dest, s.paths.Dir, req.Home)
+		if strings.HasPrefix(strings.TrimSpace(a.sub.Destination), "~/") && req.Home == "" {
+			dest, why = strings.TrimSpace(a.sub.Destination), "the home directory is unknown, so a destination under ~/ cannot be read"
+		}
 		if why == "" && !fileExists(dest) {
 			why = fmt.Sprintf("'%s' does not exist yet; write the lesson there, then sweep again (nothing is created for you: the words are the owner's)", dest)
 		}
