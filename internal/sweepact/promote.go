@@ -2,6 +2,7 @@ package sweepact
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -70,11 +71,27 @@ func surfaceOf(dest, memDir, home string) (project, why string) {
 	default:
 		return "", fmt.Sprintf("'%s' is not a file Claude Code loads as instructions; promote to a CLAUDE.md, CLAUDE.local.md, a .claude/rules/*.md file or %s", dest, UserInstructions)
 	}
+	project = enclosingRepo(project)
 	real := canonicalPath(dest)
 	if root := canonicalPath(project); !inside(root, real) {
 		return project, fmt.Sprintf("'%s' is a symlink to '%s', outside its project '%s'; the promotion is refused so the lesson is not confirmed in a file the project does not own", dest, real, project)
 	}
 	return project, ""
+}
+
+// enclosingRepo is the root of the git repository enclosing dir (the
+// nearest folder up with a .git), or dir itself when none does: a
+// CLAUDE.md in a subfolder of a project belongs to that project, and a
+// symlink out of it leaves it.
+func enclosingRepo(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
 }
 
 // rulesRoot is the project whose .claude/rules folder dir is (or is
