@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzReadPlan: a plan file edited into anything is refused or read, never
@@ -41,6 +43,50 @@ func FuzzReadPlan(f *testing.F) {
 		}
 		if twice := EncodePlan(back); !bytes.Equal(once, twice) {
 			t.Fatalf("the plan does not round-trip:\n%s\n%s", once, twice)
+		}
+	})
+}
+
+// FuzzRebuildLine: for any pointer line, keeping every segment gives the
+// line back byte for byte, each single segment kept carries exactly its
+// own subject, and a cut's archive comment reads back as written.
+func FuzzRebuildLine(f *testing.F) {
+	for _, s := range []string{
+		"- **[T](x.md)** — hook",
+		"- **[A](a.md)** — ha; **[B](b.md)** — hb/",
+		"1. `[A](a.md)` — run `x` / [B](<b c.md>) — v2.",
+		"  * Lead: [A](a%20b.md), [B](b.md) | [C](c.md) · end",
+		"- [A](a.md)[B](b.md)",
+		"- [A](a.md) --> <!-- x --> [B](b.md) ",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if !utf8.ValidString(line) || strings.ContainsAny(line, "\r\n") {
+			return // an index line is decoded text (textfile), one line
+		}
+		subs := parseLine(line)
+		if len(subs) == 0 {
+			return
+		}
+		if got := rebuildLine(line, subs, func(int) bool { return true }); got != line {
+			t.Fatalf("every segment kept: %q, want %q", got, line)
+		}
+		for n := range subs {
+			one := rebuildLine(line, subs, func(k int) bool { return k == n })
+			got := parseLine(one)
+			if len(got) != 1 || got[0].Target != subs[n].Target {
+				t.Fatalf("segment %d of %q kept alone is %q: subjects %+v", n, line, one, got)
+			}
+			c := Cut{Slot: Slot{3, n}, Segment: one, Orig: line, Section: "## S", Prev: 2, PrevText: line}
+			meta := encodeCutMeta(c, "abc")
+			if strings.Contains(meta[:len(meta)-len(metaSuffix)], "-->") || strings.ContainsAny(meta, "\r\n") {
+				t.Fatalf("the comment closes early or breaks the line: %q", meta)
+			}
+			am := readArchiveMeta([]string{one, meta})
+			if len(am.cuts) != 1 || am.cuts[0].Orig != line || am.cuts[0].PrevText != line || am.cuts[0].N != n {
+				t.Fatalf("the archive comment does not read back: %q → %+v", meta, am.cuts)
+			}
 		}
 	})
 }
