@@ -29,6 +29,8 @@ type cutMeta struct {
 	From     string    `json:"from,omitempty"` // the section heading above it
 	Prev     int       `json:"prev,omitempty"` // the anchor line's original number
 	PrevText string    `json:"prev_text,omitempty"`
+	Next     int       `json:"next,omitempty"` // the anchor below, when the one above is gone
+	NextText string    `json:"next_text,omitempty"`
 	Ctx      []CtxLine `json:"ctx,omitempty"`
 
 	visible string // the archive line above the comment
@@ -44,7 +46,7 @@ type restoredMeta struct {
 func sweepID(s *store) string { return short(s.index.Digest) }
 
 func encodeCutMeta(c Cut, sweep string) string {
-	m := cutMeta{Sweep: sweep, Line: c.Slot.Line, N: c.Slot.Nth, From: c.Section, Prev: c.Prev, PrevText: c.PrevText, Ctx: c.Ctx}
+	m := cutMeta{Sweep: sweep, Line: c.Slot.Line, N: c.Slot.Nth, From: c.Section, Prev: c.Prev, PrevText: c.PrevText, Next: c.Next, NextText: c.NextText, Ctx: c.Ctx}
 	if c.Orig != c.Segment {
 		m.Orig = c.Orig
 	}
@@ -188,19 +190,22 @@ func (st *sweepState) lineNow(x, extra int) string {
 // when the anchor is not where it was and cannot be found (the index was
 // edited around it since): the caller falls back to the section.
 func placeCut(lines []string, c cutMeta, st *sweepState) ([]string, int, bool) {
-	// a: the index of the anchor now (-1: the file's start).
-	a := -1
-	if c.Prev > 0 {
-		want := c.Prev - 1
-		for x := 1; x < c.Prev; x++ {
-			if !st.present(x) {
-				want--
+	// a: the index of the anchor above now (-1: the file's start); when
+	// it was edited since, the anchor below tells where it would be.
+	a, ok := st.anchor(lines, c.Prev, c.PrevText)
+	if !ok && c.Next > 0 {
+		var b int
+		if b, ok = st.anchor(lines, c.Next, c.NextText); ok {
+			a = b - 1
+			for y := c.Prev + 1; y < c.Next; y++ {
+				if st.present(y) {
+					a--
+				}
 			}
 		}
-		a = nearest(lines, c.PrevText, want)
-		if a < 0 {
-			return nil, 0, false
-		}
+	}
+	if !ok {
+		return nil, 0, false
 	}
 	pos := func(x int) int {
 		p := a + 1
@@ -246,6 +251,23 @@ func placeCut(lines []string, c cutMeta, st *sweepState) ([]string, int, bool) {
 		}
 	}
 	return out, at, true
+}
+
+// anchor finds original line x (of text) in lines: where the sweep's
+// cuts and restores put it, or the nearest line with its text. x 0 is the
+// file's start (-1).
+func (st *sweepState) anchor(lines []string, x int, text string) (int, bool) {
+	if x <= 0 {
+		return -1, true
+	}
+	want := x - 1
+	for y := 1; y < x; y++ {
+		if !st.present(y) {
+			want--
+		}
+	}
+	i := nearest(lines, text, want)
+	return i, i >= 0
 }
 
 // nearest is the index of the line equal to text closest to want, or -1.

@@ -235,3 +235,53 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// TestRestoreAfterEdits: the owner edits the index after the sweep (the
+// line above the demoted pointer rewritten, a new pointer appended): the
+// pointer still comes back between its old neighbours, byte for byte.
+func TestRestoreAfterEdits(t *testing.T) {
+	const asOf = "2026-08-08"
+	dir := t.TempDir()
+	ix := filepath.Join(dir, "MEMORY.md")
+	text := "# Memory\n\n## A\n- [a](a.md) — ha\n- **[b](b.md)** — hb ends in src/\n- [c](c.md) — hc\n"
+	if err := os.WriteFile(ix, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"a", "b", "c", "d"} {
+		if err := os.WriteFile(filepath.Join(dir, n+".md"), []byte("---\nname: "+n+"\ndescription: "+n+"\ntype: project\n---\nLesson "+n+".\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pl, err := RunPlan(PlanRequest{Index: ix, AsOf: date(t, asOf)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl.BindLifeKeys = false
+	for i := range pl.Subjects {
+		sub := &pl.Subjects[i]
+		sub.Decision = Rejected
+		if sub.Name == "b" {
+			sub.Disposition, sub.Decision, sub.Reason = "demote", Accepted, "test"
+			demoteDestination(sub, &body{Lesson: "Lesson b."})
+		}
+	}
+	planPath := filepath.Join(dir, DefaultPlanRel)
+	if err := WritePlan(planPath, pl); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunApply(context.Background(), ApplyRequest{PlanPath: planPath, AsOf: date(t, asOf)}); err != nil {
+		t.Fatal(err)
+	}
+	edited := "# Memory\n\n## A\n- [a](a.md) — ha, and more the owner wrote\n- [c](c.md) — hc\n- [d](d.md) — hd\n"
+	if err := os.WriteFile(ix, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunRestore(context.Background(), RestoreRequest{Index: ix, Identity: "b", AsOf: date(t, asOf)}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(ix)
+	want := "# Memory\n\n## A\n- [a](a.md) — ha, and more the owner wrote\n- **[b](b.md)** — hb ends in src/\n- [c](c.md) — hc\n- [d](d.md) — hd\n"
+	if string(got) != want {
+		t.Errorf("restored into an edited index:\n%s\nwant:\n%s", got, want)
+	}
+}

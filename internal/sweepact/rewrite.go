@@ -34,6 +34,10 @@ type Cut struct {
 	// anchor restore finds its place by.
 	Prev     int
 	PrevText string
+	// Next and NextText are the same below it: the anchor restore falls
+	// back on when the line above was edited since.
+	Next     int
+	NextText string
 	// Ctx are the lines the rebuild dropped with it because its section
 	// emptied (the heading and the blank lines after it), by original
 	// line number.
@@ -135,6 +139,10 @@ func rebuild(ix *index.Index, drop map[Slot]bool) ([]string, []Cut) {
 		if k > 0 {
 			cuts[i].Prev = unchanged[k-1]
 			cuts[i].PrevText = ix.Lines[unchanged[k-1]-1].Text
+		}
+		if k < len(unchanged) {
+			cuts[i].Next = unchanged[k]
+			cuts[i].NextText = ix.Lines[unchanged[k]-1].Text
 		}
 	}
 	return lines, cuts
