@@ -106,6 +106,14 @@ func TestSweepOutRestoreIsExact(t *testing.T) {
 		if err := os.WriteFile(ix, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		proj := t.TempDir()
+		var rules strings.Builder
+		for _, n := range names {
+			rules.WriteString("- The lesson of " + n + ".\n")
+		}
+		if err := os.WriteFile(filepath.Join(proj, "CLAUDE.md"), []byte(rules.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		for _, n := range names {
 			body := "---\nname: " + n + "\ndescription: the lesson of " + n + "\ntype: project\n---\nThe lesson of " + n + ".\n"
 			if err := os.WriteFile(filepath.Join(dir, n+".md"), []byte(body), 0o644); err != nil {
@@ -122,8 +130,11 @@ func TestSweepOutRestoreIsExact(t *testing.T) {
 			sub := &pl.Subjects[i]
 			sub.Decision = Rejected
 			if sub.Population == "pointer" && r.Intn(3) != 0 {
-				sub.Disposition, sub.Decision, sub.Reason = pick("demote", "demote", "remove-obsolete"), Accepted, "the property test takes it out"
+				sub.Disposition, sub.Decision, sub.Reason = pick("demote", "demote", "remove-obsolete", "promote"), Accepted, "the property test takes it out"
 				demoteDestination(sub, &body{Lesson: "The lesson of " + sub.Name + "."})
+				if sub.Disposition == "promote" {
+					sub.Destination = filepath.Join(proj, "CLAUDE.md")
+				}
 				out = append(out, sub.Identity)
 			}
 		}
