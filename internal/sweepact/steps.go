@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
@@ -399,7 +400,7 @@ func execute(s *store, acts []*act, req ApplyRequest, res *ApplyResult) error {
 	if err != nil || !slate.Trustworthy() {
 		return refusef(ReasonRecords, s.paths.Slate, "the slate could not be read whole after the assessments were appended; no disposition was taken")
 	}
-	for _, a := range acts {
+	for _, a := range byArchiveHeading(acts, req.AsOf) {
 		dangling := records.IsExit(a.kind) && (a.body == nil || !a.body.Exists)
 		if dangling {
 			// The pointer line is all that is left of this entry: it goes
@@ -438,6 +439,25 @@ func execute(s *store, acts []*act, req ApplyRequest, res *ApplyResult) error {
 		res.Acts = append(res.Acts, Act{Identity: a.sub.Identity, Disposition: a.kind, Done: true, Detail: a.sub.Reason})
 	}
 	return nil
+}
+
+// byArchiveHeading orders acts so those whose lines go under one archive
+// heading run together (interrupted ones first, as planned): ARCHIVE.md
+// then carries one "## Demoted", one "## Removed" … per sweep, not a new
+// heading each time the kind changes.
+func byArchiveHeading(acts []*act, asOf records.Date) []*act {
+	key := func(a *act) string {
+		if a.kind == Complete {
+			return ""
+		}
+		if !writesArchive(a) {
+			return "~"
+		}
+		return archiveHeading(a.kind, asOf)
+	}
+	out := slices.Clone(acts)
+	slices.SortStableFunc(out, func(x, y *act) int { return strings.Compare(key(x), key(y)) })
+	return out
 }
 
 func archiveCuts(s *store, a *act, asOf records.Date) error {
