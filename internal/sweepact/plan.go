@@ -355,8 +355,12 @@ func RunRecordProposals(pl *Plan, asOf records.Date, wait time.Duration) (int, e
 	if err := recordsWritable(p.Dir, "", []regionFile{ledgerFile(p.Ledger)}); err != nil {
 		return 0, err
 	}
-	if err := appendRows(ledgerFile(p.Ledger), rows...); err != nil {
+	log := &rowLog{rf: ledgerFile(p.Ledger)}
+	if err := log.add(rows...); err != nil {
 		return 0, refusef(ReasonWrite, p.Ledger, "%v", err)
+	}
+	if _, err := log.ensure("proposals"); err != nil {
+		return 0, refusef(ReasonWrite, p.Ledger, "the ledger was replaced while the proposals were recorded and they could not be appended again: %v", err)
 	}
 	return len(rows), nil
 }
