@@ -33,7 +33,10 @@ type RestoreResult struct {
 	Disposition string `json:"undone_disposition"`
 	Line        int    `json:"line"`
 	Pointer     string `json:"pointer"`
-	BodyFrom    string `json:"body_moved_from,omitempty"`
+	// More counts the subject's other pointer lines the sweep took and
+	// this restore put back with it.
+	More     int    `json:"more_pointer_lines,omitempty"`
+	BodyFrom string `json:"body_moved_from,omitempty"`
 }
 
 // Restore brings an exited subject's pointer back into the index, under
@@ -102,6 +105,9 @@ func RunRestore(ctx context.Context, req RestoreRequest) (*RestoreResult, error)
 	}
 	out, at, placedCuts := placeRestored(p, lines, cut, rec.Name)
 	placed := len(placedCuts) > 0
+	if placed {
+		res.More = len(placedCuts) - 1
+	}
 	if !placed {
 		out, at = insertPointer(lines, pointer, section)
 	}

@@ -70,6 +70,9 @@ func loadsWord(cut bool) string {
 // file moved back, if any.
 func (res *RestoreResult) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "restored %s (undoing its %s) at line %d: %s\n", res.Identity, res.Disposition, res.Line, res.Pointer)
+	if res.More > 0 {
+		fmt.Fprintf(w, "and %d more pointer line(s) of it, each where it was\n", res.More)
+	}
 	if res.BodyFrom != "" {
 		fmt.Fprintf(w, "body moved back from %s\n", res.BodyFrom)
 	}
