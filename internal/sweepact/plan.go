@@ -183,9 +183,13 @@ func readStore(indexPath string, asOf records.Date, reads *textfile.Reads) (*sto
 		if _, ok := s.bodies[e.Name]; ok {
 			continue
 		}
-		b, err := readBody(reads, filepath.Join(p.Dir, e.Name+".md"))
+		path := e.Body
+		if path == "" { // an orphan: a file of the store's directory
+			path = filepath.Join(p.Dir, e.Name+".md")
+		}
+		b, err := readBody(reads, path)
 		if err != nil {
-			return nil, refusef(ReasonUnreadable, filepath.Join(p.Dir, e.Name+".md"), "the entry could not be read: %v", err)
+			return nil, refusef(ReasonUnreadable, path, "the entry could not be read: %v", err)
 		}
 		s.bodies[e.Name] = b
 	}
@@ -279,7 +283,7 @@ func slotsOf(s *store, pl *Plan) map[Slot]bool {
 	for i := range ix.Lines {
 		l := &ix.Lines[i]
 		for n, k := range l.Subjects() {
-			name := records.EntryName(k.Target)
+			name := records.LinkName(k)
 			if want[name] || dupLines[name][l.Num] {
 				drop[Slot{l.Num, n}] = true
 			}
@@ -312,7 +316,7 @@ func after(s *store, pl *Plan) (Figures, []string) {
 	f, r := figures(lines, pl.Target)
 	past := map[string]bool{}
 	for _, p := range r.PastCut {
-		past[records.EntryName(p.Target)] = true
+		past[records.EntryName(p.Dest)] = true
 	}
 	loads := []string{}
 	for _, sub := range records.Subjects(lines) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -130,13 +131,16 @@ func propose(s *store, pl *Plan, asOf records.Date, loaded loadcut.Result) {
 			sub.Evidence = append(sub.Evidence, fmt.Sprintf("%s:%d: %s", s.ledger.Path(), r.Line, r.Raw))
 		case e.Population == sweep.PopOrphan:
 			sub.Reason = "an orphan body: no pointer loads it; it stays an orphan, assessed at this sweep"
+		case !b.Exists && e.Reach != sweep.ReachFile:
+			sub.Reason = "its link leads outside the store (or is a web address), so the sweep has no body of its own to judge and removes nothing"
+			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d links outside the store; %s.md is not beside the index", e.Line, e.Name))
 		case !b.Exists && sub.Critical == "yes":
 			sub.Reason = "dangling, but critical: its pointer is all that is left of a critical lesson; recover the body, or remove it by hand"
-			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d points at %s.md, which does not exist", e.Line, e.Name))
+			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d points at %s, which does not exist", e.Line, relBody(s, e)))
 		case !b.Exists:
 			sub.Disposition = "remove-obsolete"
 			sub.Reason = "dangling: the pointer names a file that is not there"
-			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d points at %s.md, which does not exist", e.Line, e.Name))
+			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d points at %s, which does not exist", e.Line, relBody(s, e)))
 			sub.Destination = "ARCHIVE.md (the pointer line; no body to keep)"
 		case b.Front["description"] != "" && byND[nd{b.Front["name"], b.Front["description"]}] != "":
 			into := byND[nd{b.Front["name"], b.Front["description"]}]
@@ -159,6 +163,14 @@ func propose(s *store, pl *Plan, asOf records.Date, loaded loadcut.Result) {
 	// Interrupted dispositions first, then critical, then the rest in
 	// corpus order: the procedure's order of attention.
 	slices.SortStableFunc(pl.Subjects, func(a, b Subject) int { return rank(a) - rank(b) })
+}
+
+// relBody is the body a pointer names, relative to the store.
+func relBody(s *store, e sweep.Entry) string {
+	if rel, err := filepath.Rel(s.paths.Dir, e.Body); err == nil && e.Body != "" {
+		return filepath.ToSlash(rel)
+	}
+	return e.Name + ".md"
 }
 
 func rank(s Subject) int {
@@ -353,7 +365,7 @@ func segmentUnits(ix *index.Index) map[string]int {
 			if len(subs) == 1 {
 				u = textfile.Units(l.Text) + 1
 			}
-			out[records.EntryName(k.Target)] += u
+			out[records.LinkName(k)] += u
 		}
 	}
 	return out
@@ -440,7 +452,7 @@ func newReach(s *store, pl *Plan) *reach {
 		r.solo[name] = true
 		for _, sl := range slots {
 			for _, k := range ix.Lines[sl.Line-1].Subjects() {
-				if records.EntryName(k.Target) != name {
+				if records.LinkName(k) != name {
 					r.solo[name] = false
 				}
 			}
