@@ -90,7 +90,11 @@ type Subject struct {
 	DuplicateLines []int    `json:"duplicate_lines,omitempty"`
 	Units          int      `json:"units"`
 	Recalls        int      `json:"recalls"`
+	LastRead       string   `json:"last_read,omitempty"` // the recall log's last read, yyyy-MM-dd
 	LoadsNow       bool     `json:"loads_now"`
+	// FinishedBy is the rule that judged the entry finished or superseded
+	// and what it read (judge.go), when one did.
+	FinishedBy string `json:"finished_by,omitempty"`
 }
 
 // Plan is a proposed sweep, and the file the owner edits.
@@ -107,12 +111,54 @@ type Plan struct {
 	LoadsAfter    []string  `json:"loads_after"` // identities that would load, in index order
 	BindLifeKeys  bool      `json:"bind_life_keys"`
 	Notes         []string  `json:"notes"`
+	Cost          Cost      `json:"cost"`
 	Subjects      []Subject `json:"subjects"`
 
 	// readFrom and readDigest are the file a plan was read from and the
 	// digest of the bytes read, so WritePlan never overwrites an edit made
 	// to that file since.
 	readFrom, readDigest string
+}
+
+// Cost is what a plan costs the sessions that start after it: the
+// subjects that load today and would not after it, and which of them
+// were read recently. A plan keeps every subject that loads today and was
+// read in the last RecentDays; when the target needs some of them gone,
+// Kept names them and Trade the fewest whose demotion would reach it,
+// for the owner to take or leave.
+type Cost struct {
+	LoadNoLonger []CostItem `json:"load_no_longer"`
+	ReadRecently []string   `json:"read_recently"`
+	Kept         []string   `json:"kept_read_recently,omitempty"`
+	Trade        []string   `json:"trade,omitempty"`
+}
+
+// CostItem is one subject that loads today and would not after the plan.
+type CostItem struct {
+	Identity    string `json:"identity"`
+	Disposition string `json:"disposition"`
+	Recalls     int    `json:"recalls"`
+	LastRead    string `json:"last_read,omitempty"`
+}
+
+// costOf lists the subjects of pl that load today and would not after it.
+func costOf(pl *Plan, asOf records.Date) (items []CostItem, recent []string) {
+	loads := map[string]bool{}
+	for _, n := range pl.LoadsAfter {
+		loads[n] = true
+	}
+	items, recent = []CostItem{}, []string{}
+	for i := range pl.Subjects {
+		sub := &pl.Subjects[i]
+		if !sub.LoadsNow || loads[sub.Name] {
+			continue
+		}
+		items = append(items, CostItem{Identity: sub.Identity, Disposition: sub.Disposition, Recalls: sub.Recalls, LastRead: sub.LastRead})
+		if readRecently(sub, asOf) {
+			recent = append(recent, sub.Identity)
+		}
+	}
+	return items, recent
 }
 
 // PlanRequest asks for a plan.
@@ -137,7 +183,7 @@ type store struct {
 	incomp  []sweep.Incomplete
 	bodies  map[string]*body // by entry name
 	budget  *int
-	recalls map[string]int
+	recalls map[string]recallStat
 	ix      *index.Index // lines parsed, once (see parsed)
 }
 
@@ -250,6 +296,7 @@ func RunPlan(req PlanRequest) (*Plan, error) {
 	propose(s, pl, req.AsOf, loaded)
 	reachTarget(s, pl, req.AsOf)
 	pl.After, pl.LoadsAfter = after(s, pl)
+	pl.Cost.LoadNoLonger, pl.Cost.ReadRecently = costOf(pl, req.AsOf)
 	if !pl.After.WithinTarget {
 		pl.Notes = append(pl.Notes, fmt.Sprintf("even with every non-critical subject demoted the index stays over the target (%d lines, %d units); what is left is critical entries and text that is not a pointer", pl.After.Lines, pl.After.Units))
 	}
