@@ -107,17 +107,33 @@ func wordSet(ws ...string) map[string]bool {
 // the evidence. The ledger rows are the store's; line is the pointer's
 // index line, linkText and dest its link's.
 func finishedCall(ledger *records.Ledger, identity, line string, links, own []index.Link, b *body) (c call, done bool) {
-	if c, done, ok := ledgerCall(ledger, identity); ok {
-		return c, done
+	type ruled struct {
+		c          call
+		done, says bool
 	}
-	if c, done, ok := frontmatterCall(b); ok {
-		return c, done
+	var rs []ruled
+	for _, f := range []func() (call, bool, bool){
+		func() (call, bool, bool) { return ledgerCall(ledger, identity) },
+		func() (call, bool, bool) { return frontmatterCall(b) },
+		func() (call, bool, bool) { return tagCall(line, links) },
+		func() (call, bool, bool) { return statusLineCall(b) },
+	} {
+		c, done, says := f()
+		rs = append(rs, ruled{c, done, says})
 	}
-	if c, done, ok := tagCall(line, links); ok {
-		return c, done
-	}
-	if c, done, ok := statusLineCall(b); ok {
-		return c, done
+	for i, r := range rs {
+		if !r.says {
+			continue
+		}
+		// A later structural rule that says otherwise is named, so the
+		// owner sees the disagreement the first rule settled.
+		for _, o := range rs[i+1:] {
+			if o.says && o.done != r.done {
+				r.c.text += fmt.Sprintf(" (the %s %q says otherwise)", o.c.rule, o.c.text)
+				break
+			}
+		}
+		return r.c, r.done
 	}
 	return wordingCall(line, links, own, b)
 }
@@ -353,7 +369,7 @@ func wordingCall(line string, links, own []index.Link, b *body) (call, bool) {
 		}
 	}
 	for _, h := range hooks {
-		for _, cl := range clauses(h) {
+		for _, cl := range statusClauses(h) {
 			if ws := trimRefs(words(cl)); len(ws) == 1 && finishedTerms[ws[0]] {
 				return call{"hook wording", snippet(strings.TrimSpace(cl), 100)}, true
 			}
@@ -409,15 +425,25 @@ func isRef(tok string) bool {
 }
 
 // clauses splits a headline where a status can end or begin: dashes,
-// colons, semicolons, commas, brackets, middle dots, bars, sentence ends.
+// colons, semicolons, commas, brackets, middle dots, bars, sentence ends
+// ("stale/completed/dormant entries" is one clause: a slash joins words).
 func clauses(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool {
-		return strings.ContainsRune("—–:;,()[]{}·|/+=→；，：（）【】「」。!?", r)
+		return strings.ContainsRune("—–:;,()[]{}·|+=→；，：（）【】「」。!?", r)
+	})
+}
+
+// statusClauses splits a hook where a status stands apart from the prose:
+// dashes, brackets, bars, semicolons, sentence ends; not commas, which
+// join the items of a list ("stale, completed, or dormant entries").
+func statusClauses(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return strings.ContainsRune("—–()[]{}·|;（）【】「」。", r)
 	})
 }
 
 // words are the lower-cased words of s: runs of letters, digits, '-' and
-// '\'' (a digit run is a word, so a count is seen); a run of a script
+// '\” (a digit run is a word, so a count is seen); a run of a script
 // without spaces is one word.
 func words(s string) []string {
 	var out []string

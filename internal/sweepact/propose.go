@@ -127,6 +127,10 @@ func propose(s *store, pl *Plan, asOf records.Date, loaded loadcut.Result) {
 		case !b.Exists && e.Reach != sweep.ReachFile:
 			sub.Reason = "its link leads outside the store (or is a web address), so the sweep has no body of its own to judge and removes nothing"
 			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d links outside the store; %s.md is not beside the index", e.Line, e.Name))
+		case !b.Exists && sub.Critical != "yes" && criticalMark(lineText[e.Line]) != "":
+			m := criticalMark(lineText[e.Line])
+			sub.Reason = fmt.Sprintf("dangling, but its pointer line is all that is left and the index marks it %q: kept; recover the body, or remove it by hand", m)
+			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d points at %s, which does not exist", e.Line, relBody(s, e)))
 		case !b.Exists && sub.Critical == "yes":
 			sub.Reason = "dangling, but critical: its pointer is all that is left of a critical lesson; recover the body, or remove it by hand"
 			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d points at %s, which does not exist", e.Line, relBody(s, e)))
@@ -566,4 +570,3 @@ func kindRank(name string) int {
 	}
 	return 2
 }
-
