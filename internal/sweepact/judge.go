@@ -360,7 +360,7 @@ func wordingCall(line string, links, own []index.Link, b *body) (call, bool) {
 	for _, t := range titles {
 		for _, cl := range clauses(t) {
 			ws := trimRefs(words(cl))
-			if n := len(ws); n > 0 && finishedTerms[ws[n-1]] && !counted(ws) && !negatedIn(ws[:n-1]) {
+			if n := len(ws); n > 0 && (finishedTerms[ws[n-1]] || endsFinished(ws[n-1])) && !counted(ws) && !negatedIn(ws[:n-1]) {
 				return call{"title wording", snippet(t, 100)}, true
 			}
 		}
@@ -379,6 +379,27 @@ func wordingCall(line string, links, own []index.Link, b *body) (call, bool) {
 		}
 	}
 	return call{}, false
+}
+
+// endsFinished reports whether a word of a script written without spaces
+// ends in a finished term: a title "数据迁移已完成" (data migration
+// completed) says its subject is finished. Only a title's last word is
+// read so: in a hook, "36 variant 검증완료" (verification done) speaks of
+// a part.
+func endsFinished(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	if r < 0x1100 {
+		return false
+	}
+	for t := range finishedTerms {
+		if len(t) < len(w) && strings.HasSuffix(w, t) && utf8.RuneCountInString(t) >= 2 {
+			before := w[:len(w)-len(t)]
+			if r, _ := utf8.DecodeRuneInString(t); r >= 0x1100 && !strings.HasSuffix(before, "未") && !strings.HasSuffix(before, "미") && !strings.HasSuffix(before, "没") && !strings.HasSuffix(before, "沒") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // leadingLabel is a word that opens text as a label ("RESOLVED: …"),

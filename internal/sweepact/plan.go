@@ -297,7 +297,7 @@ func RunPlan(req PlanRequest) (*Plan, error) {
 	reachTarget(s, pl, req.AsOf)
 	pl.After, pl.LoadsAfter = after(s, pl)
 	pl.Cost.LoadNoLonger, pl.Cost.ReadRecently = costOf(pl, req.AsOf)
-	if !pl.After.WithinTarget {
+	if !pl.After.WithinTarget && len(pl.Cost.Kept) == 0 {
 		pl.Notes = append(pl.Notes, fmt.Sprintf("even with every non-critical subject demoted the index stays over the target (%d lines, %d units); what is left is critical entries and text that is not a pointer", pl.After.Lines, pl.After.Units))
 	}
 	for _, sub := range pl.Subjects {
