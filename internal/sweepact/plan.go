@@ -123,13 +123,13 @@ type Plan struct {
 // Cost is what a plan costs the sessions that start after it: the
 // subjects that load today and would not after it, and which of them
 // were read recently. A plan keeps every subject that loads today and was
-// read in the last RecentDays; when the target needs some of them gone,
-// Kept names them and Trade the fewest whose demotion would reach it,
-// for the owner to take or leave.
+// read in the last RecentDays, and every subject the index emphasizes;
+// when the target needs some of them gone, Kept names them and Trade the
+// fewest whose demotion would reach it, for the owner to take or leave.
 type Cost struct {
 	LoadNoLonger []CostItem `json:"load_no_longer"`
 	ReadRecently []string   `json:"read_recently"`
-	Kept         []string   `json:"kept_read_recently,omitempty"`
+	Kept         []string   `json:"kept,omitempty"`
 	Trade        []string   `json:"trade,omitempty"`
 }
 

@@ -327,7 +327,7 @@ func reachTarget(s *store, pl *Plan, asOf records.Date) {
 	}
 	pl.Cost.Kept = names
 	pl.Cost.Trade = trade
-	note := fmt.Sprintf("the target (%d lines, %d units) is not reached without demoting subjects that load today and were read in the last %d days; the plan keeps them (%s)", pl.Target.Lines, pl.Target.Units, RecentDays, strings.Join(names, ", "))
+	note := fmt.Sprintf("the target (%d lines, %d units) is not reached without demoting subjects that load today and were read in the last %d days, or that the index emphasizes; the plan keeps them (%s)", pl.Target.Lines, pl.Target.Units, RecentDays, strings.Join(names, ", "))
 	if len(trade) > 0 {
 		note += fmt.Sprintf("; the trade that would reach it: demote %s (change their disposition to demote at review to take it)", strings.Join(trade, ", "))
 	}
@@ -440,35 +440,56 @@ func newReach(s *store, pl *Plan) *reach {
 }
 
 // candidates are the kept, non-critical pointer subjects with a body to
-// demote to, in the order reachTarget demotes them: with recent false,
-// those not read recently while loading today; with recent true, only
-// those (the trade). A dedupe's survivor carries the folded subjects'
-// lessons: it stays.
-func (r *reach) candidates(asOf records.Date, recent bool) []int {
+// demote to, in the order reachTarget demotes them. With protected false
+// they are the ones a plan may choose; with protected true, the ones it
+// never chooses silently (the trade): those that load today and were read
+// in the last RecentDays, and those whose index line or section the owner
+// emphasized (🚨, "READ FIRST" — prose, so no critical call, but not the
+// sweep's to demote unasked). A dedupe's survivor carries the folded
+// subjects' lessons: it stays.
+func (r *reach) candidates(asOf records.Date, protected bool) []int {
 	survivor := map[string]bool{}
 	for _, sub := range r.pl.Subjects {
 		if sub.Disposition == "dedupe-into" {
 			survivor[sub.Into] = true
 		}
 	}
-	emphasized := map[string]bool{}
 	var cands []int
 	for i, sub := range r.pl.Subjects {
 		if sub.Population != sweep.PopPointer || sub.Disposition != Keep || sub.Critical == "yes" || !r.s.bodies[sub.Name].Exists || survivor[sub.Identity] {
 			continue
 		}
-		if readRecently(&r.pl.Subjects[i], asOf) != recent {
+		if (readRecently(&r.pl.Subjects[i], asOf) || r.emphasized(sub.Line) != "") != protected {
 			continue
-		}
-		if sub.Line > 0 && criticalMark(r.ix.Lines[sub.Line-1].Text) != "" {
-			emphasized[sub.Name] = true
 		}
 		cands = append(cands, i)
 	}
+	kinds := map[string]int{}
+	for _, i := range cands {
+		sub := &r.pl.Subjects[i]
+		kinds[sub.Name] = kindRank(sub.Name, r.s.bodies[sub.Name].Front["type"])
+	}
 	slices.SortStableFunc(cands, func(a, b int) int {
-		return compareCandidates(&r.pl.Subjects[a], &r.pl.Subjects[b], emphasized)
+		return compareCandidates(&r.pl.Subjects[a], &r.pl.Subjects[b], kinds)
 	})
 	return cands
+}
+
+// emphasized is the emphasis the index gives line (1-based) or the section
+// it sits under: criticalMark of the line, else of its heading; "".
+func (r *reach) emphasized(line int) string {
+	if line <= 0 || line > len(r.ix.Lines) {
+		return ""
+	}
+	if m := criticalMark(r.ix.Lines[line-1].Text); m != "" {
+		return m
+	}
+	for i := line - 2; i >= 0; i-- {
+		if t := r.ix.Lines[i].Text; strings.HasPrefix(t, "#") {
+			return criticalMark(t)
+		}
+	}
+	return ""
 }
 
 // hookCheck judges demoting name on top of every accepted demotion.
@@ -527,11 +548,15 @@ func (r *reach) stopAtFirstWithin() {
 }
 
 // compareCandidates orders demotion candidates: recall evidence first
-// (never read, then read longest ago), then the oldest date, the most
-// ephemeral kind, no emphasis on the index line, the earliest line.
-func compareCandidates(a, b *Subject, emphasized map[string]bool) int {
+// (never read, then read longest ago), then the most ephemeral kind
+// (project notes before references before rules), the oldest date, the
+// earliest line.
+func compareCandidates(a, b *Subject, kinds map[string]int) int {
 	if a.LastRead != b.LastRead {
 		return strings.Compare(a.LastRead, b.LastRead) // "" (never read) first
+	}
+	if ka, kb := kinds[a.Name], kinds[b.Name]; ka != kb {
+		return ka - kb
 	}
 	da, aok := oldestDate(strings.Join(a.Evidence, " "))
 	db, bok := oldestDate(strings.Join(b.Evidence, " "))
@@ -543,29 +568,25 @@ func compareCandidates(a, b *Subject, emphasized map[string]bool) int {
 	case aok && bok && da != db:
 		return strings.Compare(da, db)
 	}
-	if ka, kb := kindRank(a.Name), kindRank(b.Name); ka != kb {
-		return ka - kb
-	}
-	if ea, eb := emphasized[a.Name], emphasized[b.Name]; ea != eb {
-		if ea {
-			return 1
-		}
-		return -1
-	}
 	if a.Recalls != b.Recalls {
 		return a.Recalls - b.Recalls
 	}
 	return a.Line - b.Line
 }
 
-// kindRank orders entry kinds from most to least ephemeral.
-func kindRank(name string) int {
+// kindRank orders entry kinds from most to least ephemeral, by the
+// entry's frontmatter type, else its name's prefix.
+func kindRank(name, typ string) int {
+	k := strings.ToLower(typ)
+	if k == "" {
+		k = name
+	}
 	switch {
-	case strings.HasPrefix(name, "project"):
+	case strings.HasPrefix(k, "project"):
 		return 0
-	case strings.HasPrefix(name, "reference"):
+	case strings.HasPrefix(k, "reference"):
 		return 1
-	case strings.HasPrefix(name, "feedback"), strings.HasPrefix(name, "user"):
+	case strings.HasPrefix(k, "feedback"), strings.HasPrefix(k, "user"):
 		return 3
 	}
 	return 2
