@@ -153,3 +153,42 @@ func TestFinishedButRead(t *testing.T) {
 		t.Errorf("cost %+v", pl.Cost)
 	}
 }
+
+// TestPlanKeepsWhatTheIndexEmphasizes: a subject under a "🚨 READ FIRST"
+// section, or whose line says CRITICAL, is no critical call (prose), but
+// the plan never demotes it to reach the target: it joins the trade.
+func TestPlanKeepsWhatTheIndexEmphasizes(t *testing.T) {
+	ip := recallStore(t, 8, "", nil)
+	raw, err := os.ReadFile(ip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(raw), "## Entries\n", "## 🚨 READ FIRST\n", 1)
+	text = strings.Replace(text, "- [Entry 5]", "- [Entry 5 CRITICAL]", 1)
+	text = strings.Replace(text, "- [Entry 1]", "## Later\n- [Entry 1]", 1)
+	if err := os.WriteFile(ip, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pl, err := RunPlan(PlanRequest{Index: ip, AsOf: asOf20261204, TargetUnits: 900})
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := byName(pl)
+	for _, n := range []string{"project_e00", "project_e05"} {
+		if s := subs[n]; s.Disposition != Keep || s.Critical != "no" {
+			t.Errorf("%s (emphasized): %s, critical %q: %s", n, s.Disposition, s.Critical, s.Reason)
+		}
+	}
+	demoted := 0
+	for _, s := range pl.Subjects {
+		if s.Disposition == "demote" {
+			demoted++
+		}
+	}
+	if demoted == 0 {
+		t.Error("nothing demoted: the target did not press")
+	}
+	if !pl.After.WithinTarget && (len(pl.Cost.Kept) == 0 || !slices.Contains(pl.Cost.Kept, "project_e00@unknown")) {
+		t.Errorf("over the target, but the trade does not name the emphasized subjects: %+v", pl.Cost)
+	}
+}
