@@ -91,6 +91,9 @@ subjects:
 func printSubject(out io.Writer, n, total int, s *Subject) {
 	fmt.Fprintf(out, "\n[%d/%d] %s (%s, line %d, critical: %s)\n", n, total, s.Identity, s.Population, s.Line, orDash(s.Critical))
 	fmt.Fprintf(out, "  proposed: %s — %s\n", s.Disposition, s.Reason)
+	if s.CriticalWhy != "" {
+		fmt.Fprintf(out, "  critical: %s\n", s.CriticalWhy)
+	}
 	if s.Destination != "" {
 		fmt.Fprintf(out, "  destination: %s\n", s.Destination)
 	}
