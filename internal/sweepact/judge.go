@@ -369,10 +369,13 @@ func wordingCall(line string, links, own []index.Link, b *body) (call, bool) {
 		}
 	}
 	for _, h := range hooks {
+		first := true
 		for _, cl := range statusClauses(h) {
-			if ws := trimRefs(words(cl)); len(ws) == 1 && finishedTerms[ws[0]] {
+			ws := trimRefs(words(cl))
+			if len(ws) == 1 && finishedTerms[ws[0]] || first && statedFinished(ws) {
 				return call{"hook wording", snippet(strings.TrimSpace(cl), 100)}, true
 			}
+			first = first && len(ws) == 0
 		}
 		if lead := leadingLabel(h); lead != "" && finishedTerms[lead] {
 			return call{"hook wording", snippet(strings.TrimSpace(h), 100)}, true
@@ -400,6 +403,24 @@ func endsFinished(w string) bool {
 		}
 	}
 	return false
+}
+
+// copulas state what a hook's subject is; statusAdverbs may stand
+// between a copula and the finished word.
+var (
+	copulas       = wordSet("is", "are", "was", "were", "been", "ist", "sind", "wurde", "wurden")
+	statusAdverbs = wordSet("now", "fully", "finally", "all", "jetzt", "vollständig")
+)
+
+// statedFinished reports whether the words of a hook's first clause state
+// that its subject is finished: they end "<subject> is [now] <finished>"
+// ("the coupled-field migration is RESOLVED"), nothing counted or negated.
+func statedFinished(ws []string) bool {
+	n := len(ws)
+	if n < 3 || !finishedTerms[ws[n-1]] || counted(ws) || negatedIn(ws[:n-1]) {
+		return false
+	}
+	return copulas[ws[n-2]] || n >= 4 && statusAdverbs[ws[n-2]] && copulas[ws[n-3]]
 }
 
 // leadingLabel is a word that opens text as a label ("RESOLVED: …"),

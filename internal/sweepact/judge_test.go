@@ -93,6 +93,10 @@ func TestFinishedByStructure(t *testing.T) {
 		{"hook Korean open (미해결)", "- [e](e.md) — 오토필 연동 완료, Threads API 인증 미해결.", "", "", false},
 		{"hook count (issue: 20 completed)", "- [Scoped work freeze](e.md) — no model-use before gates met (20 completed 5d + 20 completed 20d)", "", "", false},
 		{"hook not committed (issue: reuse landed)", "- [**DG-187 workspace frame; reuse landed rankText; not committed**](e.md) — x", "", "", false},
+		{"hook states it", "- [alpha project](e.md) — the coupled-field migration is RESOLVED; both fields moved together", "", "hook wording", true},
+		{"hook states it later", "- [alpha](e.md) — both fields moved; the migration is resolved", "", "", false},
+		{"hook states it negated", "- [alpha](e.md) — the migration is not yet resolved", "", "", false},
+		{"German hook states it", "- [Umzug](e.md) — der Umzug ist abgeschlossen", "", "hook wording", true},
 		{"hook prose fixed", "- [CSS segments](e.md) — pattern for fixed-width segmented bars", "", "", false},
 		{"nothing", "- [e](e.md) — a fact about retries", fm("", "Retry three times.\n"), "", false},
 	} {
