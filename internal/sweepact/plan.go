@@ -184,6 +184,10 @@ type store struct {
 	bodies  map[string]*body // by entry name
 	budget  *int
 	recalls map[string]recallStat
+	// active names the entries a structural rule found still in work
+	// (an active status or tag, a settlement, open work in a status
+	// line): a plan never demotes one of them unasked.
+	active map[string]bool
 	ix      *index.Index // lines parsed, once (see parsed)
 }
 

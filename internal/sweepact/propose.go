@@ -149,6 +149,12 @@ func propose(s *store, pl *Plan, asOf records.Date, loaded loadcut.Result) {
 		default:
 			l := &ix.Lines[e.Line-1]
 			fin, finished := finishedCall(s.ledger, e.Identity, l.Text, l.Links, ownLinks(l, e.Name), b)
+			if fin.rule != "" && !finished {
+				if s.active == nil {
+					s.active = map[string]bool{}
+				}
+				s.active[e.Name] = true
+			}
 			proposeByText(&sub, text, fin, finished, b, asOf)
 		}
 		if b.Front["description"] != "" {
@@ -327,7 +333,7 @@ func reachTarget(s *store, pl *Plan, asOf records.Date) {
 	}
 	pl.Cost.Kept = names
 	pl.Cost.Trade = trade
-	note := fmt.Sprintf("the target (%d lines, %d units) is not reached without demoting subjects that load today and were read in the last %d days, or that the index emphasizes; the plan keeps them (%s)", pl.Target.Lines, pl.Target.Units, RecentDays, strings.Join(names, ", "))
+	note := fmt.Sprintf("the target (%d lines, %d units) is not reached without demoting subjects that load today and were read in the last %d days, that the index emphasizes or that are marked active; the plan keeps them (%s)", pl.Target.Lines, pl.Target.Units, RecentDays, strings.Join(names, ", "))
 	if len(trade) > 0 {
 		note += fmt.Sprintf("; the trade that would reach it: demote %s (change their disposition to demote at review to take it)", strings.Join(trade, ", "))
 	}
@@ -443,9 +449,10 @@ func newReach(s *store, pl *Plan) *reach {
 // demote to, in the order reachTarget demotes them. With protected false
 // they are the ones a plan may choose; with protected true, the ones it
 // never chooses silently (the trade): those that load today and were read
-// in the last RecentDays, and those whose index line or section the owner
+// in the last RecentDays, those whose index line or section the owner
 // emphasized (🚨, "READ FIRST" — prose, so no critical call, but not the
-// sweep's to demote unasked). A dedupe's survivor carries the folded
+// sweep's to demote unasked), and those a structural rule found still in
+// work (status: active, [active], open work in a status line). A dedupe's survivor carries the folded
 // subjects' lessons: it stays.
 func (r *reach) candidates(asOf records.Date, protected bool) []int {
 	survivor := map[string]bool{}
@@ -459,7 +466,7 @@ func (r *reach) candidates(asOf records.Date, protected bool) []int {
 		if sub.Population != sweep.PopPointer || sub.Disposition != Keep || sub.Critical == "yes" || !r.s.bodies[sub.Name].Exists || survivor[sub.Identity] {
 			continue
 		}
-		if (readRecently(&r.pl.Subjects[i], asOf) || r.emphasized(sub.Line) != "") != protected {
+		if (readRecently(&r.pl.Subjects[i], asOf) || r.emphasized(sub.Line) != "" || r.s.active[sub.Name]) != protected {
 			continue
 		}
 		cands = append(cands, i)
