@@ -188,7 +188,7 @@ type store struct {
 	// (an active status or tag, a settlement, open work in a status
 	// line): a plan never demotes one of them unasked.
 	active map[string]bool
-	ix      *index.Index // lines parsed, once (see parsed)
+	ix     *index.Index // lines parsed, once (see parsed)
 }
 
 // parsed is the index's lines parsed; they never change once read.
