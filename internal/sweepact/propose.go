@@ -316,6 +316,9 @@ func reachTarget(s *store, pl *Plan, asOf records.Date) {
 		return
 	}
 	r := newReach(s, pl)
+	if len(s.recalls) == 0 {
+		pl.Notes = append(pl.Notes, fmt.Sprintf("no recall evidence (%s is empty or absent): the demotions that reach the target are chosen by kind and date alone, not by what sessions read; the post-read hook ('memcompact hooks') keeps the count", RecallRel))
+	}
 	if r.run(r.candidates(asOf, false)) {
 		return
 	}
