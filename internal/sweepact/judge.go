@@ -373,7 +373,7 @@ func wordingCall(line string, links, own []index.Link, b *body) (call, bool) {
 		for _, cl := range statusClauses(h) {
 			ws := trimRefs(words(cl))
 			if len(ws) == 1 && finishedTerms[ws[0]] || first && statedFinished(ws) {
-				return call{"hook wording", snippet(strings.TrimSpace(cl), 100)}, true
+				return call{"hook wording", snippet(strings.Trim(cl, " \t,.;:*_`"), 100)}, true
 			}
 			first = first && len(ws) == 0
 		}
