@@ -254,7 +254,15 @@ func statusLineCall(b *body) (call, bool, bool) {
 	}
 	var best, bestDated string
 	var bestDate string
+	fenced := false
 	for _, l := range strings.Split(b.Text, "\n") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fenced = !fenced // a status in an example is not the entry's
+			continue
+		}
+		if fenced {
+			continue
+		}
 		value, date, ok := statusValue(l)
 		if !ok {
 			continue

@@ -61,6 +61,7 @@ func TestFinishedByStructure(t *testing.T) {
 		{"status line resolved", "- [e](e.md) — x", fm("", "**Status:** RESOLVED — the retry landed\n"), "status line", true},
 		{"status line with date", "- [e](e.md) — x", fm("", "Status (2026-05-01): open\nStatus (2026-06-01): done\n"), "status line", true},
 		{"status line later date open", "- [e](e.md) — x", fm("", "Status (2026-06-01): done\nStatus (2026-07-01): open again, a regression\n"), "status line", false},
+		{"status line in a code example", "- [e](e.md) — x", fm("", "Write it so:\n```yaml\nstatus: done\n```\n"), "", false},
 		{"status line partial", "- [e](e.md) — x", fm("", "**Status:** Phase 1-4 done (2026-03-14). Phase 5 pending: package as plugin.\n"), "status line", false},
 		{"Korean status", "- [e](e.md) — x", fm("", "상태: 완료\n"), "status line", true},
 		{"Korean status unpublished", "- [e](e.md) — x", fm("", "상태: 9편 본문 작성 + 검수 완료, **미발행**. 다음 단계는 검토\n"), "status line", false},
