@@ -46,11 +46,9 @@ import (
 	"fmt"
 	"github.com/memcompact/memcompact/internal/entryfile"
 	"io/fs"
-	"net/url"
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 
@@ -147,28 +145,10 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 	// lower-cased paths of link targets inside team/, which name team
 	// entries (a bare "x.md" names the store's own x.md, not team/x.md)
 	namedTeam := map[string]bool{}
-	// listings caches directory listings for the letter-case hint, so a
-	// store with many dangling pointers is listed once, not once each.
-	listings := map[string][]string{}
-	// The store's directory is listed once: its entries, and which of its
-	// names are regular files as the listing says (no stat each), so a
-	// pointer to a file of the store costs no system call. A name the
-	// listing does not show as a regular file (a symbolic link, a
-	// directory, a name in other letter case, a file elsewhere) is
-	// stat'ed as before.
-	des, dirErr := os.ReadDir(dir)
-	ls := &listing{regular: make(map[string]bool, len(des))}
-	names := make([]string, 0, len(des))
-	for _, de := range des {
-		names = append(names, de.Name())
-		if de.Type().IsRegular() {
-			ls.regular[de.Name()] = true
-		}
-	}
-	if dirErr == nil {
-		listings[dir] = names
-		ls.folded = foldedNames(names)
-	}
+	// One resolver (package index) lists the store's directory once and
+	// says where every pointer leads, as the sweep's plan is told.
+	rv := index.NewResolver(dir)
+	des, dirErr := rv.List(dir)
 	for i := range ix.Lines {
 		ln := &ix.Lines[i]
 		if !ln.Pointer {
@@ -180,17 +160,17 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 			links, _ := index.ScanLinks(ln.Text)
 			for _, k := range links {
 				if k.Subject {
-					name(named, k.Target)
-					nameTeam(namedTeam, k.Target)
+					name(named, k.Dest)
+					nameTeam(namedTeam, k.Dest)
 				}
 			}
 			continue
 		}
 		for _, k := range ln.Subjects() {
 			res.Pointers++
-			name(named, k.Target)
-			nameTeam(namedTeam, k.Target)
-			if d, ok := dangling(dir, ln.Num, k.Target, listings, ls); ok {
+			name(named, k.Dest)
+			nameTeam(namedTeam, k.Dest)
+			if d, ok := dangling(rv, ln.Num, k); ok {
 				res.Dangling = append(res.Dangling, d)
 			}
 		}
@@ -262,32 +242,18 @@ func ComputeParsed(indexPath string, lines []string, ix *index.Index, asOf recor
 	return res, nil
 }
 
-// name marks the file a link target names, as written and with its
-// percent-escapes decoded ("my%20note.md" names "my note.md").
-func name(named map[string]bool, target string) {
-	named[strings.ToLower(index.FileName(target))] = true
-	if strings.Contains(target, "%") {
-		if u, err := url.PathUnescape(target); err == nil {
-			named[strings.ToLower(index.FileName(u))] = true
-		}
-	}
+// name marks the file a link names (its Dest: escapes and
+// percent-escapes decoded, so "my%20note.md" names "my note.md").
+func name(named map[string]bool, dest string) {
+	named[strings.ToLower(index.FileName(dest))] = true
 }
 
-// nameTeam marks the team entry a link target names: its path, cleaned,
-// when it lies under team/.
-func nameTeam(named map[string]bool, target string) {
-	for _, t := range []string{target, unescaped(target)} {
-		if p := path.Clean(strings.TrimPrefix(t, "./")); strings.HasPrefix(strings.ToLower(p), teamDir+"/") {
-			named[strings.ToLower(p)] = true
-		}
+// nameTeam marks the team entry a link names: its path, cleaned, when it
+// lies under team/.
+func nameTeam(named map[string]bool, dest string) {
+	if p := path.Clean(strings.TrimPrefix(dest, "./")); strings.HasPrefix(strings.ToLower(p), teamDir+"/") {
+		named[strings.ToLower(p)] = true
 	}
-}
-
-func unescaped(target string) string {
-	if u, err := url.PathUnescape(target); err == nil {
-		return u
-	}
-	return target
 }
 
 // teamDir is the store's folder of team memories.
@@ -352,117 +318,13 @@ func entryFiles(dir string, des []fs.DirEntry, skip map[string]bool) []string {
 	return out
 }
 
-// listing is what the one listing of the store's directory says.
-type listing struct {
-	// regular holds the names it shows as regular files.
-	regular map[string]bool
-	// folded holds every name it shows, in lower case, when all of them
-	// are ASCII (nil otherwise, or when the directory could not be
-	// listed).
-	folded map[string]bool
-}
-
-// foldedNames is listing.folded for names; nil where a name is not
-// ASCII (Unicode case folding matches more than lower-casing ASCII does:
-// the Kelvin sign folds to k) or on Windows (which resolves a name with a
-// trailing dot or space to another name).
-func foldedNames(names []string) map[string]bool {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		if !isASCII(n) {
-			return nil
-		}
-		m[strings.ToLower(n)] = true
-	}
-	return m
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
-// dangling reports whether a pointer's target is missing.
-//
-// A pointer to a name of the store's directory that the directory's one
-// listing does not show in any letter case costs no stat: no file system
-// can open it (a case-insensitive one would need a name that differs only
-// in case, and that is the one case that is stat'ed). A store past its
-// load cut often has hundreds of such pointers, one stat each per session
-// start.
-func dangling(dir string, line int, target string, listings map[string][]string, ls *listing) (Dangling, bool) {
-	if target == "" || strings.Contains(target, "://") || strings.HasPrefix(strings.ToLower(target), "mailto:") {
+// dangling reports whether a pointer's destination is not a file, as
+// package index resolves it (URLs are not checked).
+func dangling(rv *index.Resolver, line int, k index.Link) (Dangling, bool) {
+	r := rv.Resolve(k.Dest)
+	reason, hint := r.Problem()
+	if reason == "" {
 		return Dangling{}, false
 	}
-	p := target
-	if strings.Contains(p, "%") {
-		if u, err := url.PathUnescape(p); err == nil {
-			p = u
-		}
-	}
-	p = filepath.FromSlash(p)
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
-	}
-	if filepath.Dir(p) == dir {
-		base := filepath.Base(p)
-		if ls.regular[base] {
-			return Dangling{}, false
-		}
-		if ls.folded != nil && isASCII(base) && !ls.folded[strings.ToLower(base)] {
-			return Dangling{Line: line, Target: target, Reason: "no such file"}, true
-		}
-	}
-	fi, err := os.Stat(p)
-	switch {
-	case err == nil && fi.Mode().IsRegular():
-		return Dangling{}, false
-	case err == nil && fi.IsDir():
-		return Dangling{Line: line, Target: target, Reason: "a directory, not a file"}, true
-	case err == nil:
-		return Dangling{Line: line, Target: target, Reason: "not a regular file"}, true
-	case !errors.Is(err, fs.ErrNotExist):
-		return Dangling{Line: line, Target: target, Reason: "cannot be read: " + errText(err)}, true
-	}
-	d := Dangling{Line: line, Target: target, Reason: "no such file"}
-	if alt := caseTwin(p, listings); alt != "" {
-		d.Hint = "a file differing only in letter case exists: " + alt
-	}
-	return d, true
-}
-
-// caseTwin returns the name of a file in p's directory whose name equals
-// p's without regard to case, if there is one.
-func caseTwin(p string, listings map[string][]string) string {
-	dir := filepath.Dir(p)
-	names, ok := listings[dir]
-	if !ok {
-		des, _ := os.ReadDir(dir)
-		for _, de := range des {
-			names = append(names, de.Name())
-		}
-		listings[dir] = names
-	}
-	base := filepath.Base(p)
-	for _, n := range names {
-		if n != base && strings.EqualFold(n, base) {
-			return n
-		}
-	}
-	return ""
-}
-
-func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
+	return Dangling{Line: line, Target: k.Target, Reason: reason, Hint: hint}, true
 }

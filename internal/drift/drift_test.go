@@ -281,11 +281,6 @@ func TestDanglingFromListing(t *testing.T) {
 			t.Errorf("foo.md: hint %q", d.Hint)
 		}
 	}
-	// A listing with a name that is not ASCII is never folded: the Kelvin
-	// sign folds to k, so "\u212a.md" may open as "k.md".
-	if f := foldedNames([]string{"a.md", "\u212a.md"}); f != nil {
-		t.Errorf("foldedNames with a non-ASCII name = %v, want nil", f)
-	}
 }
 
 // TestDanglingMatchesStat: on every real store, a pointer is dangling

@@ -97,7 +97,7 @@ func scanLinksByByte(line string) (links []Link, unparsed []string) {
 			if h := strings.IndexByte(target, '#'); h >= 0 {
 				target = target[:h]
 			}
-			links = append(links, Link{Text: line[start+1 : i], Target: target, Start: start, End: end, Subject: hasSuffixFold(target, ".md")})
+			links = append(links, Link{Text: line[start+1 : i], Target: target, Dest: Destination(line[ts:te]), Start: start, End: end, Subject: hasSuffixFold(target, ".md")})
 		}
 	}
 	sortByStart(links)

@@ -13,7 +13,9 @@
 //     well-formed link tail or the construct is recorded as unparsed;
 //     overlapping (nested) links are recorded too;
 //   - a link is a subject when its target, cut at '#', ends in ".md" in any
-//     letter case; a pointer line is a pointer-pattern line with a subject.
+//     letter case; a pointer line is a pointer-pattern line with a subject;
+//   - the file a link names is its Dest (Destination: CommonMark's escapes,
+//     references and percent-escapes decoded), found on disk by Resolver.
 //
 // There is no awareness of code fences: a fenced list item is a list item.
 // Every verb that reads an index goes through Parse, so the check, the
@@ -45,7 +47,8 @@ func isWS(r rune) bool {
 // offsets into the line.
 type Link struct {
 	Text    string // between '[' and ']'
-	Target  string // angle brackets stripped, cut at the first '#'
+	Target  string // angle brackets stripped, cut at the first '#': as written, for messages
+	Dest    string // the file path it names (Destination): escapes and percent-escapes decoded
 	Start   int    // offset of '['
 	End     int    // offset just past ')'
 	Subject bool   // Target ends in ".md", any case
@@ -242,6 +245,7 @@ func scanLinks(line string, next *finder) (links []Link, unparsed []string) {
 		links = append(links, Link{
 			Text:    line[start+1 : i],
 			Target:  target,
+			Dest:    Destination(line[ts:te]),
 			Start:   start,
 			End:     end,
 			Subject: hasSuffixFold(target, ".md"),

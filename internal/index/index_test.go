@@ -37,15 +37,15 @@ func TestScanLinks(t *testing.T) {
 		links    []Link
 		unparsed []string
 	}{
-		{"plain", "- [a](x.md) — hook", []Link{{Text: "a", Target: "x.md", Start: 2, End: 11, Subject: true}}, nil},
-		{"anchor, title, upper case", `- [a](<x y.MD#part> "t") z`, []Link{{Text: "a", Target: "x y.MD", Start: 2, End: 24, Subject: true}}, nil},
-		{"single-quoted and parenthesized titles", `- [a](x.md 't') [b](y.md (t))`, []Link{{Text: "a", Target: "x.md", Start: 2, End: 15, Subject: true}, {Text: "b", Target: "y.md", Start: 16, End: 29, Subject: true}}, nil},
-		{"url is not a subject", "- [site](https://e.com/a) and [b](b.md)", []Link{{Text: "site", Target: "https://e.com/a", Start: 2, End: 25}, {Text: "b", Target: "b.md", Start: 30, End: 39, Subject: true}}, nil},
-		{"brackets in text", "- [a [ref] b](x.md)", []Link{{Text: "a [ref] b", Target: "x.md", Start: 2, End: 19, Subject: true}}, nil},
-		{"unclosed bracket", "- [a](x.md) [", []Link{{Text: "a", Target: "x.md", Start: 2, End: 11, Subject: true}}, nil},
+		{"plain", "- [a](x.md) — hook", []Link{{Text: "a", Target: "x.md", Dest: "x.md", Start: 2, End: 11, Subject: true}}, nil},
+		{"anchor, title, upper case", `- [a](<x y.MD#part> "t") z`, []Link{{Text: "a", Target: "x y.MD", Dest: "x y.MD", Start: 2, End: 24, Subject: true}}, nil},
+		{"single-quoted and parenthesized titles", `- [a](x.md 't') [b](y.md (t))`, []Link{{Text: "a", Target: "x.md", Dest: "x.md", Start: 2, End: 15, Subject: true}, {Text: "b", Target: "y.md", Dest: "y.md", Start: 16, End: 29, Subject: true}}, nil},
+		{"url is not a subject", "- [site](https://e.com/a) and [b](b.md)", []Link{{Text: "site", Target: "https://e.com/a", Dest: "https://e.com/a", Start: 2, End: 25}, {Text: "b", Target: "b.md", Dest: "b.md", Start: 30, End: 39, Subject: true}}, nil},
+		{"brackets in text", "- [a [ref] b](x.md)", []Link{{Text: "a [ref] b", Target: "x.md", Dest: "x.md", Start: 2, End: 19, Subject: true}}, nil},
+		{"unclosed bracket", "- [a](x.md) [", []Link{{Text: "a", Target: "x.md", Dest: "x.md", Start: 2, End: 11, Subject: true}}, nil},
 		{"space in target", "- [a](x y.md)", nil, []string{"](x y.md)"}},
 		{"empty target", "- [a]() b", nil, []string{"]() b"}},
-		{"nested", "- [o [i](i.md) t](o.md)", []Link{{Text: "o [i](i.md) t", Target: "o.md", Start: 2, End: 23, Subject: true}, {Text: "i", Target: "i.md", Start: 5, End: 14, Subject: true}},
+		{"nested", "- [o [i](i.md) t](o.md)", []Link{{Text: "o [i](i.md) t", Target: "o.md", Dest: "o.md", Start: 2, End: 23, Subject: true}, {Text: "i", Target: "i.md", Dest: "i.md", Start: 5, End: 14, Subject: true}},
 			[]string{"nested or overlapping links: [o [i](i.md) t](o.md)"}},
 		{"snippet is 40 units", "- [a](" + strings.Repeat("x ", 30) + ")", nil, []string{"](" + strings.Repeat("x ", 19)}},
 	}

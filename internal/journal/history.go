@@ -42,6 +42,9 @@ type Pointer struct {
 	Line   int    `json:"line"`
 	Target string `json:"target"`
 	Text   string `json:"text"`
+	// name is the entry name its link names (records.LinkName), which
+	// the ledger's records carry.
+	name string
 }
 
 // Warning is a dangerous pattern history found, with the command that
@@ -305,7 +308,7 @@ func pointers(text string) []Pointer {
 	lines := textfile.Lines(text)
 	var out []Pointer
 	for _, s := range records.Subjects(lines) {
-		out = append(out, Pointer{Line: s.Line, Target: s.Target, Text: lines[s.Line-1]})
+		out = append(out, Pointer{Line: s.Line, Target: s.Target, Text: lines[s.Line-1], name: s.Name})
 	}
 	return out
 }
@@ -402,8 +405,7 @@ func (j *Journal) unrecorded(b *Manifest, dropped []Pointer) []Pointer {
 	}
 	var out []Pointer
 	for _, p := range dropped {
-		name := strings.TrimSuffix(path.Base(p.Target), path.Ext(p.Target))
-		if !exited[name] {
+		if !exited[p.name] {
 			out = append(out, p)
 		}
 	}

@@ -72,8 +72,11 @@ const (
 
 // Subject is one linked subject of the index.
 type Subject struct {
-	Line     int    `json:"line"`      // 1-based line of the index file
-	Target   string `json:"target"`    // the link target, as in the check
+	Line   int    `json:"line"`   // 1-based line of the index file
+	Target string `json:"target"` // the link target, as in the check
+	// Dest is the file the link names (index.Destination), the name the
+	// sweep and drift know it by; not part of the report.
+	Dest     string `json:"-"`
 	LinkText string `json:"link_text"` // the text between [ and ]
 	// By says what hid a hidden subject (HiddenBy...); empty past the cut.
 	By string `json:"by,omitempty"`
@@ -176,7 +179,7 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 		r.CutOffset = 0
 		forSubjects(ix, offsets, func(l *index.Line, k index.Link, start, end int) {
 			r.SubjectsTotal++
-			r.PastCut = append(r.PastCut, Subject{Line: l.Num, Target: k.Target, LinkText: k.Text})
+			r.PastCut = append(r.PastCut, Subject{Line: l.Num, Target: k.Target, Dest: k.Dest, LinkText: k.Text})
 		})
 		return r
 	}
@@ -238,7 +241,7 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 
 	forSubjects(ix, offsets, func(l *index.Line, k index.Link, s, e int) {
 		r.SubjectsTotal++
-		sub := Subject{Line: l.Num, Target: k.Target, LinkText: k.Text}
+		sub := Subject{Line: l.Num, Target: k.Target, Dest: k.Dest, LinkText: k.Text}
 		switch {
 		case !seen[s] || !seen[e-1]:
 			sub.By = HiddenByComment

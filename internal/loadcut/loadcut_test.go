@@ -33,7 +33,7 @@ func mkindex(n, width int, eol, pad string) (string, []Subject) {
 			w++
 		}
 		b.WriteString(line + eol)
-		subs = append(subs, Subject{Line: i + 2, Target: fmt.Sprintf("feedback_%04d.md", i), LinkText: fmt.Sprintf("entry %d", i)})
+		subs = append(subs, Subject{Line: i + 2, Target: fmt.Sprintf("feedback_%04d.md", i), Dest: fmt.Sprintf("feedback_%04d.md", i), LinkText: fmt.Sprintf("entry %d", i)})
 	}
 	return b.String(), subs
 }

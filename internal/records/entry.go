@@ -111,10 +111,16 @@ func ArchiveNames(path string) (names []string, present bool, err error) {
 
 // Subject is one linked subject on an index's pointer line.
 type Subject struct {
-	Name   string // the target's file name without extension
+	Name   string // the file name its link names (Dest), without extension
 	Target string // the link target as written (angle brackets stripped, cut at '#')
+	Dest   string // the file path the link names (index.Destination: escapes decoded)
 	Line   int    // 1-based line of the pointer line
 }
+
+// LinkName is the entry name a link names: the file name of its
+// destination (escapes and percent-escapes decoded, so
+// "project%20notes.md" names "project notes"), without extension.
+func LinkName(k index.Link) string { return EntryName(k.Dest) }
 
 // Subjects returns every subject linked on the pointer lines of an index
 // (or archive), in line order and, on a line, in link order.
@@ -130,7 +136,7 @@ func SubjectsOf(ix *index.Index) []Subject {
 		}
 		for _, k := range ln.Links {
 			if k.Subject {
-				out = append(out, Subject{Name: EntryName(k.Target), Target: k.Target, Line: ln.Num})
+				out = append(out, Subject{Name: LinkName(k), Target: k.Target, Dest: k.Dest, Line: ln.Num})
 			}
 		}
 	}

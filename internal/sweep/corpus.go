@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -25,6 +26,33 @@ type Entry struct {
 	Identity   string // <name>@<admitted>
 	Population string // PopPointer or PopOrphan
 	Line       int    // its pointer line, 0 for an orphan
+	// Body is the file read as its body: the file its link names (package
+	// index resolves it, as drift does), or, for a link that leaves the
+	// store or is a URL, <name>.md beside the index (Reach says which).
+	Body  string
+	Reach string // ReachFile, ReachOutside or ReachURL; "" for an orphan
+}
+
+// Where a pointer's link leads.
+const (
+	ReachFile    = "file"    // a file in the store, there or not
+	ReachOutside = "outside" // a file outside the store: its body is read beside the index
+	ReachURL     = "url"     // a web address, no file: its body is read beside the index
+)
+
+// BodyOf is the body a subject's link leads to, read through rv (the
+// store directory's resolver): the file the link names when it lies in
+// the store, else <name>.md beside the index, as the reference reads
+// every body; and what the resolver says is there.
+func BodyOf(rv *index.Resolver, s records.Subject) (string, index.Resolved, string) {
+	r := rv.Resolve(s.Dest)
+	switch {
+	case r.State == index.NotFile:
+		return filepath.Join(rv.Dir(), s.Name+".md"), rv.Resolve(s.Name + ".md"), ReachURL
+	case r.Outside:
+		return filepath.Join(rv.Dir(), s.Name+".md"), rv.Resolve(s.Name + ".md"), ReachOutside
+	}
+	return r.Path, r, ReachFile
 }
 
 // Corpus is the two populations a sweep walks.
@@ -76,29 +104,28 @@ func BuildCorpusWith(p Paths, lines []string, reads *textfile.Reads) (*Corpus, e
 	if err != nil {
 		dirReal = p.Dir
 	}
-	des, err := os.ReadDir(p.Dir)
+	rv := index.NewResolver(p.Dir)
+	des, err := rv.List(filepath.Clean(p.Dir))
 	if err != nil {
 		return nil, err
 	}
-	listed := listing(des)
 	for _, s := range subjects {
 		if containsFold(reserved, s.Name) {
 			c.NonEntryFiles = append(c.NonEntryFiles, s.Name)
 			continue
 		}
-		if outside(s.Target) {
+		body, r, reach := BodyOf(rv, s)
+		if reach != ReachFile {
 			c.Warnings = append(c.Warnings, Warning{File: base, Line: s.Line,
 				Msg: fmt.Sprintf("link target '%s' leads outside the store; its body is read beside the index as %s.md", s.Target, s.Name)})
 		}
-		body := filepath.Join(p.Dir, s.Name+".md")
-		de, state := listed.find(s.Name + ".md")
 		facts := records.EntryFacts{Admitted: records.Unknown} // a body not there
-		if state != absent {
+		if r.State != index.Missing {
 			if facts, err = records.ReadEntryFactsWith(reads, body); err != nil {
 				return nil, fmt.Errorf("%s:%d: the body of '%s' could not be read: %w", base, s.Line, s.Name, err)
 			}
 		}
-		if state == unsure || state == present && de.Type()&fs.ModeSymlink != 0 {
+		if r.State == index.Found && (r.Entry == nil || r.Entry.Type()&fs.ModeSymlink != 0) {
 			if real, ok := leavesStore(body, dirReal); ok {
 				c.Warnings = append(c.Warnings, Warning{File: base, Line: s.Line,
 					Msg: fmt.Sprintf("the body of '%s' is a link to '%s', outside the store", s.Name, real)})
@@ -108,7 +135,7 @@ func BuildCorpusWith(p Paths, lines []string, reads *textfile.Reads) (*Corpus, e
 			c.Warnings = append(c.Warnings, Warning{File: base, Line: s.Line,
 				Msg: fmt.Sprintf("'%s' is reserved for the sweep's own records, so no ledger or slate record can name this entry; rename it", s.Name)})
 		}
-		c.Entries = append(c.Entries, Entry{Name: s.Name, Identity: s.Name + "@" + facts.Admitted, Population: PopPointer, Line: s.Line})
+		c.Entries = append(c.Entries, Entry{Name: s.Name, Identity: s.Name + "@" + facts.Admitted, Population: PopPointer, Line: s.Line, Body: body, Reach: reach})
 	}
 	var names []string
 	for _, de := range des {
@@ -153,50 +180,6 @@ func BuildCorpusWith(p Paths, lines []string, reads *textfile.Reads) (*Corpus, e
 	return c, nil
 }
 
-// dirListing is the store folder's entries by name, read once: a cut
-// index points at hundreds of bodies, many long gone, and asking the
-// file system about each one (a stat, a read, a link check) was most of
-// the sweep figure's system time.
-type dirListing struct {
-	byName map[string]fs.DirEntry
-	folded map[string]bool // lower-cased ASCII names
-}
-
-// In what a listing says of a name.
-const (
-	absent  = iota // not in the folder
-	present        // in it, under exactly this name
-	unsure         // perhaps in it: a file system may fold case or normalize
-)
-
-func listing(des []fs.DirEntry) dirListing {
-	l := dirListing{byName: make(map[string]fs.DirEntry, len(des)), folded: make(map[string]bool, len(des))}
-	for _, de := range des {
-		l.byName[de.Name()] = de
-		l.folded[strings.ToLower(de.Name())] = true
-	}
-	return l
-}
-
-// find says whether name is in the listing. A name absent as spelled is
-// absent only when it is ASCII and no entry matches it ignoring case: a
-// file system that ignores case (macOS, Windows) or normalizes Unicode
-// (macOS) finds it under another spelling, so that is left to it.
-func (l dirListing) find(name string) (fs.DirEntry, int) {
-	if de, ok := l.byName[name]; ok {
-		return de, present
-	}
-	for i := 0; i < len(name); i++ {
-		if name[i] >= 0x80 {
-			return nil, unsure
-		}
-	}
-	if l.folded[strings.ToLower(name)] {
-		return nil, unsure
-	}
-	return nil, absent
-}
-
 // leavesStore reports whether path is a symbolic link whose target lies
 // outside the store's directory (dirReal, symlinks resolved), and where it
 // leads. Only links are resolved, so a store of plain files costs one lstat
@@ -215,28 +198,6 @@ func leavesStore(path, dirReal string) (string, bool) {
 		return real, true
 	}
 	return "", false
-}
-
-// outside reports whether a link target climbs out of the store's
-// directory or is absolute.
-func outside(target string) bool {
-	if strings.HasPrefix(target, "/") || strings.Contains(target, `:\`) || strings.HasPrefix(target, `\\`) {
-		return true
-	}
-	depth := 0
-	for _, seg := range strings.Split(target, "/") {
-		switch seg {
-		case "", ".":
-		case "..":
-			depth--
-			if depth < 0 {
-				return true
-			}
-		default:
-			depth++
-		}
-	}
-	return false
 }
 
 // compareNames orders names the way the reference's culture-aware sort

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/records"
 )
 
@@ -228,8 +229,10 @@ func RunPartition(a *LoadedArtifact, in PartitionInput) (*Partition, error) {
 	}
 	live := map[string]string{}  // name → live identity
 	liveLine := map[string]int{} // live identity → pointer line
+	rv := index.NewResolver(p.Dir)
 	for _, s := range records.Subjects(lines) {
-		facts, err := records.ReadEntryFacts(filepath.Join(p.Dir, s.Name+".md"))
+		body, _, _ := BodyOf(rv, s)
+		facts, err := records.ReadEntryFacts(body)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: the body of '%s' could not be read: %w", filepath.Base(p.Index), s.Line, s.Name, err)
 		}

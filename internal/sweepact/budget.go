@@ -59,11 +59,18 @@ func addDays(d records.Date, n int) records.Date { return records.DateOf(dateTim
 // entry, "yyyy-MM-dd<TAB>name", appended by the PostToolUse hook.
 const RecallRel = ".memcompact/recall.log"
 
-// readRecalls counts the reads the recall log records, per entry name.
-// A store without a log has no recall evidence, which protects nothing and
-// condemns nothing.
-func readRecalls(dir string) map[string]int {
-	out := map[string]int{}
+// recallStat is what the recall log says of one entry: how many reads,
+// and the date of the last.
+type recallStat struct {
+	n    int
+	last string
+}
+
+// readRecalls counts the reads the recall log records, per entry name,
+// with the last read's date. A store without a log has no recall
+// evidence, which protects nothing and condemns nothing.
+func readRecalls(dir string) map[string]recallStat {
+	out := map[string]recallStat{}
 	f, err := os.Open(filepath.Join(dir, RecallRel))
 	if err != nil {
 		return out
@@ -71,8 +78,13 @@ func readRecalls(dir string) map[string]int {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if _, name, ok := strings.Cut(sc.Text(), "\t"); ok && name != "" {
-			out[name]++
+		if date, name, ok := strings.Cut(sc.Text(), "\t"); ok && name != "" {
+			r := out[name]
+			r.n++
+			if _, ok := records.ParseDate(date); ok && date > r.last {
+				r.last = date
+			}
+			out[name] = r
 		}
 	}
 	return out

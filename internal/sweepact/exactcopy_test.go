@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -66,7 +67,7 @@ func randomIndex(r *rand.Rand) (string, []string) {
 					target = strings.Replace(name, "o", "о", 1) + ".md" // a Cyrillic look-alike
 				}
 				if !second {
-					names = append(names, records.EntryName(strings.Trim(target, "<>")))
+					names = append(names, records.EntryName(index.Destination(target))) // the file the link names, decoded as a reader does
 				}
 				title := pick("Deploy notes", "café rules", "Сrm sync", "the `go test` trap", "v2.1 rollout", "項目メモ")
 				link := "[" + title + "](" + target + ")"

@@ -90,7 +90,11 @@ type Subject struct {
 	DuplicateLines []int    `json:"duplicate_lines,omitempty"`
 	Units          int      `json:"units"`
 	Recalls        int      `json:"recalls"`
+	LastRead       string   `json:"last_read,omitempty"` // the recall log's last read, yyyy-MM-dd
 	LoadsNow       bool     `json:"loads_now"`
+	// FinishedBy is the rule that judged the entry finished or superseded
+	// and what it read (judge.go), when one did.
+	FinishedBy string `json:"finished_by,omitempty"`
 }
 
 // Plan is a proposed sweep, and the file the owner edits.
@@ -107,12 +111,54 @@ type Plan struct {
 	LoadsAfter    []string  `json:"loads_after"` // identities that would load, in index order
 	BindLifeKeys  bool      `json:"bind_life_keys"`
 	Notes         []string  `json:"notes"`
+	Cost          Cost      `json:"cost"`
 	Subjects      []Subject `json:"subjects"`
 
 	// readFrom and readDigest are the file a plan was read from and the
 	// digest of the bytes read, so WritePlan never overwrites an edit made
 	// to that file since.
 	readFrom, readDigest string
+}
+
+// Cost is what a plan costs the sessions that start after it: the
+// subjects that load today and would not after it, and which of them
+// were read recently. A plan keeps every subject that loads today and was
+// read in the last RecentDays, and every subject the index emphasizes;
+// when the target needs some of them gone, Kept names them and Trade the
+// fewest whose demotion would reach it, for the owner to take or leave.
+type Cost struct {
+	LoadNoLonger []CostItem `json:"load_no_longer"`
+	ReadRecently []string   `json:"read_recently"`
+	Kept         []string   `json:"kept,omitempty"`
+	Trade        []string   `json:"trade,omitempty"`
+}
+
+// CostItem is one subject that loads today and would not after the plan.
+type CostItem struct {
+	Identity    string `json:"identity"`
+	Disposition string `json:"disposition"`
+	Recalls     int    `json:"recalls"`
+	LastRead    string `json:"last_read,omitempty"`
+}
+
+// costOf lists the subjects of pl that load today and would not after it.
+func costOf(pl *Plan, asOf records.Date) (items []CostItem, recent []string) {
+	loads := map[string]bool{}
+	for _, n := range pl.LoadsAfter {
+		loads[n] = true
+	}
+	items, recent = []CostItem{}, []string{}
+	for i := range pl.Subjects {
+		sub := &pl.Subjects[i]
+		if !sub.LoadsNow || loads[sub.Name] {
+			continue
+		}
+		items = append(items, CostItem{Identity: sub.Identity, Disposition: sub.Disposition, Recalls: sub.Recalls, LastRead: sub.LastRead})
+		if readRecently(sub, asOf) {
+			recent = append(recent, sub.Identity)
+		}
+	}
+	return items, recent
 }
 
 // PlanRequest asks for a plan.
@@ -140,9 +186,13 @@ type store struct {
 	incomp  []sweep.Incomplete
 	bodies  map[string]*body // by entry name
 	budget  *int
-	recalls map[string]int
-	ix      *index.Index // lines parsed, once (see parsed)
-	log     *rowLog      // the ledger rows this run appended
+	recalls map[string]recallStat
+	// active names the entries a structural rule found still in work
+	// (an active status or tag, a settlement, open work in a status
+	// line): a plan never demotes one of them unasked.
+	active map[string]bool
+	ix     *index.Index // lines parsed, once (see parsed)
+	log    *rowLog      // the ledger rows this run appended
 }
 
 // parsed is the index's lines parsed; they never change once read.
@@ -187,9 +237,13 @@ func readStore(indexPath string, asOf records.Date, reads *textfile.Reads) (*sto
 		if _, ok := s.bodies[e.Name]; ok {
 			continue
 		}
-		b, err := readBody(reads, filepath.Join(p.Dir, e.Name+".md"))
+		path := e.Body
+		if path == "" { // an orphan: a file of the store's directory
+			path = filepath.Join(p.Dir, e.Name+".md")
+		}
+		b, err := readBody(reads, path)
 		if err != nil {
-			return nil, refusef(ReasonUnreadable, filepath.Join(p.Dir, e.Name+".md"), "the entry could not be read: %v", err)
+			return nil, refusef(ReasonUnreadable, path, "the entry could not be read: %v", err)
 		}
 		s.bodies[e.Name] = b
 	}
@@ -251,7 +305,8 @@ func RunPlan(req PlanRequest) (*Plan, error) {
 	namePromotions(pl, req.Project)
 	reachTarget(s, pl, req.AsOf)
 	pl.After, pl.LoadsAfter = after(s, pl)
-	if !pl.After.WithinTarget {
+	pl.Cost.LoadNoLonger, pl.Cost.ReadRecently = costOf(pl, req.AsOf)
+	if !pl.After.WithinTarget && len(pl.Cost.Kept) == 0 {
 		pl.Notes = append(pl.Notes, fmt.Sprintf("even with every non-critical subject demoted the index stays over the target (%d lines, %d units); what is left is critical entries and text that is not a pointer", pl.After.Lines, pl.After.Units))
 	}
 	for _, sub := range pl.Subjects {
@@ -284,7 +339,7 @@ func slotsOf(s *store, pl *Plan) map[Slot]bool {
 	for i := range ix.Lines {
 		l := &ix.Lines[i]
 		for n, k := range l.Subjects() {
-			name := records.EntryName(k.Target)
+			name := records.LinkName(k)
 			if want[name] || dupLines[name][l.Num] {
 				drop[Slot{l.Num, n}] = true
 			}
@@ -317,7 +372,7 @@ func after(s *store, pl *Plan) (Figures, []string) {
 	f, r := figures(lines, pl.Target)
 	past := map[string]bool{}
 	for _, p := range r.PastCut {
-		past[records.EntryName(p.Target)] = true
+		past[records.EntryName(p.Dest)] = true
 	}
 	loads := []string{}
 	for _, sub := range records.Subjects(lines) {

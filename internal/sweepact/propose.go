@@ -1,13 +1,12 @@
 package sweepact
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/lazyre"
@@ -16,11 +15,6 @@ import (
 	"github.com/memcompact/memcompact/internal/sweep"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
-
-// finishedRE finds an entry's own word that its work is over, in the
-// languages the real stores are written in. "supersedes" is deliberately
-// absent: the entry that supersedes is the live one.
-var finishedRE = lazyre.New(`(?i)\b(resolved|completed?|closed|superseded|obsolete|deprecated|retired|fixed|merged|shipped|landed|erledigt|abgeschlossen|behoben|termin[ée]|r[ée]solu|ferm[ée]|resuelto|cerrado|completado|conclu[ií]do|resolvido)\b|완료|해결됨|종료|폐기|머지 ?완료|完了|解決済|解决|已完成|已关闭|終了|廃止`)
 
 // criticalRE finds the index's own emphasis that an entry must load.
 var criticalRE = lazyre.New(`(?i)🚨|⚠️|⛔|\bcritical\b|read (first|before)|\bimportant\b|중요|필독|必読|重要`)
@@ -118,7 +112,7 @@ func propose(s *store, pl *Plan, asOf records.Date, loaded loadcut.Result) {
 		b := s.bodies[e.Name]
 		sub := Subject{Identity: e.Identity, Name: e.Name, Population: e.Population, Line: e.Line,
 			Disposition: Keep, Decision: Pending, Evidence: []string{}, Units: segUnits[e.Name],
-			Recalls: s.recalls[e.Name], LoadsNow: e.Population == sweep.PopPointer && !past[e.Line]}
+			Recalls: s.recalls[e.Name].n, LastRead: s.recalls[e.Name].last, LoadsNow: e.Population == sweep.PopPointer && !past[e.Line]}
 		assess(s, &sub, lineText[e.Line], b, asOf)
 		text := lineText[e.Line] + "\n" + e.Name + "\n" + b.Front["name"] + "\n" + b.Front["description"] + "\n" + b.Front["status"]
 		switch {
@@ -130,13 +124,20 @@ func propose(s *store, pl *Plan, asOf records.Date, loaded loadcut.Result) {
 			sub.Evidence = append(sub.Evidence, fmt.Sprintf("%s:%d: %s", s.ledger.Path(), r.Line, r.Raw))
 		case e.Population == sweep.PopOrphan:
 			sub.Reason = "an orphan body: no pointer loads it; it stays an orphan, assessed at this sweep"
+		case !b.Exists && e.Reach != sweep.ReachFile:
+			sub.Reason = "its link leads outside the store (or is a web address), so the sweep has no body of its own to judge and removes nothing"
+			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d links outside the store; %s.md is not beside the index", e.Line, e.Name))
+		case !b.Exists && sub.Critical != "yes" && criticalMark(lineText[e.Line]) != "":
+			m := criticalMark(lineText[e.Line])
+			sub.Reason = fmt.Sprintf("dangling, but its pointer line is all that is left and the index marks it %q: kept; recover the body, or remove it by hand", m)
+			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d points at %s, which does not exist", e.Line, relBody(s, e)))
 		case !b.Exists && sub.Critical == "yes":
 			sub.Reason = "dangling, but critical: its pointer is all that is left of a critical lesson; recover the body, or remove it by hand"
-			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d points at %s.md, which does not exist", e.Line, e.Name))
+			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d points at %s, which does not exist", e.Line, relBody(s, e)))
 		case !b.Exists:
 			sub.Disposition = "remove-obsolete"
 			sub.Reason = "dangling: the pointer names a file that is not there"
-			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d points at %s.md, which does not exist", e.Line, e.Name))
+			sub.Evidence = append(sub.Evidence, fmt.Sprintf("line %d points at %s, which does not exist", e.Line, relBody(s, e)))
 			sub.Destination = "ARCHIVE.md (the pointer line; no body to keep)"
 		case b.Front["description"] != "" && byND[nd{b.Front["name"], b.Front["description"]}] != "":
 			into := byND[nd{b.Front["name"], b.Front["description"]}]
@@ -146,7 +147,15 @@ func propose(s *store, pl *Plan, asOf records.Date, loaded loadcut.Result) {
 			sub.Destination = records.EntryName(strings.SplitN(into, "@", 2)[0]) + ".md (the surviving entry)"
 			sub.LessonProbe = b.Front["description"]
 		default:
-			proposeByText(&sub, text, b, asOf)
+			l := &ix.Lines[e.Line-1]
+			fin, finished := finishedCall(s.ledger, e.Identity, l.Text, l.Links, ownLinks(l, e.Name), b)
+			if fin.rule != "" && !finished {
+				if s.active == nil {
+					s.active = map[string]bool{}
+				}
+				s.active[e.Name] = true
+			}
+			proposeByText(&sub, text, fin, finished, b, asOf)
 		}
 		if b.Front["description"] != "" {
 			if _, ok := byND[nd{b.Front["name"], b.Front["description"]}]; !ok {
@@ -161,6 +170,14 @@ func propose(s *store, pl *Plan, asOf records.Date, loaded loadcut.Result) {
 	slices.SortStableFunc(pl.Subjects, func(a, b Subject) int { return rank(a) - rank(b) })
 }
 
+// relBody is the body a pointer names, relative to the store.
+func relBody(s *store, e sweep.Entry) string {
+	if rel, err := filepath.Rel(s.paths.Dir, e.Body); err == nil && e.Body != "" {
+		return filepath.ToSlash(rel)
+	}
+	return e.Name + ".md"
+}
+
 func rank(s Subject) int {
 	switch {
 	case s.Disposition == Complete:
@@ -172,43 +189,56 @@ func rank(s Subject) int {
 }
 
 // assess fills the critical assessment: the slate's current row when there
-// is one, else a proposal the apply appends when the subject is acted on.
+// is one, else a proposal the apply appends when the subject is acted on,
+// made by structure (criticalCall): the entry's frontmatter or its pin.
+// The index line's own emphasis is prose and makes no call (judge.go).
 func assess(s *store, sub *Subject, line string, b *body, asOf records.Date) {
 	if r := s.slate.Current(sub.Identity, records.TrackCritical); r != nil {
-		sub.Critical, sub.CriticalWhy = r.Value, r.Detail
+		sub.Critical, sub.CriticalWhy = r.Value, "slate: "+r.Detail
 		return
 	}
 	sub.Assess = true
-	if m := criticalMark(line); m != "" {
+	if c, ok := criticalCall(b); ok {
 		sub.Critical = "yes"
-		sub.CriticalWhy = fmt.Sprintf("the index marks it %q: assessed critical at the sweep of %s", m, asOf)
+		sub.CriticalWhy = fmt.Sprintf("%s: assessed critical at the sweep of %s", c, asOf)
 		return
 	}
 	sub.Critical = "no"
-	sub.CriticalWhy = fmt.Sprintf("assessed at the sweep of %s: the index gives it no critical mark", asOf)
+	sub.CriticalWhy = fmt.Sprintf("assessed at the sweep of %s: no slate row, frontmatter or pin marks it critical", asOf)
 	if !b.Exists {
 		sub.CriticalWhy = fmt.Sprintf("assessed at the sweep of %s: its body is gone, only the pointer line is left", asOf)
 	}
+	if m := criticalMark(line); m != "" {
+		sub.CriticalWhy += fmt.Sprintf("; the index line's own %q is prose, so it only puts the subject last among demotions", m)
+	}
 }
 
-// proposeByText proposes from the entry's own words: finished or
-// superseded → demote; a standing rule → promote; the rest keep.
-func proposeByText(sub *Subject, text string, b *body, asOf records.Date) {
+// proposeByText proposes from the entry's own record (finishedCall):
+// finished or superseded → demote, unless it is critical, or it loads
+// today and was read recently (kept: the cost would fall on a subject in
+// use); a standing rule → promote; the rest keep.
+func proposeByText(sub *Subject, text string, fin call, finished bool, b *body, asOf records.Date) {
 	if d, ok := oldestDate(text); ok {
 		sub.Evidence = append(sub.Evidence, "dated "+d)
 	}
 	if sub.Recalls > 0 {
-		sub.Evidence = append(sub.Evidence, fmt.Sprintf("read %d time(s) since recall counting began", sub.Recalls))
+		sub.Evidence = append(sub.Evidence, fmt.Sprintf("read %d time(s) since recall counting began, last on %s", sub.Recalls, sub.LastRead))
 	}
-	finished := finishedWord(text)
+	if fin.rule != "" && !finished {
+		sub.Evidence = append(sub.Evidence, "not finished: "+fin.String())
+	}
+	if finished {
+		sub.FinishedBy = fin.String()
+	}
 	switch {
-	case finished != "" && sub.Critical != "yes":
+	case finished && sub.Critical == "yes":
+		sub.Reason = fmt.Sprintf("finished (%s) but critical: keep until its lesson has landed elsewhere", fin)
+	case finished && readRecently(sub, asOf):
+		sub.Reason = fmt.Sprintf("finished (%s), but it loads today and was read in the last %d days (%d time(s), last on %s): kept", fin, RecentDays, sub.Recalls, sub.LastRead)
+	case finished:
 		sub.Disposition = "demote"
-		sub.Reason = fmt.Sprintf("its own text marks it finished or superseded (%q)", finished)
-		sub.Evidence = append(sub.Evidence, fmt.Sprintf("says %q", finished))
+		sub.Reason = fmt.Sprintf("finished or superseded by its own record (%s)", fin)
 		demoteDestination(sub, b)
-	case finished != "":
-		sub.Reason = fmt.Sprintf("marked finished (%q) but critical: keep until its lesson has landed elsewhere", finished)
 	case strings.EqualFold(b.Front["type"], "feedback") && ruleRE().MatchString(b.Front["description"]+" "+b.Lesson):
 		sub.Disposition = "promote"
 		sub.Reason = "a standing rule, general beyond this store: it belongs in a permanent instruction file"
@@ -220,102 +250,14 @@ func proposeByText(sub *Subject, text string, b *body, asOf records.Date) {
 	}
 }
 
-// finishedWord is the first of finishedRE's words in text that says the
-// entry's work is over: not one inside a hyphenated word ("self-closed"
-// tags, "auto-merged") and not one negated by any of the three words
-// before it ("not yet resolved", "has not been fixed", "noch nicht
-// behoben"); "" when there is none.
-//
-// It runs the pattern line by line, and only on a line that holds one of
-// its words as finishedLiterals spell them: the sweep figure reads every
-// entry of a cut index on a first session start, most lines say nothing
-// finished, and Go's regexp costs about as much to say so as to find a
-// word. A match never spans a line, and a line's ends are word
-// boundaries as the line break was, and a negation stops at a line
-// break: line by line finds what the whole text does
-// (TestFinishedWordByLine).
-func finishedWord(text string) string {
-	var lower []byte // one buffer for every line's lower case
-	for len(text) > 0 {
-		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = ""
-		}
-		if lower = appendLowerASCII(lower[:0], line); !mayBeFinished(line, lower) {
-			continue
-		}
-		for _, m := range finishedRE().FindAllStringIndex(line, -1) {
-			if m[0] > 0 && line[m[0]-1] == '-' {
-				continue
-			}
-			if negated(line[:m[0]]) {
-				continue
-			}
-			return line[m[0]:m[1]]
-		}
-	}
-	return ""
-}
+// RecentDays is how far back a read counts as recent: a subject that loads
+// today and was read within it is in use, and a plan keeps it.
+const RecentDays = 30
 
-// finishedLiterals are spelled, lower case, in every match of
-// finishedRE: a stem of each of its words.
-var finishedLiterals = func() [][]byte {
-	var out [][]byte
-	for _, w := range []string{"resolv", "complet", "closed", "supersed", "obsolet", "deprecat", "retired", "fixed", "merged",
-		"shipped", "landed", "erledigt", "abgeschlossen", "behoben", "termin", "solu", "ferm", "resuelto", "cerrado", "conclu",
-		"완료", "해결됨", "종료", "폐기", "完了", "解決済", "解决", "已完成", "已关闭", "終了", "廃止"} {
-		out = append(out, []byte(w))
-	}
-	return out
-}()
-
-// mayBeFinished reports whether finishedRE could match in line: lower,
-// line with its ASCII letters lowered, holds one of finishedLiterals, or
-// line holds a long s (ſ) or a Kelvin sign (K), the letters outside ASCII
-// the pattern's case folding matches as s and k.
-func mayBeFinished(line string, lower []byte) bool {
-	if strings.Contains(line, "ſ") || strings.Contains(line, "\u212a") {
-		return true
-	}
-	for _, w := range finishedLiterals {
-		if bytes.Contains(lower, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// appendLowerASCII appends s to dst with its ASCII letters lowered.
-func appendLowerASCII(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		dst = append(dst, lowerASCII(s[i]))
-	}
-	return dst
-}
-
-// negators are the words that, among the three before a finished word,
-// turn it around, in the languages finishedRE reads.
-var negators = map[string]bool{"not": true, "never": true, "no": true, "isn't": true, "wasn't": true, "aren't": true,
-	"hasn't": true, "haven't": true, "won't": true, "didn't": true, "nicht": true, "kein": true, "pas": true, "jamais": true, "non": true}
-
-// negated reports whether a negator stands among the last three words of
-// before's last clause (a negation does not reach past ".", ";", ",", a
-// dash or a line end: "Not a regression; fixed in v2" is fixed).
-func negated(before string) bool {
-	if i := strings.LastIndexAny(before, ".;:,!?|\n—–"); i >= 0 {
-		_, n := utf8.DecodeRuneInString(before[i:])
-		before = before[i+n:]
-	}
-	words := strings.Fields(strings.ToLower(before))
-	for i := len(words) - 1; i >= 0 && i >= len(words)-3; i-- {
-		w := strings.Trim(words[i], ".,;:!?()[]\"'`")
-		if negators[w] || strings.HasSuffix(w, "n't") {
-			return true
-		}
-	}
-	return false
+// readRecently reports whether a subject loads today and the recall log
+// records a read of it within RecentDays of asOf.
+func readRecently(sub *Subject, asOf records.Date) bool {
+	return sub.LoadsNow && sub.LastRead != "" && sub.LastRead >= addDays(asOf, -RecentDays).String()
 }
 
 func demoteDestination(sub *Subject, b *body) {
@@ -353,35 +295,65 @@ func segmentUnits(ix *index.Index) map[string]int {
 			if len(subs) == 1 {
 				u = textfile.Units(l.Text) + 1
 			}
-			out[records.EntryName(k.Target)] += u
+			out[records.LinkName(k)] += u
 		}
 	}
 	return out
 }
 
 // reachTarget demotes, from the subjects the plan keeps, the fewest and
-// safest until the index fits the target: finished first, then the oldest
-// by the date its name or hook carries, project notes before references
-// before rules, least recalled first, earliest line first. A critical
-// entry, an unassessed-by-marker one, one read often, an orphan and one
-// whose removal would trim a hook (R1) or fold subjects (R2) are never
-// candidates.
+// safest until the index fits the target. Recall evidence first: never
+// read before read long ago; then the oldest by the date its name or hook
+// carries, project notes before references before rules, subjects the
+// index line emphasizes last, earliest line first. A critical entry, an
+// orphan, one whose removal would trim a hook (R1) or fold subjects (R2),
+// and one that loads today and was read in the last RecentDays are never
+// candidates. When the target cannot be reached without those read
+// recently, nothing is chosen for the owner: the plan says so and shows
+// the trade (tradeFor).
 func reachTarget(s *store, pl *Plan, asOf records.Date) {
 	if f, _ := after(s, pl); f.WithinTarget {
 		return
 	}
 	r := newReach(s, pl)
-	recallFloor := recallThreshold(s.recalls)
-	for _, i := range r.candidates() {
+	if len(s.recalls) == 0 {
+		pl.Notes = append(pl.Notes, fmt.Sprintf("no recall evidence (%s is empty or absent): the demotions that reach the target are chosen by kind and date alone, not by what sessions read; the post-read hook ('memcompact hooks') keeps the count", RecallRel))
+	}
+	if r.run(r.candidates(asOf, false)) {
+		return
+	}
+	protected := r.candidates(asOf, true)
+	if len(protected) == 0 {
+		return
+	}
+	trade, ok := tradeFor(s, pl, protected)
+	if !ok {
+		trade = nil
+	}
+	var names []string
+	for _, i := range protected {
+		names = append(names, pl.Subjects[i].Identity)
+	}
+	pl.Cost.Kept = names
+	pl.Cost.Trade = trade
+	note := fmt.Sprintf("the target (%d lines, %d units) is not reached without demoting subjects that load today and were read in the last %d days, that the index emphasizes or that are marked active; the plan keeps them (%s)", pl.Target.Lines, pl.Target.Units, RecentDays, strings.Join(names, ", "))
+	if len(trade) > 0 {
+		note += fmt.Sprintf("; the trade that would reach it: demote %s (change their disposition to demote at review to take it)", strings.Join(trade, ", "))
+	}
+	pl.Notes = append(pl.Notes, note)
+}
+
+// run demotes candidates in order until the index is within the target;
+// it reports whether it got there.
+func (r *reach) run(cands []int) bool {
+	pl := r.pl
+	for _, i := range cands {
 		sub := &pl.Subjects[i]
-		if recallFloor > 0 && sub.Recalls >= recallFloor {
-			continue
-		}
 		prev := *sub
 		r.tried = append(r.tried, tried{at: i, prev: prev, acceptedBefore: len(r.accepted)})
 		sub.Disposition = "demote"
 		sub.Reason = fmt.Sprintf("to bring the index within the target (%d lines, %d units): among the oldest, least recalled subjects that are not critical", pl.Target.Lines, pl.Target.Units)
-		demoteDestination(sub, s.bodies[sub.Name])
+		demoteDestination(sub, r.s.bodies[sub.Name])
 		if err := r.hookCheck(sub.Name); err != nil {
 			*sub = prev
 			sub.Evidence = append(sub.Evidence, "not demoted to reach the target: "+err.Error())
@@ -391,14 +363,37 @@ func reachTarget(s *store, pl *Plan, asOf records.Date) {
 		if len(r.accepted) >= r.nextMeasure {
 			if r.within(len(r.accepted)) {
 				r.stopAtFirstWithin()
-				return
+				return true
 			}
 			r.knownOver, r.nextMeasure = len(r.accepted), 2*len(r.accepted)
 		}
 	}
 	if len(r.accepted) > r.knownOver && r.within(len(r.accepted)) {
 		r.stopAtFirstWithin()
+		return true
 	}
+	return false
+}
+
+// tradeFor is the fewest of the protected subjects (in their order) whose
+// demotion, on top of the plan's, would bring the index within the
+// target, found on a copy of the plan; ok is false when even all of them
+// would not.
+func tradeFor(s *store, pl *Plan, protected []int) ([]string, bool) {
+	cp := *pl
+	cp.Subjects = slices.Clone(pl.Subjects)
+	cp.Notes = nil
+	r := newReach(s, &cp)
+	if !r.run(protected) {
+		return nil, false
+	}
+	var out []string
+	for _, i := range protected {
+		if cp.Subjects[i].Disposition == "demote" {
+			out = append(out, cp.Subjects[i].Identity)
+		}
+	}
+	return out, true
 }
 
 // reach demotes candidates in their order until the index is within the
@@ -440,7 +435,7 @@ func newReach(s *store, pl *Plan) *reach {
 		r.solo[name] = true
 		for _, sl := range slots {
 			for _, k := range ix.Lines[sl.Line-1].Subjects() {
-				if records.EntryName(k.Target) != name {
+				if records.LinkName(k) != name {
 					r.solo[name] = false
 				}
 			}
@@ -454,9 +449,15 @@ func newReach(s *store, pl *Plan) *reach {
 }
 
 // candidates are the kept, non-critical pointer subjects with a body to
-// demote to, oldest and least recalled first. A dedupe's survivor carries
-// the folded subjects' lessons: it stays.
-func (r *reach) candidates() []int {
+// demote to, in the order reachTarget demotes them. With protected false
+// they are the ones a plan may choose; with protected true, the ones it
+// never chooses silently (the trade): those that load today and were read
+// in the last RecentDays, those whose index line or section the owner
+// emphasized (🚨, "READ FIRST" — prose, so no critical call, but not the
+// sweep's to demote unasked), and those a structural rule found still in
+// work (status: active, [active], open work in a status line). A dedupe's survivor carries the folded
+// subjects' lessons: it stays.
+func (r *reach) candidates(asOf records.Date, protected bool) []int {
 	survivor := map[string]bool{}
 	for _, sub := range r.pl.Subjects {
 		if sub.Disposition == "dedupe-into" {
@@ -465,12 +466,40 @@ func (r *reach) candidates() []int {
 	}
 	var cands []int
 	for i, sub := range r.pl.Subjects {
-		if sub.Population == sweep.PopPointer && sub.Disposition == Keep && sub.Critical != "yes" && r.s.bodies[sub.Name].Exists && !survivor[sub.Identity] {
-			cands = append(cands, i)
+		if sub.Population != sweep.PopPointer || sub.Disposition != Keep || sub.Critical == "yes" || !r.s.bodies[sub.Name].Exists || survivor[sub.Identity] {
+			continue
+		}
+		if (readRecently(&r.pl.Subjects[i], asOf) || r.emphasized(sub.Line) != "" || r.s.active[sub.Name]) != protected {
+			continue
+		}
+		cands = append(cands, i)
+	}
+	kinds := map[string]int{}
+	for _, i := range cands {
+		sub := &r.pl.Subjects[i]
+		kinds[sub.Name] = kindRank(sub.Name, r.s.bodies[sub.Name].Front["type"])
+	}
+	slices.SortStableFunc(cands, func(a, b int) int {
+		return compareCandidates(&r.pl.Subjects[a], &r.pl.Subjects[b], kinds)
+	})
+	return cands
+}
+
+// emphasized is the emphasis the index gives line (1-based) or the section
+// it sits under: criticalMark of the line, else of its heading; "".
+func (r *reach) emphasized(line int) string {
+	if line <= 0 || line > len(r.ix.Lines) {
+		return ""
+	}
+	if m := criticalMark(r.ix.Lines[line-1].Text); m != "" {
+		return m
+	}
+	for i := line - 2; i >= 0; i-- {
+		if t := r.ix.Lines[i].Text; strings.HasPrefix(t, "#") {
+			return criticalMark(t)
 		}
 	}
-	slices.SortStableFunc(cands, func(a, b int) int { return compareCandidates(&r.pl.Subjects[a], &r.pl.Subjects[b]) })
-	return cands
+	return ""
 }
 
 // hookCheck judges demoting name on top of every accepted demotion.
@@ -528,7 +557,17 @@ func (r *reach) stopAtFirstWithin() {
 	r.accepted = r.accepted[:hi]
 }
 
-func compareCandidates(a, b *Subject) int {
+// compareCandidates orders demotion candidates: recall evidence first
+// (never read, then read longest ago), then the most ephemeral kind
+// (project notes before references before rules), the oldest date, the
+// earliest line.
+func compareCandidates(a, b *Subject, kinds map[string]int) int {
+	if a.LastRead != b.LastRead {
+		return strings.Compare(a.LastRead, b.LastRead) // "" (never read) first
+	}
+	if ka, kb := kinds[a.Name], kinds[b.Name]; ka != kb {
+		return ka - kb
+	}
 	da, aok := oldestDate(strings.Join(a.Evidence, " "))
 	db, bok := oldestDate(strings.Join(b.Evidence, " "))
 	switch {
@@ -539,41 +578,26 @@ func compareCandidates(a, b *Subject) int {
 	case aok && bok && da != db:
 		return strings.Compare(da, db)
 	}
-	if ka, kb := kindRank(a.Name), kindRank(b.Name); ka != kb {
-		return ka - kb
-	}
 	if a.Recalls != b.Recalls {
 		return a.Recalls - b.Recalls
 	}
 	return a.Line - b.Line
 }
 
-// kindRank orders entry kinds from most to least ephemeral.
-func kindRank(name string) int {
+// kindRank orders entry kinds from most to least ephemeral, by the
+// entry's frontmatter type, else its name's prefix.
+func kindRank(name, typ string) int {
+	k := strings.ToLower(typ)
+	if k == "" {
+		k = name
+	}
 	switch {
-	case strings.HasPrefix(name, "project"):
+	case strings.HasPrefix(k, "project"):
 		return 0
-	case strings.HasPrefix(name, "reference"):
+	case strings.HasPrefix(k, "reference"):
 		return 1
-	case strings.HasPrefix(name, "feedback"), strings.HasPrefix(name, "user"):
+	case strings.HasPrefix(k, "feedback"), strings.HasPrefix(k, "user"):
 		return 3
 	}
 	return 2
-}
-
-// recallThreshold is the read count at and above which an entry counts as
-// used: the upper quartile of the entries that were read at all. With no
-// recall evidence it is 0 (no entry is protected by reads).
-func recallThreshold(r map[string]int) int {
-	var n []int
-	for _, c := range r {
-		if c > 0 {
-			n = append(n, c)
-		}
-	}
-	if len(n) < 4 {
-		return 0
-	}
-	slices.Sort(n)
-	return n[len(n)*3/4]
 }

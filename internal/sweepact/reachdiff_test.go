@@ -18,17 +18,13 @@ import (
 // reachOneByOne is reachTarget as first written: demote one candidate,
 // rebuild the whole index, judge its hooks and measure it, and stop at the
 // first demotion that fits. reachTarget must decide exactly as it does.
-func reachOneByOne(s *store, pl *Plan) {
+func reachOneByOne(s *store, pl *Plan, asOf records.Date) {
 	if f, _ := after(s, pl); f.WithinTarget {
 		return
 	}
 	r := newReach(s, pl)
-	recallFloor := recallThreshold(s.recalls)
-	for _, i := range r.candidates() {
+	for _, i := range r.candidates(asOf, false) {
 		sub := &pl.Subjects[i]
-		if recallFloor > 0 && sub.Recalls >= recallFloor {
-			continue
-		}
 		prev := *sub
 		sub.Disposition = "demote"
 		sub.Reason = fmt.Sprintf("to bring the index within the target (%d lines, %d units): among the oldest, least recalled subjects that are not critical", pl.Target.Lines, pl.Target.Units)
@@ -122,7 +118,7 @@ func TestReachTargetDecidesAsOneByOne(t *testing.T) {
 				if k == 0 {
 					reachTarget(s, pl, asOf)
 				} else {
-					reachOneByOne(s, pl)
+					reachOneByOne(s, pl, asOf)
 				}
 				plans[k] = pl
 			}

@@ -178,7 +178,7 @@ func archivedPointer(p sweep.Paths, rec *records.LedgerRecord) (pointer, section
 		for i := len(ix.Lines) - 1; i >= 0; i-- {
 			l := &ix.Lines[i]
 			for _, k := range l.Subjects() {
-				if strings.EqualFold(records.EntryName(k.Target), rec.Name) {
+				if strings.EqualFold(records.LinkName(k), rec.Name) {
 					text := l.Text
 					if j := strings.Index(text, " <!-- from: "); j >= 0 {
 						section = strings.TrimSuffix(strings.TrimSpace(text[j+len(" <!-- from: "):]), "-->")

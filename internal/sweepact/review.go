@@ -91,6 +91,9 @@ subjects:
 func printSubject(out io.Writer, n, total int, s *Subject) {
 	fmt.Fprintf(out, "\n[%d/%d] %s (%s, line %d, critical: %s)\n", n, total, s.Identity, s.Population, s.Line, orDash(s.Critical))
 	fmt.Fprintf(out, "  proposed: %s — %s\n", s.Disposition, s.Reason)
+	if s.CriticalWhy != "" {
+		fmt.Fprintf(out, "  critical: %s\n", s.CriticalWhy)
+	}
 	if s.Destination != "" {
 		fmt.Fprintf(out, "  destination: %s\n", s.Destination)
 	}
@@ -207,6 +210,7 @@ func WritePlanText(w io.Writer, pl *Plan, path string, recorded int) {
 		}
 		fmt.Fprintf(w, "  %-20s %s — %s\n", s.Disposition, s.Identity, s.Reason)
 	}
+	writeCost(w, pl)
 	for _, n := range pl.Notes {
 		fmt.Fprintf(w, "\nnote: %s\n", n)
 	}
@@ -215,6 +219,33 @@ func WritePlanText(w io.Writer, pl *Plan, path string, recorded int) {
 		fmt.Fprintf(w, "; %d proposal(s) recorded in the ledger", recorded)
 	}
 	fmt.Fprintf(w, "\nnext: memcompact sweep review %s, then memcompact sweep apply %s\n", path, path)
+}
+
+// writeCost says what the plan costs: the subjects that load today and
+// would not after it, and which of them were read recently.
+func writeCost(w io.Writer, pl *Plan) {
+	c := pl.Cost
+	if len(c.LoadNoLonger) == 0 {
+		fmt.Fprintf(w, "\ncost: every subject that loads today still loads after\n")
+		return
+	}
+	by := map[string][]string{}
+	var kinds []string
+	for _, it := range c.LoadNoLonger {
+		if by[it.Disposition] == nil {
+			kinds = append(kinds, it.Disposition)
+		}
+		by[it.Disposition] = append(by[it.Disposition], it.Identity)
+	}
+	fmt.Fprintf(w, "\ncost: %d subject(s) that load today would not after:\n", len(c.LoadNoLonger))
+	for _, k := range kinds {
+		fmt.Fprintf(w, "  %-20s %s\n", k, strings.Join(by[k], ", "))
+	}
+	if len(c.ReadRecently) > 0 {
+		fmt.Fprintf(w, "  of them read in the last %d days: %s\n", RecentDays, strings.Join(c.ReadRecently, ", "))
+	} else {
+		fmt.Fprintf(w, "  of them read in the last %d days: none\n", RecentDays)
+	}
 }
 
 // CutWord says whether an index loads whole.

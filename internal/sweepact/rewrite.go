@@ -281,7 +281,7 @@ func slotsByName(ix *index.Index) map[string][]Slot {
 	for i := range ix.Lines {
 		l := &ix.Lines[i]
 		for n, k := range l.Subjects() {
-			name := records.EntryName(k.Target)
+			name := records.LinkName(k)
 			out[name] = append(out[name], Slot{l.Num, n})
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/secrets"
 )
@@ -46,15 +47,15 @@ func checkDroppedPointers(c *change) {
 	ixBefore, ixAfter := c.indexes()
 	after := map[string]bool{}
 	for _, s := range records.SubjectsOf(ixAfter) {
-		after[s.Target] = true
+		after[s.Dest] = true
 	}
 	var dropped []records.Subject
 	seen := map[string]bool{}
 	for _, s := range records.SubjectsOf(ixBefore) {
-		if after[s.Target] || seen[s.Target] {
+		if after[s.Dest] || seen[s.Dest] {
 			continue
 		}
-		seen[s.Target] = true
+		seen[s.Dest] = true
 		dropped = append(dropped, s)
 	}
 	if len(dropped) == 0 {
@@ -69,8 +70,13 @@ func checkDroppedPointers(c *change) {
 	today := records.DateOf(c.call.Today).String()
 	var missing []string
 	var example string
+	rv := index.NewResolver(c.storeDir)
 	for _, s := range dropped {
-		facts, err := records.ReadEntryFacts(filepath.Join(c.storeDir, filepath.FromSlash(s.Target)))
+		r := rv.Resolve(s.Dest)
+		if r.State != index.Found {
+			continue // dangling, or a URL: nothing to lose by dropping it
+		}
+		facts, err := records.ReadEntryFacts(r.Path)
 		if err != nil || !facts.Exists {
 			continue // dangling (or unreadable): nothing to lose by dropping it
 		}

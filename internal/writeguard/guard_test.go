@@ -317,3 +317,26 @@ func TestJudgeBusyStore(t *testing.T) {
 		t.Fatalf("after the release: %s", v.Reason())
 	}
 }
+
+// TestJudgeDropEscapedPointer: a pointer that names its entry with
+// percent-escapes or angle brackets reaches the file drift finds, so
+// dropping it unrecorded is denied like any other; re-spelling the link
+// to the same file is not a drop.
+func TestJudgeDropEscapedPointer(t *testing.T) {
+	idx := "# Memory\n\n## Notes\n- [Project notes](project%20notes.md) — deploys go through staging first\n- [Café](<café.md>) — the espresso machine needs descaling monthly\n"
+	dir := testStore(t, map[string]string{"MEMORY.md": idx, "project notes.md": "---\nadmitted: 2026-10-01\n---\nx\n", "café.md": "---\nadmitted: 2026-10-02\n---\ny\n"})
+	p := filepath.Join(dir, "MEMORY.md")
+	for _, line := range []string{
+		"- [Project notes](project%20notes.md) — deploys go through staging first\n",
+		"- [Café](<café.md>) — the espresso machine needs descaling monthly\n",
+	} {
+		v := judge(p, "Edit", claudehooks.ToolInput{OldString: str(line), NewString: str("")})
+		if codes(v) != "dropped-pointer" {
+			t.Errorf("dropping %q: %s", line, codes(v))
+		}
+	}
+	v := judge(p, "Edit", claudehooks.ToolInput{OldString: str("(project%20notes.md)"), NewString: str("(<project notes.md>)")})
+	if codes(v) == "dropped-pointer" {
+		t.Errorf("re-spelling the link is judged a drop: %s", v.Reason())
+	}
+}
