@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -180,18 +179,14 @@ func checkRun(b *testing.B, r benchRow, code int, stdout, stderr []byte) {
 
 // BenchmarkProcess runs each row as its own process, the way a hook runs:
 // the figure includes start-up. /bin/true is the baseline the table's
-// targets are measured above. It installs memcompact, memcompact-full and
-// memcompact-hook from this checkout side by side, or runs
-// $MEMCOMPACT_BENCH_BIN (and, for the hook rows' "-lean" twins,
-// $MEMCOMPACT_BENCH_HOOK_BIN) when set, so two builds can be compared on
-// the same rows.
+// targets are measured above. It builds memcompact from this checkout, or
+// runs $MEMCOMPACT_BENCH_BIN when set, so two builds can be compared on the
+// same rows.
 func BenchmarkProcess(b *testing.B) {
 	f := newBenchFixture(b)
-	bin, lean := os.Getenv("MEMCOMPACT_BENCH_BIN"), os.Getenv("MEMCOMPACT_BENCH_HOOK_BIN")
-	if bin == "" || lean == "" {
-		dir := filepath.Join(f.dir, "bin")
-		testshared.Install(b, dir, "memcompact", "memcompact-full", "memcompact-hook")
-		bin, lean = cmp.Or(bin, testshared.Exe(dir, "memcompact")), cmp.Or(lean, testshared.Exe(dir, "memcompact-hook"))
+	bin := os.Getenv("MEMCOMPACT_BENCH_BIN")
+	if bin == "" {
+		bin = testshared.Install(b, filepath.Join(f.dir, "bin"))
 	}
 	if t, err := exec.LookPath("true"); err == nil {
 		b.Run("true", func(b *testing.B) {
@@ -204,9 +199,6 @@ func BenchmarkProcess(b *testing.B) {
 	}
 	for _, r := range f.rows {
 		b.Run(r.name, func(b *testing.B) { f.runProcess(b, r, bin) })
-		if r.args[0] == "hook" {
-			b.Run(r.name+"-lean", func(b *testing.B) { f.runProcess(b, r, lean) })
-		}
 	}
 }
 

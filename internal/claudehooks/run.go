@@ -39,18 +39,12 @@ type Request struct {
 	Bin      string // the command the hooks run memcompact as
 	Getenv   func(string) string
 	Home     string
-	// Finder finds memcompact-hook beside Bin (the zero value: on PATH,
-	// by the executables' build information).
-	Finder Finder
 }
 
 // Result is what Install or Uninstall did; its JSON is the verb's --json.
 type Result struct {
 	Change
 	Action string `json:"-"`
-	// Lean is the memcompact-hook command the hooks run instead of Bin,
-	// or "" when they run Bin (see LeanBin).
-	Lean string `json:"-"`
 }
 
 // Run checks the request, finds the settings file, and installs or
@@ -81,14 +75,8 @@ func Run(_ context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	var c *Change
-	lean := ""
 	if req.Action == ActionInstall {
-		lean = req.Finder.LeanBin(req.Bin)
-		bin := req.Bin
-		if lean != "" {
-			bin = lean
-		}
-		c, err = Install(path, bin)
+		c, err = Install(path, req.Bin)
 	} else {
 		c, err = Uninstall(path)
 	}
@@ -99,7 +87,7 @@ func Run(_ context.Context, req Request) (*Result, error) {
 		}
 		return nil, &outcome.Error{Status: outcome.Refused, Reason: reason, Msg: err.Error(), Err: err}
 	}
-	return &Result{Change: *c, Action: req.Action, Lean: lean}, nil
+	return &Result{Change: *c, Action: req.Action}, nil
 }
 
 // settingsPath is the settings file the request edits.

@@ -24,9 +24,6 @@ func (c *Result) WriteText(w io.Writer) {
 		for _, a := range c.Present {
 			fmt.Fprintf(w, "  kept     %s (already there; rewritten in place)\n", a)
 		}
-		if c.Lean != "" {
-			fmt.Fprintf(w, "the hooks run %s, installed beside memcompact: the same hooks, started in a fraction of the time\n", c.Lean)
-		}
 	case !c.Changed:
 		fmt.Fprintf(w, "no memcompact hooks in %s; nothing to remove\n", c.Settings)
 	default:

@@ -16,9 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/jsonout"
-	"github.com/memcompact/memcompact/internal/mdblocks"
 	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/userenv"
@@ -50,11 +48,6 @@ type Env struct {
 	// Now is the clock. MEMCOMPACT_TODAY=YYYY-MM-DD pins the date, so tests
 	// and reproducible runs can fix "today".
 	Now func() time.Time
-	// Process says the streams are this process's own, so a command handed
-	// to memcompact-full may replace the process (handOver).
-	Process bool
-	// argv is the verb's command line, which handOverIf hands over.
-	argv []string
 }
 
 // Today returns the local date at midnight (or MEMCOMPACT_TODAY).
@@ -65,8 +58,7 @@ func (e *Env) Home() string { return userenv.Home(e.Getenv) }
 
 // osEnv is the Env of a real process.
 func osEnv(stdin io.Reader, stdout, stderr io.Writer) *Env {
-	return &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookupEnv: os.LookupEnv, Now: time.Now,
-		Process: stdin == os.Stdin && stdout == os.Stdout && stderr == os.Stderr}
+	return &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookupEnv: os.LookupEnv, Now: time.Now}
 }
 
 // command is one verb: its synopsis (the text after "memcompact ", its
@@ -123,19 +115,6 @@ func Run(env *Env, args []string) (code int) {
 		}
 		printUsage(env.Stdout)
 		return exitClean
-	case mdblocks.ServeArg:
-		// Not a verb: memcompact-hook asks for goldmark's answer this way.
-		if err := mdblocks.Serve(env.Stdin, env.Stdout); err != nil {
-			return report(env, err)
-		}
-		return exitClean
-	case entryfile.ServeArg:
-		// Not a verb: memcompact and memcompact-hook ask for yaml.v3's
-		// answer this way.
-		if err := entryfile.Serve(env.Stdin, env.Stdout); err != nil {
-			return report(env, err)
-		}
-		return exitClean
 	case "-version", "--version", "version":
 		// Not fmt: its first use in a process sets up its printer, which
 		// costs the one run that only asks for the version a tenth of it.
@@ -164,11 +143,7 @@ func runVerb(env *Env, c *command, args []string) int {
 	out := &countingWriter{w: env.Stdout}
 	venv := *env
 	venv.Stdout = out
-	venv.argv = append([]string{c.name}, args...)
-	err := call(c, &venv, args)
-	if out.n == 0 {
-		err = handOverIf(&venv, err)
-	}
+	err := c.run(&venv, args)
 	var ee *exitError
 	if err != nil && out.n == 0 && psflag.Asks(args, "json") {
 		code, msg, hints := exitRefused, err.Error(), []string(nil)

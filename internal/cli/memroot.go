@@ -103,7 +103,6 @@ type jsonError struct {
 // withJSONError renders err as a JSON object when asJSON and err carries a
 // code, then returns it unchanged.
 func withJSONError(env *Env, asJSON bool, err error) error {
-	err = handOverIf(env, err)
 	var ee *exitError
 	if !asJSON || err == nil || !errors.As(err, &ee) || ee.Err == nil || ee == errHelp {
 		return err

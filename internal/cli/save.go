@@ -44,10 +44,6 @@ func runSave(env *Env, args []string) (err error) {
 		return err
 	}
 	res, err := compact.Save(context.Background(), req)
-	if errors.Is(err, outcome.ErrNotLinked) && entryFile == "" {
-		// memcompact-full reads the entry from its standard input as well.
-		return &replayStdin{err: err, data: req.Entry}
-	}
 	if err != nil {
 		var oe *outcome.Error
 		if res != nil && res.Unsaved != "" && errors.As(err, &oe) {

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/claudehooks"
-	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/writeguard"
 )
@@ -75,11 +74,7 @@ func Run(ctx context.Context, req Request) (res *Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res.Deny, res.Context = "", ""
-			if msg, ok := companion.Unavailable(r); ok {
-				res.note("%s (%s); allowing", msg, companion.InstallHint)
-			} else {
-				res.note("internal error (%v); allowing — this is a bug, please report it", r)
-			}
+			res.note("internal error (%v); allowing — this is a bug, please report it", r)
 			err = nil
 		}
 	}()

@@ -14,10 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/filecache"
-	"github.com/memcompact/memcompact/internal/mdblocks"
-	"github.com/memcompact/memcompact/internal/mdblocks/gmblocks"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -367,31 +364,6 @@ func TestSessionStartStatsEachFileOnce(t *testing.T) {
 				t.Errorf("%s run: %s read %d time(s), want once", run, filepath.Base(p), read[p])
 				break
 			}
-		}
-	}
-}
-
-// TestRunParserUnavailable: when the Markdown parser cannot be reached (a
-// memcompact-hook whose memcompact is gone), an index holding a comment is
-// allowed with a note that says why, not reported as a bug; without a
-// comment the parser is never asked.
-func TestRunParserUnavailable(t *testing.T) {
-	defer mdblocks.Use(gmblocks.HTMLBlocks)
-	mdblocks.Use(func([]byte) ([]mdblocks.Block, error) {
-		return nil, fmt.Errorf("%w: no memcompact beside memcompact-hook", companion.ErrUnavailable)
-	})
-	f := newFixture(t)
-	res := f.run(t, EventPreWrite, f.addPointer("a", "- [Lint](feedback_lint.md) — gofmt before commit"))
-	checkResult(t, res, EventPreWrite, "", "", "")
-	commented := "<!-- kept by the team -->\n\n" + index
-	if err := os.WriteFile(filepath.Join(f.store, "MEMORY.md"), []byte(commented), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, input := range []string{f.start("b"), f.addPointer("b", "- [Lint](feedback_lint.md) — gofmt before commit")} {
-		res = f.run(t, map[bool]string{true: EventSessionStart, false: EventPreWrite}[strings.Contains(input, "SessionStart")], input)
-		notes := strings.Join(res.Notes, "\n")
-		if res.Deny != "" || !strings.Contains(notes, "no memcompact beside memcompact-hook") || strings.Contains(notes, "bug") {
-			t.Errorf("%s: deny %q, notes %q", res.Event, res.Deny, notes)
 		}
 	}
 }

@@ -119,10 +119,3 @@ func MessageOf(err error) string {
 	}
 	return err.Error()
 }
-
-// ErrNotLinked is wrapped by the error of an engine asked for a part this
-// executable does not link (the MCP server, a model summarizer): memcompact
-// leaves them to memcompact-full (package companion), and its face hands
-// such a command line over whole. An engine returns it before it changes
-// anything, so the command can be run again there from the start.
-var ErrNotLinked = errors.New("not linked into this executable")

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/store"
 )
 
@@ -27,9 +26,6 @@ func JudgeWithin(call *Call, budget time.Duration) *Verdict {
 			if r := recover(); r != nil {
 				// The hook fails open on its own bugs, as the caller does.
 				note := fmt.Sprintf("internal error (%v); allowing — this is a bug, please report it", r)
-				if msg, ok := companion.Unavailable(r); ok {
-					note = msg + " (" + companion.InstallHint + "); allowing"
-				}
 				done <- &Verdict{Problems: []Problem{}, Skipped: []string{note}}
 			}
 		}()
