@@ -56,6 +56,10 @@ type Options struct {
 	// JournalDir is memcompact's data directory, whose store journal doctor
 	// reads for recent mass deletions; "" skips that area.
 	JournalDir string
+	// DataDir is memcompact's data directory, whose hook record doctor
+	// reads (hook failures, a guard switched off); "" skips that area. The
+	// session-start hook leaves it empty: it reports the record itself.
+	DataDir string
 	// Location and Related, set when the store was found from the working
 	// directory, say which rule chose it and which other stores of the
 	// project hold entries Claude Code never loads.
@@ -83,7 +87,7 @@ type Options struct {
 // Area names a part of the diagnosis.
 const (
 	AreaLoad    = "load"
-	AreaHooks   = "hooks"
+	AreaHooks   = "recall hooks"
 	AreaNotes   = "notes"
 	AreaDrift   = "drift"
 	AreaSecrets = "secrets"
@@ -91,8 +95,11 @@ const (
 	AreaCheck   = "check"
 	AreaPolicy  = "policy"
 	AreaHistory = "history"
-	AreaStore   = "store"
-	AreaEntries = "entries"
+	// AreaHookRuns is what the Claude Code hooks recorded they could not
+	// do (package hookstate), and a guard switched off.
+	AreaHookRuns = "hook runs"
+	AreaStore    = "store"
+	AreaEntries  = "entries"
 )
 
 // Status of one area.
@@ -201,6 +208,7 @@ func Diagnose(opt Options) *Report {
 	d.secrets(scan.report())
 	d.budgets()
 	historyFinding(d)
+	hookRunsFinding(d)
 	if !opt.Quick {
 		d.check()
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/hookstate"
 	"github.com/memcompact/memcompact/internal/journal"
 )
 
@@ -45,4 +46,37 @@ func historyFinding(d *diagnosis) {
 	d.add(Finding{Area: AreaHistory, Status: StatusProblem,
 		Summary: fmt.Sprintf("the journal saw entries deleted or pointers dropped with no record %d time(s) in the last 7 days; to bring the latest back: %s", len(events), undo),
 		Details: most(det, 5), Command: cmd})
+}
+
+// hookRunsFinding reports what the Claude Code hooks recorded in the last
+// 7 days they could not do (a denial of a write they could not judge, a
+// journal that failed, a bug), and a guard the user switched off: a hook
+// that fails is otherwise seen only in Claude Code's debug log.
+func hookRunsFinding(d *diagnosis) {
+	if d.opt.DataDir == "" {
+		return
+	}
+	events, err := hookstate.Read(d.opt.DataDir)
+	if err != nil {
+		d.add(Finding{Area: AreaHookRuns, Status: StatusInfo, Summary: "not checked: " + err.Error()})
+		return
+	}
+	fails, off := hookstate.Since(events, d.opt.Today.Add(-historyWindow))
+	if off {
+		d.add(Finding{Area: AreaHookRuns, Status: StatusProblem,
+			Summary: "the write guard ran switched off (MEMCOMPACT_GUARD=off in the hooks' environment) in the last 7 days: memory writes went through unchecked; remove the setting to turn it back on"})
+	}
+	if len(fails) == 0 {
+		if !off && len(events) > 0 {
+			d.add(Finding{Area: AreaHookRuns, Status: StatusOK, Summary: "no hook failed in the last 7 days"})
+		}
+		return
+	}
+	var det []string
+	for _, f := range fails[max(0, len(fails)-5):] {
+		det = append(det, fmt.Sprintf("%s %s: %s", f.At.Local().Format("2006-01-02 15:04"), f.Hook, f.Failure))
+	}
+	d.add(Finding{Area: AreaHookRuns, Status: StatusProblem,
+		Summary: fmt.Sprintf("memcompact's hooks failed %d time(s) in the last 7 days (the latest below; all in %s)", len(fails), hookstate.Path(d.opt.DataDir)),
+		Details: det})
 }

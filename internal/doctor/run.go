@@ -74,8 +74,9 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		Today:         req.Today,
 		NoCache:       req.NoCache || getenv("MEMCOMPACT_NO_CACHE") != "",
 	}
+	opt.DataDir, _ = journal.DataDir(getenv, req.Where.Home)
 	if getenv("MEMCOMPACT_JOURNAL") != "off" {
-		opt.JournalDir, _ = journal.DataDir(getenv, req.Where.Home)
+		opt.JournalDir = opt.DataDir
 	}
 	if req.All {
 		return runAll(req, getenv, opt)

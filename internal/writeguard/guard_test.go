@@ -195,11 +195,18 @@ func TestJudgeOutsideAndUnreadable(t *testing.T) {
 	if v.Deny() || v.Store != "" || len(v.Skipped) == 0 {
 		t.Fatalf("outside a store: %+v", v)
 	}
-	// A directory where the index belongs: allowed, with a reason.
+	// A directory where the index belongs: the guard cannot read it, so
+	// it cannot judge the write, and denies it naming the cause and the
+	// way off (fails closed).
 	store := testStore(t, map[string]string{"MEMORY.md/x": ""})
 	v = judge(filepath.Join(store, "MEMORY.md"), "Write", claudehooks.ToolInput{Content: str("x")})
-	if v.Deny() || len(v.Skipped) == 0 {
+	if codes(v) != CodeUnjudged || !strings.Contains(v.Reason(), "cannot read") || !strings.Contains(v.Reason(), GuardSetting+"=off") {
 		t.Fatalf("directory as index: %+v", v)
+	}
+	// An Edit that lacks its new text cannot be applied: denied too.
+	v = judge(filepath.Join(store, "notes.md"), "Edit", claudehooks.ToolInput{OldString: str("x")})
+	if codes(v) != CodeUnjudged || !strings.Contains(v.Reason(), "cannot apply") {
+		t.Fatalf("an Edit without new_string: %+v", v)
 	}
 }
 
