@@ -1,7 +1,7 @@
 // Package claudehooks connects memcompact to Claude Code's hooks: it merges
 // memcompact's hook entries into a settings.json (and takes exactly them
-// out again), and it holds the JSON a hook reads on stdin and writes on
-// stdout.
+// out again), and finds and tries the ones installed (Inspect, for
+// doctor). The JSON a hook reads and prints is package hookjson's.
 //
 // The hooks are:
 //

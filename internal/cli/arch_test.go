@@ -28,6 +28,7 @@ var layers = map[string]int{
 
 	"index": formats, "policy": formats, "records": formats, "tiers": formats, "facts": formats,
 	"reference": formats, "store": formats, "secretheading": formats, "entryfile": formats, "mdblocks": formats,
+	"hookjson": formats,
 
 	"textfile": foundations, "atomicfile": foundations, "lockfile": foundations, "outcome": foundations,
 	"jsonout": foundations, "extcmd": foundations, "crashpoint": foundations, "testshared": foundations,

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/hookjson"
 	"github.com/memcompact/memcompact/internal/doctor"
 	"github.com/memcompact/memcompact/internal/filecache"
 	"github.com/memcompact/memcompact/internal/hookstate"
@@ -26,7 +26,7 @@ import (
 // preWrite judges a Write, Edit or MultiEdit call with the write guard,
 // then journals the store's before-state (which may deny an index write
 // based on a stale copy).
-func preWrite(ctx context.Context, req Request, in *claudehooks.Input, res *Result) {
+func preWrite(ctx context.Context, req Request, in *hookjson.Input, res *Result) {
 	switch in.ToolName {
 	case "Write", "Edit", "MultiEdit":
 	default:
@@ -73,7 +73,7 @@ func preWrite(ctx context.Context, req Request, in *claudehooks.Input, res *Resu
 // (MEMCOMPACT_GUARD=off): the call is allowed unjudged, the journal still
 // records the store's before-state, and the session's first such write is
 // recorded for the next session-start note and doctor.
-func guardOff(ctx context.Context, req Request, in *claudehooks.Input, t *claudehooks.ToolInput, call *writeguard.Call, res *Result) {
+func guardOff(ctx context.Context, req Request, in *hookjson.Input, t *hookjson.ToolInput, call *writeguard.Call, res *Result) {
 	res.note("the write guard is off (%s=off); allowing unjudged", writeguard.GuardSetting)
 	if dir, err := journal.DataDir(req.Getenv, req.Home); err == nil {
 		events, _ := hookstate.Read(dir)
@@ -98,7 +98,7 @@ func guardOff(ctx context.Context, req Request, in *claudehooks.Input, t *claude
 // for the index, denies a write based on a stale copy; it returns the
 // reason to deny ("" to allow). The journal never blocks a write by
 // failing: its errors become notes.
-func journalBeforeWrite(ctx context.Context, req Request, in *claudehooks.Input, t *claudehooks.ToolInput, v *writeguard.Verdict, reason string, res *Result) string {
+func journalBeforeWrite(ctx context.Context, req Request, in *hookjson.Input, t *hookjson.ToolInput, v *writeguard.Verdict, reason string, res *Result) string {
 	path := v.Path
 	jreq, ok := hookJournal(req, v.Store, in.SessionID)
 	if !ok {
@@ -128,7 +128,7 @@ func journalBeforeWrite(ctx context.Context, req Request, in *claudehooks.Input,
 // judged, so the index is read and the call applied once per hook; the
 // journal reads and applies itself only where the guard's text is not the
 // file's bytes.
-func journalTexts(v *writeguard.Verdict, tool string, t *claudehooks.ToolInput) (current, proposed []byte) {
+func journalTexts(v *writeguard.Verdict, tool string, t *hookjson.ToolInput) (current, proposed []byte) {
 	if filepath.Base(v.Path) != journal.IndexName {
 		return nil, nil
 	}
@@ -173,7 +173,7 @@ func secretBytes(b []byte) bool { return secrets.Contains(string(b)) }
 // sessionStart journals the store of the session's working directory and,
 // when something is wrong with it, gives the agent a short note. A healthy
 // store gets none.
-func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *Result) {
+func sessionStart(ctx context.Context, req Request, in *hookjson.Input, res *Result) {
 	cwd := in.Cwd
 	if cwd == "" {
 		cwd, _ = os.Getwd()
@@ -258,7 +258,7 @@ var (
 // postRead counts a Read of a memory entry as recall evidence for the
 // sweep. It never blocks and never gives the agent anything: a read
 // already happened, and counting it must not cost the session anything.
-func postRead(req Request, in *claudehooks.Input, res *Result) {
+func postRead(req Request, in *hookjson.Input, res *Result) {
 	if in.ToolName != "Read" {
 		return
 	}
@@ -285,7 +285,7 @@ const maxWholeRead = 2000
 
 // sawIndex records, for the clobber guard, that the session read the
 // index of a store whole: its next write is judged against what it read.
-func sawIndex(req Request, in *claudehooks.Input, path string, res *Result) {
+func sawIndex(req Request, in *hookjson.Input, path string, res *Result) {
 	storeDir, ok := store.StoreOfInWith(path, req.Getenv, req.Home, in.Cwd, store.Options{LookupEnv: req.LookupEnv})
 	if !ok || filepath.Dir(path) != storeDir {
 		return

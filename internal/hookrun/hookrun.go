@@ -22,7 +22,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/hookjson"
 	"github.com/memcompact/memcompact/internal/hookstate"
 	"github.com/memcompact/memcompact/internal/journal"
 	"github.com/memcompact/memcompact/internal/outcome"
@@ -96,7 +96,7 @@ func Run(ctx context.Context, req Request) (res *Result, err error) {
 			err = nil
 		}
 	}()
-	in, rerr := claudehooks.ReadInput(req.Input)
+	in, rerr := hookjson.ReadInput(req.Input)
 	if rerr != nil {
 		if req.Event == EventPreWrite {
 			res.fail("%v; denied", rerr)
@@ -171,9 +171,9 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	var out []byte
 	switch {
 	case r.Deny != "":
-		out = claudehooks.Deny(r.Deny)
+		out = hookjson.Deny(r.Deny)
 	case r.Context != "":
-		out = claudehooks.SessionContext(r.Context)
+		out = hookjson.SessionContext(r.Context)
 	default:
 		return nil
 	}

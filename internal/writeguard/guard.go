@@ -37,7 +37,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/hookjson"
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/loadcut"
 	"github.com/memcompact/memcompact/internal/recall"
@@ -48,7 +48,7 @@ import (
 // Call is one file-writing tool call, as the hook received it.
 type Call struct {
 	Tool  string                 // Write, Edit or MultiEdit
-	Input *claudehooks.ToolInput // tool_input
+	Input *hookjson.ToolInput // tool_input
 	Cwd   string                 // the session's working directory
 
 	Getenv func(string) string
