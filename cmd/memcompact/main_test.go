@@ -3,11 +3,13 @@ package main
 import (
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/memcompact/memcompact/internal/cli"
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
@@ -25,6 +27,9 @@ func TestMain(m *testing.M) {
 			if bin := os.Getenv(aloneEnv); bin != "" {
 				testshared.RunInstead(bin)
 			}
+			// "hooks install" writes the executable that ran it: here the
+			// scripts' memcompact command, not the test binary behind it.
+			cli.Executable = func() (string, error) { return exec.LookPath(os.Args[0]) }
 			main()
 		},
 	})

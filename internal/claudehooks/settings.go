@@ -32,6 +32,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
+	"github.com/memcompact/memcompact/internal/shellword"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -55,8 +56,20 @@ var Ours = []Hook{
 	{Event: "PostToolUse", Matcher: "Read", Sub: "post-read", Timeout: 5},
 }
 
-// Command is the shell command for h when memcompact is invoked as bin.
-func (h Hook) Command(bin string) string { return bin + " hook " + h.Sub }
+// Marker ends every hook command memcompact writes: a shell comment, so
+// it changes nothing when the command runs, by which install and
+// uninstall know their own entries exactly. A user's own hook that only
+// looks like memcompact's (memcompact-audit, npx memcompactor,
+// memcompact.py, MEMCOMPACT_JOURNAL=off memcompact …, a wrapper script)
+// never ends with it, so it is never rewritten or removed.
+const Marker = "# memcompact hooks install"
+
+// Command is the shell command for h when memcompact is the executable
+// bin (an absolute path): bin quoted for the shell, so a path with a space
+// or a quote runs as it is, then the sub-verb and Marker.
+func (h Hook) Command(bin string) string {
+	return shellword.Quote(bin) + " hook " + h.Sub + " " + Marker
+}
 
 // Label names h in reports: the event, and the matcher when there is one.
 func (h Hook) Label() string {
@@ -241,16 +254,31 @@ type commandHook struct {
 	Command string `json:"command"`
 }
 
-// IsOurs reports whether command runs memcompact's hook sub-verb sub: it
-// names a memcompact executable and ends in "hook SUB". Matching on the
-// command rather than on an exact string lets uninstall find entries
-// installed with another --bin.
+// IsOurs reports whether command is memcompact's hook command for the
+// sub-verb sub, whatever executable it runs: one this package wrote (it
+// ends in "hook SUB" and Marker), or one an earlier memcompact wrote
+// before it had a marker, which was exactly "BIN hook SUB" with BIN a
+// memcompact or memcompact-hook executable (a bare name, a path without
+// spaces, or a quoted path). Nothing else is ours, however much it looks like it.
 func IsOurs(command, sub string) bool {
-	f := strings.Fields(command)
-	if len(f) < 3 || f[len(f)-2] != "hook" || f[len(f)-1] != sub {
+	if strings.HasSuffix(command, " hook "+sub+" "+Marker) {
+		return true
+	}
+	bin, ok := strings.CutSuffix(command, " hook "+sub)
+	if !ok {
 		return false
 	}
-	return strings.Contains(strings.ToLower(strings.Join(f[:len(f)-2], " ")), "memcompact")
+	if len(bin) >= 2 && (bin[0] == '"' || bin[0] == '\'') && bin[len(bin)-1] == bin[0] {
+		bin = bin[1 : len(bin)-1]
+	} else if strings.ContainsAny(bin, " \t'\"") {
+		return false
+	}
+	name := bin
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	name = strings.TrimSuffix(strings.TrimSuffix(name, ".exe"), ".EXE")
+	return name == "memcompact" || name == "memcompact-hook"
 }
 
 // setHook removes every handler of h's sub-verb from h's event and, when

@@ -35,4 +35,8 @@ func (c *Result) WriteText(w io.Writer) {
 	if c.Backup != "" {
 		fmt.Fprintf(w, "previous contents kept in %s\n", c.Backup)
 	}
+	if c.Action == ActionInstall {
+		fmt.Fprintf(w, "the hooks run %s (memcompact %s; each command tried once)\n", c.Bin, c.Version)
+		fmt.Fprintf(w, "next: start a new Claude Code session (the hooks load at start), then run 'memcompact doctor' to see them working\n")
+	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/memcompact/memcompact/internal/claudehooks"
 	"github.com/memcompact/memcompact/internal/mcpserver"
 )
 
@@ -12,4 +13,12 @@ func init() {
 		h := &mcpserver.Host{Getenv: env.Getenv, LookupEnv: env.LookupEnv, Home: env.Home(), Today: env.Today, Now: env.Now}
 		return mcpserver.Serve(ctx, mcpserver.New(h, Version), env.Stdin, env.Stdout)
 	})
+}
+
+// The in-process tests' executable is the test binary, which must never
+// be written into a hook or run as one: "hooks install" writes a stand-in
+// path, and a dry run of a hook command answers as memcompact would.
+func init() {
+	Executable = func() (string, error) { return "/opt/memcompact/memcompact", nil }
+	claudehooks.DefaultDryRun = func(context.Context, claudehooks.Hook, string) (string, error) { return Version, nil }
 }

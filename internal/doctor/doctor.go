@@ -17,6 +17,7 @@ package doctor
 import (
 	"errors"
 	"fmt"
+	"github.com/memcompact/memcompact/internal/claudehooks"
 	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/store"
 	"path/filepath"
@@ -60,6 +61,9 @@ type Options struct {
 	// reads (hook failures, a guard switched off); "" skips that area. The
 	// session-start hook leaves it empty: it reports the record itself.
 	DataDir string
+	// ClaudeHooks is what claudehooks.Inspect found in Claude Code's
+	// settings files; nil skips that area (the session-start hook).
+	ClaudeHooks *claudehooks.Inspection
 	// Location and Related, set when the store was found from the working
 	// directory, say which rule chose it and which other stores of the
 	// project hold entries Claude Code never loads.
@@ -98,8 +102,12 @@ const (
 	// AreaHookRuns is what the Claude Code hooks recorded they could not
 	// do (package hookstate), and a guard switched off.
 	AreaHookRuns = "hook runs"
-	AreaStore    = "store"
-	AreaEntries  = "entries"
+	// AreaClaudeHooks is memcompact's hooks in Claude Code's settings:
+	// installed or not, each command tried once, and hooks installed
+	// twice (in settings and by the memcompact plugin).
+	AreaClaudeHooks = "claude code hooks"
+	AreaStore       = "store"
+	AreaEntries     = "entries"
 )
 
 // Status of one area.
@@ -209,6 +217,7 @@ func Diagnose(opt Options) *Report {
 	d.budgets()
 	historyFinding(d)
 	hookRunsFinding(d)
+	claudeHooksFinding(d)
 	if !opt.Quick {
 		d.check()
 	}

@@ -3,6 +3,7 @@ package doctor
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/hookstate"
@@ -79,4 +80,67 @@ func hookRunsFinding(d *diagnosis) {
 	d.add(Finding{Area: AreaHookRuns, Status: StatusProblem,
 		Summary: fmt.Sprintf("memcompact's hooks failed %d time(s) in the last 7 days (the latest below; all in %s)", len(fails), hookstate.Path(d.opt.DataDir)),
 		Details: det})
+}
+
+// claudeHooksFinding reports memcompact's hooks in Claude Code's settings:
+// not installed (a note: nothing guards the store), installed and each
+// command run once with the version it runs, a command that cannot run or
+// a hook missing (problems: a failing pre-write hook lets writes through),
+// and hooks installed twice (in two settings files, or in settings and by
+// the memcompact plugin: each runs twice).
+func claudeHooksFinding(d *diagnosis) {
+	in := d.opt.ClaudeHooks
+	if in == nil {
+		return
+	}
+	for _, u := range in.Unreadable {
+		d.add(Finding{Area: AreaClaudeHooks, Status: StatusInfo, Summary: "cannot read a settings file: " + u})
+	}
+	var det []string
+	files := map[string]bool{}
+	var broken []string
+	for _, h := range in.Hooks {
+		files[h.Settings] = true
+		if h.Runs {
+			det = append(det, fmt.Sprintf("%s: %s runs memcompact %s: %s", h.Settings, h.Hook, h.Version, h.Command))
+		} else {
+			det = append(det, fmt.Sprintf("%s: %s cannot run: %s", h.Settings, h.Hook, h.Error))
+			broken = append(broken, fmt.Sprintf("%s (%s)", h.Hook, h.Command))
+		}
+	}
+	switch {
+	case len(in.Hooks) == 0 && in.Plugin == "":
+		d.add(Finding{Area: AreaClaudeHooks, Status: StatusInfo,
+			Summary: "memcompact's Claude Code hooks are not installed: no session-start note, and nothing guards writes to memory",
+			Command: "memcompact hooks install"})
+		return
+	case len(in.Hooks) == 0:
+		d.add(Finding{Area: AreaClaudeHooks, Status: StatusOK,
+			Summary: fmt.Sprintf("run by the memcompact plugin (%s, enabled in %s)", in.Plugin, in.PluginSettings)})
+		return
+	}
+	if in.Plugin != "" {
+		d.add(Finding{Area: AreaClaudeHooks, Status: StatusProblem,
+			Summary: fmt.Sprintf("installed twice: in settings and by the memcompact plugin (%s, enabled in %s); each hook runs twice", in.Plugin, in.PluginSettings),
+			Details: det, Command: "memcompact hooks uninstall"})
+	} else if len(files) > 1 {
+		d.add(Finding{Area: AreaClaudeHooks, Status: StatusProblem,
+			Summary: fmt.Sprintf("installed in %d settings files; each hook runs once per file", len(files)),
+			Details: det, Command: "memcompact hooks uninstall --settings FILE"})
+	}
+	if len(broken) > 0 {
+		d.add(Finding{Area: AreaClaudeHooks, Status: StatusProblem,
+			Summary: fmt.Sprintf("%d hook command(s) cannot run: %s; Claude Code treats a failing hook as a non-blocking error, so writes go through unguarded. Install again from the memcompact you use", len(broken), strings.Join(broken, ", ")),
+			Details: det, Command: "memcompact hooks install"})
+	}
+	if len(in.Missing) > 0 {
+		d.add(Finding{Area: AreaClaudeHooks, Status: StatusProblem,
+			Summary: "installed in part: " + strings.Join(in.Missing, ", ") + " missing",
+			Details: det, Command: "memcompact hooks install"})
+	}
+	if len(broken) == 0 && len(in.Missing) == 0 && in.Plugin == "" && len(files) == 1 {
+		d.add(Finding{Area: AreaClaudeHooks, Status: StatusOK,
+			Summary: fmt.Sprintf("installed in %s; each command ran once (memcompact %s)", in.Hooks[0].Settings, in.Hooks[0].Version),
+			Details: det})
+	}
 }

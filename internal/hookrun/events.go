@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/hookjson"
 	"github.com/memcompact/memcompact/internal/doctor"
 	"github.com/memcompact/memcompact/internal/filecache"
+	"github.com/memcompact/memcompact/internal/hookjson"
 	"github.com/memcompact/memcompact/internal/hookstate"
 	"github.com/memcompact/memcompact/internal/journal"
 	"github.com/memcompact/memcompact/internal/secrets"

@@ -51,6 +51,8 @@ type Request struct {
 	Home      string
 	Today     time.Time
 	Now       func() time.Time
+	// Version is memcompact's, which a dry run reports.
+	Version string
 }
 
 // Result is a hook's decision. A hook always exits 0 once its event is
@@ -104,6 +106,12 @@ func Run(ctx context.Context, req Request) (res *Result, err error) {
 			return res, nil
 		}
 		res.fail("%v; allowing", rerr)
+		return res, nil
+	}
+	if in.SessionID == hookjson.DrySession {
+		// "hooks install" or doctor trying the command it wrote: answer
+		// at once, changing and recording nothing.
+		res.note("dry run: memcompact %s runs this hook", req.Version)
 		return res, nil
 	}
 	res.session = in.SessionID

@@ -47,9 +47,9 @@ import (
 
 // Call is one file-writing tool call, as the hook received it.
 type Call struct {
-	Tool  string                 // Write, Edit or MultiEdit
+	Tool  string              // Write, Edit or MultiEdit
 	Input *hookjson.ToolInput // tool_input
-	Cwd   string                 // the session's working directory
+	Cwd   string              // the session's working directory
 
 	Getenv func(string) string
 	// LookupEnv tells a variable set to "" from one not set, as Claude
