@@ -29,6 +29,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
@@ -135,13 +136,9 @@ func Uninstall(path string) (*Change, error) {
 func edit(path string, change func(hooks *object, c *Change) error) (*Change, error) {
 	c := &Change{Settings: path, Added: []string{}, Present: []string{}, Removed: []string{}}
 	atomicfile.RemoveStale(filepath.Dir(path))
-	f, err := textfile.Read(path)
-	exists := err == nil
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		f = textfile.FromBytes(path, nil)
-	case err != nil:
-		return nil, &InvalidError{path, err}
+	f, exists, err := readSettled(path)
+	if err != nil {
+		return nil, err
 	}
 	if !utf8.Valid(f.Raw) {
 		return nil, &InvalidError{path, errors.New("not valid UTF-8, so not valid JSON; refusing to edit it")}
@@ -395,4 +392,72 @@ func joinArray(vs []json.RawMessage) json.RawMessage {
 	}
 	b.WriteByte(']')
 	return b.Bytes()
+}
+
+// The settling of a read: how long to wait between two reads, and how many
+// reads to make before giving up.
+var (
+	settleWait  = 20 * time.Millisecond
+	settleReads = 50
+)
+
+// snapshot is one read of the settings file.
+type snapshot struct {
+	f      *textfile.File
+	exists bool
+	err    error
+}
+
+func (s snapshot) blank() bool { return s.exists && len(bytes.TrimSpace(s.f.Raw)) == 0 }
+
+func (s snapshot) same(o snapshot) bool {
+	if s.err != nil || o.err != nil {
+		return false
+	}
+	return s.exists == o.exists && (!s.exists || s.f.Digest == o.f.Digest)
+}
+
+func readOnce(path string) snapshot {
+	f, err := textfile.Read(path)
+	switch {
+	case err == nil:
+		return snapshot{f: f, exists: true}
+	case errors.Is(err, fs.ErrNotExist):
+		return snapshot{f: textfile.FromBytes(path, nil)}
+	}
+	return snapshot{err: err}
+}
+
+// readSettled reads the settings file until two reads a moment apart
+// agree, so an edit is never planned against a file another program is
+// rewriting: a file caught between its truncation and its new bytes reads
+// empty, and writing hooks over it would lose every other key. A file
+// that reads empty while it was not empty before — in an earlier read of
+// this run, or as the backup of memcompact's last change holds it — is
+// read again until it is not; if it stays empty, the edit is refused,
+// saying where the last bytes are.
+func readSettled(path string) (*textfile.File, bool, error) {
+	prev := readOnce(path)
+	hadBytes := prev.exists && !prev.blank()
+	backup := path + BackupSuffix
+	where := "it read so a moment ago"
+	if b, err := os.ReadFile(backup); err == nil && len(bytes.TrimSpace(b)) > 0 {
+		hadBytes, where = true, "its last settings are kept in "+backup
+	}
+	for range settleReads {
+		time.Sleep(settleWait)
+		cur := readOnce(path)
+		hadBytes = hadBytes || (cur.exists && !cur.blank())
+		if cur.same(prev) && !(cur.blank() && hadBytes) {
+			return cur.f, cur.exists, nil
+		}
+		prev = cur
+	}
+	switch {
+	case prev.err != nil:
+		return nil, false, &InvalidError{path, prev.err}
+	case prev.blank():
+		return nil, false, &InvalidError{path, fmt.Errorf("it is empty, yet it held settings before (%s); another program may be rewriting it, so it is not written over. Run the command again in a moment; if you emptied it on purpose, delete it first", where)}
+	}
+	return nil, false, &InvalidError{path, errors.New("it kept changing while it was read; another program is rewriting it. Run the command again in a moment")}
 }
