@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/userenv"
@@ -95,8 +96,8 @@ func Run(env *Env, args []string) (code int) {
 		// A verb must never crash its caller (a hook, a server): a panic is
 		// a bug, reported as a refusal rather than a stack trace mid-session.
 		if r := recover(); r != nil {
-			fmt.Fprintf(env.Stderr, "memcompact: error: internal error: %v\n", r)
-			fmt.Fprintf(env.Stderr, "memcompact: hint: this is a bug; please report it with the input that caused it\n")
+			outcome.Say(env.Stderr, outcome.KindError, fmt.Sprintf("internal error: %v", r))
+			outcome.Say(env.Stderr, outcome.KindHint, "this is a bug; please report it with the input that caused it")
 			code = exitRefused
 		}
 	}()
@@ -151,7 +152,7 @@ func runVerb(env *Env, c *command, args []string) int {
 			code, hints = ee.Code, ee.Hints
 		}
 		if (ee == nil || ee.Err != nil) && code != exitClean {
-			writeJSONTo(env.Stdout, jsonout.ErrorOf(code, msg, hints))
+			writeJSONTo(env.Stdout, jsonout.ErrorOf(outcome.Status(code), msg, hints))
 		}
 	}
 	return report(env, err)
@@ -176,14 +177,14 @@ func report(env *Env, err error) int {
 	}
 	var ee *exitError
 	if !errors.As(err, &ee) {
-		fmt.Fprintf(env.Stderr, "memcompact: error: %v\n", err)
+		outcome.Say(env.Stderr, outcome.KindError, err.Error())
 		return exitRefused
 	}
 	if ee.Err != nil {
-		fmt.Fprintf(env.Stderr, "memcompact: error: %v\n", ee.Err)
+		outcome.Say(env.Stderr, outcome.KindError, ee.Err.Error())
 	}
 	for _, h := range ee.Hints {
-		fmt.Fprintf(env.Stderr, "memcompact: hint: %s\n", h)
+		outcome.Say(env.Stderr, outcome.KindHint, h)
 	}
 	return ee.Code
 }

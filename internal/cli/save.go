@@ -64,7 +64,11 @@ func runSave(env *Env, args []string) (err error) {
 		renderCompact(env, res.Compaction, false, nil)
 	}
 	h := saveHints{file: pos[0], root: f.req.Root}
-	res.WriteText(env.Stdout, env.Stderr, h.args(), wdPath(res.Root, res.Unsaved))
+	if msg, hint, ok := res.SecretRefusal(h.args(), wdPath(res.Root, res.Unsaved)); ok {
+		outcome.Say(env.Stderr, outcome.KindError, msg)
+		outcome.Say(env.Stderr, outcome.KindHint, hint)
+	}
+	res.WriteText(env.Stdout, h.args(), wdPath(res.Root, res.Unsaved))
 	return exitCode(int(res.Outcome))
 }
 
