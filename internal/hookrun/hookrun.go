@@ -36,8 +36,8 @@ const (
 	EventPostRead     = "post-read"
 )
 
-// ReasonUnknownEvent: the request names no event, or one this engine does
-// not run.
+// ReasonUnknownEvent is the reason of a request that names no event, or one
+// this engine does not run.
 const ReasonUnknownEvent outcome.Reason = "unknown-event"
 
 // Request is one run of a hook.
