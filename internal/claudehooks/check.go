@@ -8,12 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/extcmd"
 	"github.com/memcompact/memcompact/internal/hookjson"
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/store"
 )
 
@@ -27,7 +27,7 @@ const DryRunTimeout = 10 * time.Second
 var DefaultDryRun = DryRun
 
 // dryAnswer is what a memcompact hook prints on stderr for a dry run.
-var dryAnswer = regexp.MustCompile(`dry run: memcompact (\S+) runs this hook`)
+var dryAnswer = lazyre.New(`dry run: memcompact (\S+) runs this hook`)
 
 // DryRun runs command through the shell, as Claude Code runs a command
 // hook, with a dry-run payload for h's event on stdin, and returns the
@@ -39,7 +39,7 @@ func DryRun(ctx context.Context, h Hook, command string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", command, err)
 	}
-	m := dryAnswer.FindStringSubmatch(res.Stderr)
+	m := dryAnswer().FindStringSubmatch(res.Stderr)
 	if m == nil {
 		return "", fmt.Errorf("%s ran but did not answer as a memcompact hook (stderr: %q)", command, strings.TrimSpace(res.Stderr))
 	}
