@@ -429,17 +429,22 @@ func startScan(scan func() *secrets.Report) *pendingScan {
 // no caller returns, or exits, with it half done.
 func (p *pendingScan) wait() { <-p.done }
 
-// report waits for the scan's report; a panic in the scan is raised here,
-// in the caller's goroutine, where it is recovered.
-func (p *pendingScan) report() *secrets.Report {
+// report waits for the scan's report. A bug that made the scan panic (in
+// its own goroutine, where nothing else could recover it) is an error:
+// the area says it was not checked, and the rest of the diagnosis stands.
+func (p *pendingScan) report() (*secrets.Report, error) {
 	p.wait()
 	if p.perr != nil {
-		panic(p.perr)
+		return nil, fmt.Errorf("internal error (%v) — this is a bug, please report it", p.perr)
 	}
-	return p.rep
+	return p.rep, nil
 }
 
-func (d *diagnosis) secrets(rep *secrets.Report) {
+func (d *diagnosis) secrets(rep *secrets.Report, err error) {
+	if err != nil {
+		d.add(Finding{Area: AreaSecrets, Status: StatusInfo, Summary: "not checked: " + err.Error()})
+		return
+	}
 	if rep.Findings != nil {
 		d.r.SecretFindings = rep.Findings
 	}
