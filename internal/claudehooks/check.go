@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/memcompact/memcompact/internal/hookjson"
 	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/store"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // DryRunTimeout bounds one dry run of a hook command: Claude Code's own
@@ -58,9 +58,11 @@ type settingsDoc struct {
 	EnabledPlugins map[string]json.RawMessage `json:"enabledPlugins"`
 }
 
-// readSettings reads path; a missing file is (nil, nil).
+// readSettings reads path the one way memcompact reads a file
+// (textfile.Read: a regular file only, never a FIFO that would block, and
+// within the size cap); a missing file is (nil, nil).
 func readSettings(path string) (*settingsDoc, error) {
-	raw, err := os.ReadFile(path)
+	f, err := textfile.Read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -68,10 +70,10 @@ func readSettings(path string) (*settingsDoc, error) {
 		return nil, err
 	}
 	var d settingsDoc
-	if len(strings.TrimSpace(string(raw))) == 0 {
+	if len(strings.TrimSpace(f.Text)) == 0 {
 		return &d, nil
 	}
-	if err := json.Unmarshal(raw, &d); err != nil {
+	if err := json.Unmarshal([]byte(f.Text), &d); err != nil {
 		return nil, fmt.Errorf("%s: not valid JSON: %v", path, err)
 	}
 	return &d, nil

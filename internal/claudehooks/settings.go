@@ -441,7 +441,7 @@ func readSettled(path string) (*textfile.File, bool, error) {
 	hadBytes := prev.exists && !prev.blank()
 	backup := path + BackupSuffix
 	where := "it read so a moment ago"
-	if b, err := os.ReadFile(backup); err == nil && len(bytes.TrimSpace(b)) > 0 {
+	if b, err := textfile.Read(backup); err == nil && len(bytes.TrimSpace(b.Raw)) > 0 {
 		hadBytes, where = true, "its last settings are kept in "+backup
 	}
 	for range settleReads {
