@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -56,6 +55,8 @@ type benchRow struct {
 // Claude Code keeps them, and the rows to run there.
 type benchFixture struct {
 	dir  string
+	mem  string // the session store (benchStore), where Claude Code keeps it
+	ssam string // the check store (checkStore)
 	env  map[string]string
 	rows []benchRow
 	made time.Time // when the stores were copied
@@ -125,7 +126,7 @@ func newBenchFixture(b *testing.B) *benchFixture {
 		return out
 	}
 	f := &benchFixture{
-		dir: dir, made: time.Now(),
+		dir: dir, mem: mem, ssam: ssam, made: time.Now(),
 		env: map[string]string{
 			"HOME": filepath.Join(dir, "home"), "CLAUDE_CONFIG_DIR": cfg,
 			"MEMCOMPACT_TODAY": "2026-12-02", "TZ": "UTC", "PATH": os.Getenv("PATH"),
@@ -180,18 +181,14 @@ func checkRun(b *testing.B, r benchRow, code int, stdout, stderr []byte) {
 
 // BenchmarkProcess runs each row as its own process, the way a hook runs:
 // the figure includes start-up. /bin/true is the baseline the table's
-// targets are measured above. It installs memcompact, memcompact-full and
-// memcompact-hook from this checkout side by side, or runs
-// $MEMCOMPACT_BENCH_BIN (and, for the hook rows' "-lean" twins,
-// $MEMCOMPACT_BENCH_HOOK_BIN) when set, so two builds can be compared on
-// the same rows.
+// targets are measured above. It builds memcompact from this checkout, or
+// runs $MEMCOMPACT_BENCH_BIN when set, so two builds can be compared on the
+// same rows.
 func BenchmarkProcess(b *testing.B) {
 	f := newBenchFixture(b)
-	bin, lean := os.Getenv("MEMCOMPACT_BENCH_BIN"), os.Getenv("MEMCOMPACT_BENCH_HOOK_BIN")
-	if bin == "" || lean == "" {
-		dir := filepath.Join(f.dir, "bin")
-		testshared.Install(b, dir, "memcompact", "memcompact-full", "memcompact-hook")
-		bin, lean = cmp.Or(bin, testshared.Exe(dir, "memcompact")), cmp.Or(lean, testshared.Exe(dir, "memcompact-hook"))
+	bin := os.Getenv("MEMCOMPACT_BENCH_BIN")
+	if bin == "" {
+		bin = testshared.Install(b, filepath.Join(f.dir, "bin"))
 	}
 	if t, err := exec.LookPath("true"); err == nil {
 		b.Run("true", func(b *testing.B) {
@@ -204,10 +201,25 @@ func BenchmarkProcess(b *testing.B) {
 	}
 	for _, r := range f.rows {
 		b.Run(r.name, func(b *testing.B) { f.runProcess(b, r, bin) })
-		if r.args[0] == "hook" {
-			b.Run(r.name+"-lean", func(b *testing.B) { f.runProcess(b, r, lean) })
-		}
 	}
+}
+
+// runOnce runs row r once with the executable bin and checks its exit.
+func (f *benchFixture) runOnce(b *testing.B, r benchRow, bin string) {
+	cmd := exec.Command(bin, r.args...)
+	for k, v := range f.environ(r) {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Dir = filepath.Join(f.dir, "proj")
+	cmd.Stdin = bytes.NewReader(r.stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := cmd.ProcessState.ExitCode()
+	if err != nil && code < 0 {
+		b.Fatalf("%s: %v", r.name, err)
+	}
+	checkRun(b, r, code, stdout.Bytes(), stderr.Bytes())
 }
 
 // runProcess times row r run by the executable bin.
@@ -314,5 +326,159 @@ func writeGenStore(b *testing.B, mem string, n int) {
 	}
 	if err := os.WriteFile(filepath.Join(mem, "MEMORY.md"), []byte(ix.String()), 0o644); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// row is the fixture's row named name.
+func (f *benchFixture) row(b *testing.B, name string) benchRow {
+	for _, r := range f.rows {
+		if r.name == name {
+			return r
+		}
+	}
+	b.Fatalf("no row %s", name)
+	return benchRow{}
+}
+
+// floorSource is the machine's floor: a Go program that reads the files
+// it is given (as cat does, every byte) and prints a line. Run with no
+// files it is the language's start-up; with a store's files, start-up
+// plus reading every byte of the store.
+const floorSource = `package main
+
+import (
+	"io"
+	"os"
+)
+
+func main() {
+	for _, p := range os.Args[1:] {
+		if f, err := os.Open(p); err == nil {
+			io.Copy(io.Discard, f)
+			f.Close()
+		}
+	}
+	os.Stdout.WriteString("floor\n")
+}
+`
+
+// buildFloor builds the floor program into dir.
+func buildFloor(b *testing.B, dir string) string {
+	b.Helper()
+	src := filepath.Join(dir, "floor")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for name, text := range map[string]string{"main.go": floorSource, "go.mod": "module floor\n\ngo 1.26\n"} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	exe := testshared.Exe(src, "floor")
+	cmd := exec.Command("go", "build", "-o", exe, ".")
+	cmd.Dir = src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("building the floor program: %v\n%s", err, out)
+	}
+	return exe
+}
+
+// filesUnder lists the regular files under dir.
+func filesUnder(b *testing.B, dir string) []string {
+	b.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			out = append(out, p)
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
+// startupRow is one row of the start-up table: a process to run, and the
+// floor row it is measured against with its target ratio (none for a
+// floor itself).
+type startupRow struct {
+	name   string
+	run    func() // one run of the process, checked
+	floor  string
+	target float64
+}
+
+// BenchmarkStartup is the top table of BENCHMARKS.md: each row run as its
+// own process, interleaved round by round with the machine's floors (a Go
+// program that prints a line; that program reading every byte of the
+// store, or of the index), so that a loaded machine slows a row and its
+// floor alike. It reports each row's median wall time and its ratio to
+// its floor's median in the same run; it asserts no time (the targets are
+// in the table, and in the log's last column).
+//
+//	go test ./cmd/memcompact -run '^$' -bench Startup -benchtime 15x
+func BenchmarkStartup(b *testing.B) {
+	f := newBenchFixture(b)
+	bin := os.Getenv("MEMCOMPACT_BENCH_BIN")
+	if bin == "" {
+		bin = testshared.Install(b, filepath.Join(f.dir, "bin"))
+	}
+	floor := buildFloor(b, f.dir)
+	exe := func(name string, args ...string) func() {
+		return func() {
+			out, err := exec.Command(name, args...).Output()
+			if err != nil || len(out) == 0 {
+				b.Fatalf("%s: %v", name, err)
+			}
+		}
+	}
+	mc := func(name string) func() {
+		r := f.row(b, name)
+		return func() { f.runOnce(b, r, bin) }
+	}
+	storeFiles := filesUnder(b, f.mem)
+	index := filepath.Join(f.ssam, "MEMORY.md")
+	rows := []startupRow{
+		{name: "go-floor", run: exe(floor)},
+		{name: "read-floor-store", run: exe(floor, storeFiles...)},
+		{name: "read-floor-index", run: exe(floor, index)},
+		{name: "version", run: mc("version"), floor: "go-floor", target: 2},
+		{name: "session-start-unchanged", run: mc("session-start-unchanged"), floor: "read-floor-store", target: 1.5},
+		{name: "session-start-never-seen", run: mc("session-start-cold"), floor: "read-floor-store", target: 4},
+		{name: "pre-write-index-edit", run: mc("pre-write-index-edit"), floor: "read-floor-store", target: 1.5},
+		{name: "check-19k-index", run: mc("check-1000ssam"), floor: "read-floor-index", target: 1.3},
+	}
+	// One untimed run of each fills the warm directories; then the store
+	// settles, as between two sessions.
+	for _, r := range rows {
+		r.run()
+	}
+	f.settle()
+	times := make(map[string][]time.Duration, len(rows))
+	for i := 0; b.Loop(); i++ {
+		// Each round in another order, so no row always follows another.
+		for j := range rows {
+			r := rows[(i+j)%len(rows)]
+			t0 := time.Now()
+			r.run()
+			times[r.name] = append(times[r.name], time.Since(t0))
+		}
+	}
+	med := map[string]float64{}
+	for name, ts := range times {
+		slices.Sort(ts)
+		med[name] = float64(ts[len(ts)/2].Microseconds()) / 1000
+	}
+	b.Logf("| row | median ms | floor | floor ms | × floor | target |")
+	for _, r := range rows {
+		b.ReportMetric(med[r.name], r.name+"-ms")
+		if r.floor == "" {
+			b.Logf("| %s | %.2f | | | | |", r.name, med[r.name])
+			continue
+		}
+		ratio := med[r.name] / med[r.floor]
+		b.ReportMetric(ratio, r.name+"-x")
+		b.Logf("| %s | %.2f | %s | %.2f | %.2f | ≤ %.1f× |", r.name, med[r.name], r.floor, med[r.floor], ratio, r.target)
 	}
 }

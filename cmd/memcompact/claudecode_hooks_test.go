@@ -12,43 +12,40 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memcompact/memcompact/internal/shellword"
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
 // TestClaudeCodeHooks runs memcompact's hooks inside the real Claude Code,
-// installed by "memcompact hooks install" as a user would, once run by
-// memcompact and once by memcompact-hook beside it. The fake Messages
-// API plays an agent that reads the store's MEMORY.md, then edits it to
-// strip a pointer's recall hook. Claude Code must carry the session-start
-// note to the model, deny the Edit with memcompact's reason, and leave the
-// index as it was.
+// installed by "memcompact hooks install" as a user would, from a folder
+// whose path holds a space (the command written must be quoted for the
+// shell). The fake Messages API plays an agent that reads the store's
+// MEMORY.md, then edits it to strip a pointer's recall hook. Claude Code
+// must carry the session-start note to the model, deny the Edit with
+// memcompact's reason, and leave the index as it was.
 //
 // It runs only when MEMCOMPACT_CLAUDE_CODE names a claude executable (see
-// TestClaudeCode), and builds both executables with the go command.
+// TestClaudeCode), and builds memcompact with the go command.
 func TestClaudeCodeHooks(t *testing.T) {
 	claude := realClaude(t, "the hooks inside the real Claude Code client are not tried")
-	full, both := t.TempDir(), t.TempDir()
-	testshared.Install(t, full, "memcompact", "memcompact-full")
-	testshared.Install(t, both, "memcompact", "memcompact-full", "memcompact-hook")
-	for _, c := range []struct {
-		name, dir, runs string
-	}{
-		{"memcompact", full, filepath.Join(full, "memcompact")},
-		{"memcompact-hook", both, filepath.Join(both, "memcompact-hook")},
-	} {
+	bin := testshared.Install(t, filepath.Join(t.TempDir(), "my tools"))
+	for _, c := range []struct{ name string }{{"memcompact"}} {
 		t.Run(c.name, func(t *testing.T) {
 			sc := newScratch(t)
 			index := filepath.Join(sc.defaultStore(t), "MEMORY.md")
 			writeHookStore(t, filepath.Dir(index))
 			before, _ := os.ReadFile(index)
-			bin := filepath.Join(c.dir, "memcompact")
-			out, err := exec.Command(bin, "hooks", "install", "--settings", filepath.Join(sc.config, "settings.json"), "--bin", bin).CombinedOutput()
+			// Installed by a plain "hooks install": the command written is
+			// the absolute path of the executable that ran it.
+			install := exec.Command(bin, "hooks", "install", "--settings", filepath.Join(sc.config, "settings.json"))
+			install.Dir = sc.cwd
+			out, err := install.CombinedOutput()
 			if err != nil {
 				t.Fatalf("hooks install: %v\n%s", err, out)
 			}
 			settings, _ := os.ReadFile(filepath.Join(sc.config, "settings.json"))
-			if !bytes.Contains(settings, []byte(c.runs+" hook pre-write")) {
-				t.Fatalf("the hooks do not run %s:\n%s", c.runs, settings)
+			if !bytes.Contains(settings, []byte(shellword.Quote(bin)+" hook pre-write")) {
+				t.Fatalf("the hooks do not run %s:\n%s", shellword.Quote(bin), settings)
 			}
 			note := sessionNote(t, bin, sc)
 			api := newFakeAPI()

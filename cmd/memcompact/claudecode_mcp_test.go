@@ -14,8 +14,7 @@ import (
 )
 
 // TestClaudeCodeMCP runs "memcompact mcp" inside the real Claude Code, as
-// a user registers it: the memcompact installed beside memcompact-full,
-// which it becomes (package companion). A fake Messages API plays an agent
+// a user registers it: the one executable a user installs. A fake Messages API plays an agent
 // that calls memcompact's load tool on the project's index; Claude Code
 // must start the server, offer the tool, and carry the tool's JSON answer
 // back to the model.
@@ -24,7 +23,7 @@ import (
 // TestClaudeCode), and builds the executables with the go command.
 func TestClaudeCodeMCP(t *testing.T) {
 	claude := realClaude(t, "the MCP server inside the real Claude Code client is not tried")
-	bin := testshared.Install(t, t.TempDir(), "memcompact", "memcompact-full")
+	bin := testshared.Install(t, t.TempDir())
 	sc := newScratch(t)
 	index := filepath.Join(sc.defaultStore(t), "MEMORY.md")
 	writeHookStore(t, filepath.Dir(index))

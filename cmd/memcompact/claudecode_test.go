@@ -32,9 +32,8 @@ import (
 // cache directory and sets it. See README, "Claude Code fidelity".
 func TestClaudeCode(t *testing.T) {
 	claude := realClaude(t, "the differential test against the real Claude Code client is skipped")
-	// The memcompact a user installs (memcompact-full beside it reads the
-	// indexes holding a comment).
-	memcompact := testshared.Install(t, t.TempDir(), "memcompact", "memcompact-full")
+	// The memcompact a user installs.
+	memcompact := testshared.Install(t, t.TempDir())
 	api := newFakeAPI()
 	srv := httptest.NewServer(api)
 	t.Cleanup(srv.Close) // not defer: the parallel subtests run after this function returns

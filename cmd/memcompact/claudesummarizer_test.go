@@ -25,9 +25,8 @@ import (
 // names a claude executable (.ci/run sets it).
 func TestClaudeSummarizer(t *testing.T) {
 	claude := realClaude(t, "--summarizer claude against the real client is skipped")
-	// The memcompact a user installs (memcompact-full beside it reads the
-	// indexes holding a comment).
-	memcompact := testshared.Install(t, t.TempDir(), "memcompact", "memcompact-full")
+	// The memcompact a user installs.
+	memcompact := testshared.Install(t, t.TempDir())
 	api := &bulletAPI{answer: "- 2026-05-02: Module path is github.com/acme/tool; Go 1.26 pinned in go.mod.\n" +
 		"- 2026-05-03: Tests live beside code; CLI tests in testdata/script; `go test ./...` runs everything in 40 s.\n"}
 	srv := httptest.NewServer(api)

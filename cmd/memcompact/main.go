@@ -1,29 +1,36 @@
 // Command memcompact keeps an AI agent's file-based memory small without
 // making it forget. Run "memcompact help" for its verbs.
 //
-// It links neither the MCP server, the model summarizers' SDKs nor
-// goldmark, whose initialisation would cost every run several
-// milliseconds before main begins: it hands the command lines that need
-// them to memcompact-full, installed beside it (package companion).
+// It is the one executable: every verb, the Claude Code hooks and the MCP
+// server ("memcompact mcp") are this program.
 package main
 
 import (
+	"context"
 	"os"
 
 	"github.com/memcompact/memcompact/internal/cli"
-	"github.com/memcompact/memcompact/internal/companion"
-	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/hookrun"
-	"github.com/memcompact/memcompact/internal/mdblocks"
+	"github.com/memcompact/memcompact/internal/mcpserver"
 )
 
+// The command line's "mcp" verb serves the MCP face; the two faces never
+// import each other, so the executable joins them here.
+func init() { cli.LinkMCP(serveMCP) }
+
 func main() {
-	companion.Arrive()
-	// Every run of this executable is a short one (the MCP server, the one
-	// that lives long, is memcompact-full's): garbage is left until the
-	// heap nears hookrun.MemoryLimit, not collected and thrown away at exit.
-	hookrun.CollectLate(os.Getenv)
-	mdblocks.Use(mdblocks.Companion(companion.Full))
-	entryfile.Use(entryfile.Companion(companion.Full))
+	// Every run but the MCP server's is a short one: garbage is left until
+	// the heap nears hookrun.MemoryLimit, not collected and thrown away at
+	// exit. The server lives as long as its client, so it collects.
+	if len(os.Args) < 2 || os.Args[1] != "mcp" {
+		hookrun.CollectLate(os.Getenv)
+	}
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// serveMCP is the MCP server on env's standard streams, seeing the world
+// as the command line does.
+func serveMCP(ctx context.Context, env *cli.Env) error {
+	h := &mcpserver.Host{Getenv: env.Getenv, LookupEnv: env.LookupEnv, Home: env.Home(), Today: env.Today, Now: env.Now}
+	return mcpserver.Serve(ctx, mcpserver.New(h, cli.Version), env.Stdin, env.Stdout)
 }

@@ -85,9 +85,8 @@ func mcpCases(dir string) map[string]struct {
 }
 
 // TestMCP starts "memcompact mcp" as a subprocess, lists its tools and calls
-// each one through the SDK's client: this test executable with everything
-// linked, and the memcompact a user installs, which becomes the
-// memcompact-full beside it (package companion).
+// each one through the SDK's client: this test executable, and the
+// memcompact a user installs.
 func TestMCP(t *testing.T) {
 	bin, err := exec.LookPath("memcompact") // testscript.Main put this test binary on PATH as memcompact
 	if err != nil {
@@ -96,9 +95,9 @@ func TestMCP(t *testing.T) {
 	t.Run("linked", func(t *testing.T) { testMCP(t, bin) })
 	t.Run("installed", func(t *testing.T) {
 		if testing.Short() {
-			t.Skip("builds memcompact and memcompact-full with the go command")
+			t.Skip("builds memcompact with the go command")
 		}
-		testMCP(t, testshared.Install(t, t.TempDir(), "memcompact", "memcompact-full"))
+		testMCP(t, testshared.Install(t, t.TempDir()))
 	})
 }
 

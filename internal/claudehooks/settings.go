@@ -1,7 +1,7 @@
 // Package claudehooks connects memcompact to Claude Code's hooks: it merges
 // memcompact's hook entries into a settings.json (and takes exactly them
-// out again), and it holds the JSON a hook reads on stdin and writes on
-// stdout.
+// out again), and finds and tries the ones installed (Inspect, for
+// doctor). The JSON a hook reads and prints is package hookjson's.
 //
 // The hooks are:
 //
@@ -29,9 +29,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
+	"github.com/memcompact/memcompact/internal/shellword"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -55,8 +57,20 @@ var Ours = []Hook{
 	{Event: "PostToolUse", Matcher: "Read", Sub: "post-read", Timeout: 5},
 }
 
-// Command is the shell command for h when memcompact is invoked as bin.
-func (h Hook) Command(bin string) string { return bin + " hook " + h.Sub }
+// Marker ends every hook command memcompact writes: a shell comment, so
+// it changes nothing when the command runs, by which install and
+// uninstall know their own entries exactly. A user's own hook that only
+// looks like memcompact's (memcompact-audit, npx memcompactor,
+// memcompact.py, MEMCOMPACT_JOURNAL=off memcompact …, a wrapper script)
+// never ends with it, so it is never rewritten or removed.
+const Marker = "# memcompact hooks install"
+
+// Command is the shell command for h when memcompact is the executable
+// bin (an absolute path): bin quoted for the shell, so a path with a space
+// or a quote runs as it is, then the sub-verb and Marker.
+func (h Hook) Command(bin string) string {
+	return shellword.Quote(bin) + " hook " + h.Sub + " " + Marker
+}
 
 // Label names h in reports: the event, and the matcher when there is one.
 func (h Hook) Label() string {
@@ -122,13 +136,9 @@ func Uninstall(path string) (*Change, error) {
 func edit(path string, change func(hooks *object, c *Change) error) (*Change, error) {
 	c := &Change{Settings: path, Added: []string{}, Present: []string{}, Removed: []string{}}
 	atomicfile.RemoveStale(filepath.Dir(path))
-	f, err := textfile.Read(path)
-	exists := err == nil
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		f = textfile.FromBytes(path, nil)
-	case err != nil:
-		return nil, &InvalidError{path, err}
+	f, exists, err := readSettled(path)
+	if err != nil {
+		return nil, err
 	}
 	if !utf8.Valid(f.Raw) {
 		return nil, &InvalidError{path, errors.New("not valid UTF-8, so not valid JSON; refusing to edit it")}
@@ -241,16 +251,31 @@ type commandHook struct {
 	Command string `json:"command"`
 }
 
-// IsOurs reports whether command runs memcompact's hook sub-verb sub: it
-// names a memcompact executable and ends in "hook SUB". Matching on the
-// command rather than on an exact string lets uninstall find entries
-// installed with another --bin.
+// IsOurs reports whether command is memcompact's hook command for the
+// sub-verb sub, whatever executable it runs: one this package wrote (it
+// ends in "hook SUB" and Marker), or one an earlier memcompact wrote
+// before it had a marker, which was exactly "BIN hook SUB" with BIN a
+// memcompact or memcompact-hook executable (a bare name, a path without
+// spaces, or a quoted path). Nothing else is ours, however much it looks like it.
 func IsOurs(command, sub string) bool {
-	f := strings.Fields(command)
-	if len(f) < 3 || f[len(f)-2] != "hook" || f[len(f)-1] != sub {
+	if strings.HasSuffix(command, " hook "+sub+" "+Marker) {
+		return true
+	}
+	bin, ok := strings.CutSuffix(command, " hook "+sub)
+	if !ok {
 		return false
 	}
-	return strings.Contains(strings.ToLower(strings.Join(f[:len(f)-2], " ")), "memcompact")
+	if len(bin) >= 2 && (bin[0] == '"' || bin[0] == '\'') && bin[len(bin)-1] == bin[0] {
+		bin = bin[1 : len(bin)-1]
+	} else if strings.ContainsAny(bin, " \t'\"") {
+		return false
+	}
+	name := bin
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	name = strings.TrimSuffix(strings.TrimSuffix(name, ".exe"), ".EXE")
+	return name == "memcompact" || name == "memcompact-hook"
 }
 
 // setHook removes every handler of h's sub-verb from h's event and, when
@@ -367,4 +392,72 @@ func joinArray(vs []json.RawMessage) json.RawMessage {
 	}
 	b.WriteByte(']')
 	return b.Bytes()
+}
+
+// The settling of a read: how long to wait between two reads, and how many
+// reads to make before giving up.
+var (
+	settleWait  = 20 * time.Millisecond
+	settleReads = 50
+)
+
+// snapshot is one read of the settings file.
+type snapshot struct {
+	f      *textfile.File
+	exists bool
+	err    error
+}
+
+func (s snapshot) blank() bool { return s.exists && len(bytes.TrimSpace(s.f.Raw)) == 0 }
+
+func (s snapshot) same(o snapshot) bool {
+	if s.err != nil || o.err != nil {
+		return false
+	}
+	return s.exists == o.exists && (!s.exists || s.f.Digest == o.f.Digest)
+}
+
+func readOnce(path string) snapshot {
+	f, err := textfile.Read(path)
+	switch {
+	case err == nil:
+		return snapshot{f: f, exists: true}
+	case errors.Is(err, fs.ErrNotExist):
+		return snapshot{f: textfile.FromBytes(path, nil)}
+	}
+	return snapshot{err: err}
+}
+
+// readSettled reads the settings file until two reads a moment apart
+// agree, so an edit is never planned against a file another program is
+// rewriting: a file caught between its truncation and its new bytes reads
+// empty, and writing hooks over it would lose every other key. A file
+// that reads empty while it was not empty before — in an earlier read of
+// this run, or as the backup of memcompact's last change holds it — is
+// read again until it is not; if it stays empty, the edit is refused,
+// saying where the last bytes are.
+func readSettled(path string) (*textfile.File, bool, error) {
+	prev := readOnce(path)
+	hadBytes := prev.exists && !prev.blank()
+	backup := path + BackupSuffix
+	where := "it read so a moment ago"
+	if b, err := textfile.Read(backup); err == nil && len(bytes.TrimSpace(b.Raw)) > 0 {
+		hadBytes, where = true, "its last settings are kept in "+backup
+	}
+	for range settleReads {
+		time.Sleep(settleWait)
+		cur := readOnce(path)
+		hadBytes = hadBytes || (cur.exists && !cur.blank())
+		if cur.same(prev) && !(cur.blank() && hadBytes) {
+			return cur.f, cur.exists, nil
+		}
+		prev = cur
+	}
+	switch {
+	case prev.err != nil:
+		return nil, false, &InvalidError{path, prev.err}
+	case prev.blank():
+		return nil, false, &InvalidError{path, fmt.Errorf("it is empty, yet it held settings before (%s); another program may be rewriting it, so it is not written over. Run the command again in a moment; if you emptied it on purpose, delete it first", where)}
+	}
+	return nil, false, &InvalidError{path, errors.New("it kept changing while it was read; another program is rewriting it. Run the command again in a moment")}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,6 +23,16 @@ func TestIsOurs(t *testing.T) {
 		{"other-tool hook pre-write", "pre-write", false},
 		{"memcompact hook", "pre-write", false},
 		{"echo memcompact hook pre-write extra", "pre-write", false},
+		// What install writes now: the quoted path and the marker.
+		{Ours[1].Command("/opt/my tools/it's/memcompact"), "pre-write", true},
+		{Ours[1].Command("/opt/my tools/it's/memcompact"), "session-start", false},
+		// A user's look-alikes are never ours.
+		{"memcompact-audit hook pre-write", "pre-write", false},
+		{"npx memcompactor hook pre-write", "pre-write", false},
+		{"python3 memcompact.py hook pre-write", "pre-write", false},
+		{"MEMCOMPACT_JOURNAL=off memcompact hook pre-write", "pre-write", false},
+		{"/home/u/bin/wrap.sh hook pre-write", "pre-write", false},
+		{"memcompact hook pre-write; curl example.com", "pre-write", false},
 	}
 	for _, tt := range tests {
 		if got := IsOurs(tt.cmd, tt.sub); got != tt.want {
@@ -196,5 +207,59 @@ func TestInstallKeepsMostLinesEnding(t *testing.T) {
 		if c.crlf && crlf != lf || !c.crlf && crlf != 0 {
 			t.Errorf("%s: %d of %d line endings are CRLF", c.name, crlf, lf)
 		}
+	}
+}
+
+// lookAlikes are a user's own hooks that only look like memcompact's.
+var lookAlikes = []string{
+	"memcompact-audit hook pre-write",
+	"npx memcompactor hook pre-write",
+	"python3 ~/tools/memcompact.py hook pre-write",
+	"MEMCOMPACT_JOURNAL=off memcompact hook pre-write",
+	"$HOME/bin/memcompact-wrapper.sh",
+}
+
+// TestLookAlikesSurvive: install and uninstall leave a user's look-alike
+// hooks exactly as they were, and a second install finds its own entries
+// by their marker alone.
+func TestLookAlikesSurvive(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	var handlers []string
+	for _, c := range lookAlikes {
+		handlers = append(handlers, `{"type": "command", "command": `+string(quote(c))+`}`)
+	}
+	orig := `{"hooks": {"PreToolUse": [{"matcher": "Write|Edit", "hooks": [` + strings.Join(handlers, ", ") + `]}]}}`
+	if err := os.WriteFile(path, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commands := func() []string {
+		b, _ := os.ReadFile(path)
+		var doc settingsDoc
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, g := range doc.Hooks["PreToolUse"] {
+			for _, h := range g.Hooks {
+				out = append(out, h.Command)
+			}
+		}
+		return out
+	}
+	if _, err := Install(path, "/opt/my tools/memcompact"); err != nil {
+		t.Fatal(err)
+	}
+	got := commands()
+	if len(got) != len(lookAlikes)+1 || !slices.Equal(got[:len(lookAlikes)], lookAlikes) || got[len(lookAlikes)] != Ours[1].Command("/opt/my tools/memcompact") {
+		t.Fatalf("after install: %q", got)
+	}
+	if c, err := Install(path, "/opt/my tools/memcompact"); err != nil || c.Changed || len(c.Present) != len(Ours) {
+		t.Fatalf("a second install: %+v, %v", c, err)
+	}
+	if c, err := Uninstall(path); err != nil || len(c.Removed) != len(Ours) {
+		t.Fatalf("uninstall: %+v, %v", c, err)
+	}
+	if got := commands(); !slices.Equal(got, lookAlikes) {
+		t.Fatalf("after uninstall: %q, want the user's %q", got, lookAlikes)
 	}
 }

@@ -24,9 +24,6 @@ func (c *Result) WriteText(w io.Writer) {
 		for _, a := range c.Present {
 			fmt.Fprintf(w, "  kept     %s (already there; rewritten in place)\n", a)
 		}
-		if c.Lean != "" {
-			fmt.Fprintf(w, "the hooks run %s, installed beside memcompact: the same hooks, started in a fraction of the time\n", c.Lean)
-		}
 	case !c.Changed:
 		fmt.Fprintf(w, "no memcompact hooks in %s; nothing to remove\n", c.Settings)
 	default:
@@ -37,5 +34,9 @@ func (c *Result) WriteText(w io.Writer) {
 	}
 	if c.Backup != "" {
 		fmt.Fprintf(w, "previous contents kept in %s\n", c.Backup)
+	}
+	if c.Action == ActionInstall {
+		fmt.Fprintf(w, "the hooks run %s (memcompact %s; each command tried once)\n", c.Bin, c.Version)
+		fmt.Fprintf(w, "next: start a new Claude Code session (the hooks load at start), then run 'memcompact doctor' to see them working\n")
 	}
 }

@@ -16,9 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/jsonout"
-	"github.com/memcompact/memcompact/internal/mdblocks"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/userenv"
@@ -50,11 +49,6 @@ type Env struct {
 	// Now is the clock. MEMCOMPACT_TODAY=YYYY-MM-DD pins the date, so tests
 	// and reproducible runs can fix "today".
 	Now func() time.Time
-	// Process says the streams are this process's own, so a command handed
-	// to memcompact-full may replace the process (handOver).
-	Process bool
-	// argv is the verb's command line, which handOverIf hands over.
-	argv []string
 }
 
 // Today returns the local date at midnight (or MEMCOMPACT_TODAY).
@@ -65,8 +59,7 @@ func (e *Env) Home() string { return userenv.Home(e.Getenv) }
 
 // osEnv is the Env of a real process.
 func osEnv(stdin io.Reader, stdout, stderr io.Writer) *Env {
-	return &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookupEnv: os.LookupEnv, Now: time.Now,
-		Process: stdin == os.Stdin && stdout == os.Stdout && stderr == os.Stderr}
+	return &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookupEnv: os.LookupEnv, Now: time.Now}
 }
 
 // command is one verb: its synopsis (the text after "memcompact ", its
@@ -103,8 +96,8 @@ func Run(env *Env, args []string) (code int) {
 		// A verb must never crash its caller (a hook, a server): a panic is
 		// a bug, reported as a refusal rather than a stack trace mid-session.
 		if r := recover(); r != nil {
-			fmt.Fprintf(env.Stderr, "memcompact: error: internal error: %v\n", r)
-			fmt.Fprintf(env.Stderr, "memcompact: hint: this is a bug; please report it with the input that caused it\n")
+			outcome.Say(env.Stderr, outcome.KindError, fmt.Sprintf("internal error: %v", r))
+			outcome.Say(env.Stderr, outcome.KindHint, "this is a bug; please report it with the input that caused it")
 			code = exitRefused
 		}
 	}()
@@ -122,19 +115,6 @@ func Run(env *Env, args []string) (code int) {
 			return report(env, usagef("unknown verb %q", args[1]))
 		}
 		printUsage(env.Stdout)
-		return exitClean
-	case mdblocks.ServeArg:
-		// Not a verb: memcompact-hook asks for goldmark's answer this way.
-		if err := mdblocks.Serve(env.Stdin, env.Stdout); err != nil {
-			return report(env, err)
-		}
-		return exitClean
-	case entryfile.ServeArg:
-		// Not a verb: memcompact and memcompact-hook ask for yaml.v3's
-		// answer this way.
-		if err := entryfile.Serve(env.Stdin, env.Stdout); err != nil {
-			return report(env, err)
-		}
 		return exitClean
 	case "-version", "--version", "version":
 		// Not fmt: its first use in a process sets up its printer, which
@@ -164,11 +144,7 @@ func runVerb(env *Env, c *command, args []string) int {
 	out := &countingWriter{w: env.Stdout}
 	venv := *env
 	venv.Stdout = out
-	venv.argv = append([]string{c.name}, args...)
-	err := call(c, &venv, args)
-	if out.n == 0 {
-		err = handOverIf(&venv, err)
-	}
+	err := c.run(&venv, args)
 	var ee *exitError
 	if err != nil && out.n == 0 && psflag.Asks(args, "json") {
 		code, msg, hints := exitRefused, err.Error(), []string(nil)
@@ -176,7 +152,7 @@ func runVerb(env *Env, c *command, args []string) int {
 			code, hints = ee.Code, ee.Hints
 		}
 		if (ee == nil || ee.Err != nil) && code != exitClean {
-			writeJSONTo(env.Stdout, jsonout.ErrorOf(code, msg, hints))
+			writeJSONTo(env.Stdout, jsonout.ErrorOf(outcome.Status(code), msg, hints))
 		}
 	}
 	return report(env, err)
@@ -201,14 +177,14 @@ func report(env *Env, err error) int {
 	}
 	var ee *exitError
 	if !errors.As(err, &ee) {
-		fmt.Fprintf(env.Stderr, "memcompact: error: %v\n", err)
+		outcome.Say(env.Stderr, outcome.KindError, err.Error())
 		return exitRefused
 	}
 	if ee.Err != nil {
-		fmt.Fprintf(env.Stderr, "memcompact: error: %v\n", ee.Err)
+		outcome.Say(env.Stderr, outcome.KindError, ee.Err.Error())
 	}
 	for _, h := range ee.Hints {
-		fmt.Fprintf(env.Stderr, "memcompact: hint: %s\n", h)
+		outcome.Say(env.Stderr, outcome.KindHint, h)
 	}
 	return ee.Code
 }

@@ -206,7 +206,7 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool, h *compactHinter) {
 		r.WritePlanText(w)
 		return
 	case compact.StatusRefused, compact.StatusNotConfirmed:
-		fmt.Fprintf(env.Stderr, "memcompact: error: %s\n", r.Message)
+		outcome.Say(env.Stderr, outcome.KindError, r.Message)
 		if h != nil {
 			refusalHints(env.Stderr, r, h)
 		}
@@ -226,13 +226,13 @@ func renderCompact(env *Env, r *compact.Report, dryRun bool, h *compactHinter) {
 func refusalHints(w io.Writer, r *compact.Report, h *compactHinter) {
 	switch {
 	case r.Status == compact.StatusNotConfirmed:
-		fmt.Fprintf(w, "memcompact: hint: run it in a terminal to be asked, or confirm it: %s\n", h.again("--yes"))
+		outcome.Say(w, outcome.KindHint, "run it in a terminal to be asked, or confirm it: "+h.again("--yes"))
 	case r.Reason == compact.ReasonRemoteNotAllowed:
-		fmt.Fprintf(w, "memcompact: hint: see what would be sent: %s\n", h.again("--plan"))
-		fmt.Fprintf(w, "memcompact: hint: allow sending it (or set allow_remote = true in compaction/summarizer.toml): %s\n", h.again("--yes"))
+		outcome.Say(w, outcome.KindHint, "see what would be sent: "+h.again("--plan"))
+		outcome.Say(w, outcome.KindHint, "allow sending it (or set allow_remote = true in compaction/summarizer.toml): "+h.again("--yes"))
 	case r.Reason == compact.ReasonNoEntries && r.SuggestEntryHeading != "":
 		// A file with no heading that would do gets no hint: the message
 		// says what was looked for, and no command can be promised.
-		fmt.Fprintf(w, "memcompact: hint: start an entry at each %s heading: %s\n", r.SuggestEntryHeading, h.only(r, "--entry-heading", r.SuggestEntryHeading))
+		outcome.Say(w, outcome.KindHint, fmt.Sprintf("start an entry at each %s heading: %s", r.SuggestEntryHeading, h.only(r, "--entry-heading", r.SuggestEntryHeading)))
 	}
 }

@@ -85,6 +85,6 @@ func writeJSONTo(w io.Writer, v any) {
 // on stderr.
 func printWarnings[W string | sweep.Warning](env *Env, ws []W) {
 	for _, w := range ws {
-		fmt.Fprintf(env.Stderr, "memcompact: warning: %s\n", w)
+		outcome.Say(env.Stderr, outcome.KindWarning, fmt.Sprint(w))
 	}
 }

@@ -22,7 +22,7 @@ func runHook(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	req := hookrun.Request{Input: env.Stdin, Getenv: env.Getenv, LookupEnv: env.LookupEnv, Home: env.Home(), Today: env.Today(), Now: env.Now}
+	req := hookrun.Request{Input: env.Stdin, Getenv: env.Getenv, LookupEnv: env.LookupEnv, Home: env.Home(), Today: env.Today(), Now: env.Now, Version: Version}
 	if len(pos) == 1 {
 		req.Event = pos[0]
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"os"
 	"os/signal"
-
-	"github.com/memcompact/memcompact/internal/outcome"
 )
 
 func init() {
@@ -13,12 +11,11 @@ func init() {
 }
 
 // MCPServer serves the MCP protocol on env's standard streams until ctx
-// ends or its input does (package mcpserver, as memcompact-full links it).
+// ends or its input does (package mcpserver, as cmd/memcompact links it).
 type MCPServer func(ctx context.Context, env *Env) error
 
-// mcpServer is the linked server; nil in memcompact, which hands "mcp" to
-// memcompact-full (handOver): the MCP SDK's start-up is not paid by every
-// other verb.
+// mcpServer is the server; the executable's main sets it (LinkMCP),
+// because a face never imports the other face.
 var mcpServer MCPServer
 
 // LinkMCP makes s the server "memcompact mcp" runs.
@@ -34,7 +31,7 @@ func runMCP(env *Env, args []string) error {
 		return usagef("mcp takes no arguments")
 	}
 	if mcpServer == nil {
-		return refusef("the MCP server is %w (memcompact-full links the MCP SDK)", outcome.ErrNotLinked)
+		return refusef("the MCP server is not linked into this program")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/budget"
+	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/outcome"
 )
 
@@ -91,24 +92,15 @@ func ask(env *Env, question string) bool {
 	return false
 }
 
-// jsonError is a refusal printed as JSON on stdout (the message still goes
-// to stderr), so a --json caller always gets a JSON object.
-type jsonError struct {
-	SchemaVersion int    `json:"schema_version"`
-	Status        string `json:"status"`
-	Code          int    `json:"code"`
-	Error         string `json:"error"`
-}
-
-// withJSONError renders err as a JSON object when asJSON and err carries a
-// code, then returns it unchanged.
+// withJSONError renders err as the memory-root error object
+// (jsonout.RootError) on stdout when asJSON and err carries a code, then
+// returns it unchanged: the message still goes to stderr, and a --json
+// caller always gets a JSON object.
 func withJSONError(env *Env, asJSON bool, err error) error {
-	err = handOverIf(env, err)
 	var ee *exitError
 	if !asJSON || err == nil || !errors.As(err, &ee) || ee.Err == nil || ee == errHelp {
 		return err
 	}
-	status := map[int]string{exitDefects: "failed", exitRefused: "refused", exitUsage: "usage"}[ee.Code]
-	printJSON(env, jsonError{SchemaVersion: 1, Status: status, Code: ee.Code, Error: ee.Err.Error()})
+	printJSON(env, jsonout.RootErrorOf(outcome.Status(ee.Code), ee.Err.Error()))
 	return err
 }

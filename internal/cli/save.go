@@ -44,10 +44,6 @@ func runSave(env *Env, args []string) (err error) {
 		return err
 	}
 	res, err := compact.Save(context.Background(), req)
-	if errors.Is(err, outcome.ErrNotLinked) && entryFile == "" {
-		// memcompact-full reads the entry from its standard input as well.
-		return &replayStdin{err: err, data: req.Entry}
-	}
 	if err != nil {
 		var oe *outcome.Error
 		if res != nil && res.Unsaved != "" && errors.As(err, &oe) {
@@ -68,7 +64,11 @@ func runSave(env *Env, args []string) (err error) {
 		renderCompact(env, res.Compaction, false, nil)
 	}
 	h := saveHints{file: pos[0], root: f.req.Root}
-	res.WriteText(env.Stdout, env.Stderr, h.args(), wdPath(res.Root, res.Unsaved))
+	if msg, hint, ok := res.SecretRefusal(h.args(), wdPath(res.Root, res.Unsaved)); ok {
+		outcome.Say(env.Stderr, outcome.KindError, msg)
+		outcome.Say(env.Stderr, outcome.KindHint, hint)
+	}
+	res.WriteText(env.Stdout, h.args(), wdPath(res.Root, res.Unsaved))
 	return exitCode(int(res.Outcome))
 }
 

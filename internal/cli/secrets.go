@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/secrets"
 )
 
@@ -28,10 +28,10 @@ func runSecrets(env *Env, args []string) error {
 		return engineError(err)
 	}
 	for _, s := range res.Skipped {
-		fmt.Fprintf(env.Stderr, "memcompact: warning: skipped %s: %s\n", s.Path, s.Reason)
+		outcome.Say(env.Stderr, outcome.KindWarning, "skipped "+s.Path+": "+s.Reason)
 	}
 	for _, e := range res.Errors {
-		fmt.Fprintf(env.Stderr, "memcompact: error: %s: %s\n", e.Path, e.Error)
+		outcome.Say(env.Stderr, outcome.KindError, e.Path+": "+e.Error)
 	}
 	if *asJSON {
 		err = res.WriteJSON(env.Stdout)

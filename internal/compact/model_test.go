@@ -17,7 +17,6 @@ import (
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/summarize"
-	"github.com/memcompact/memcompact/internal/summarize/sdk"
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
@@ -190,7 +189,7 @@ func TestModelConsentAskedWhenSending(t *testing.T) {
 	root := testshared.Tree(t, map[string]string{budget.PolicyRel: runPolicy, "topics/tools.md": d, "topics/small.md": small})
 	// A non-loopback base URL is remote; the fake answers through HTTP.
 	env := keyEnv("https://api.anthropic.com")
-	env.API = sdk.Client(redirectTo(f.URL))
+	env.API = summarize.APIClient(redirectTo(f.URL))
 	asks := 0
 	s := Summarizing{Summarizer: string(summarize.Anthropic), Env: env,
 		ConfirmRemote: func(string) bool { asks++; return true }}

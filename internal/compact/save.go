@@ -178,9 +178,6 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 		return res, res.appendTo(abs, cur, add, row)
 	}
 	pl, err := req.compaction(ctx, root, rel, row, cur, add)
-	if errors.Is(err, outcome.ErrNotLinked) {
-		return nil, err // nothing written: the executable that links it runs the save
-	}
 	if err != nil {
 		// The summarizer cannot run (no key, no claude, a bad setting):
 		// no data is at risk, so the entry is saved and the report says

@@ -164,17 +164,28 @@ func (r *Report) WriteShortfallHints(w io.Writer, file, root string) {
 	}
 }
 
+// SecretRefusal is the error and the hint of a save refused because the
+// entry holds a secret (ok false for any other result), for the face to
+// say: args is FILE (and --root DIR) as given and unsaved the kept entry's
+// path from there, both quoted for a shell.
+func (res *SaveResult) SecretRefusal(args, unsaved string) (msg, hint string, ok bool) {
+	if res.Status != StatusNotSaved || res.Reason != ReasonEntrySecret || len(res.Secrets) == 0 {
+		return "", "", false
+	}
+	s := res.Secrets[0]
+	msg = fmt.Sprintf("the entry holds a secret (line %d, %s: %s), so it was not saved into %s; its text is in %s, readable only by you", s.Line, s.Rule, s.Excerpt, res.File, unsaved)
+	hint = fmt.Sprintf("leave the value out (say where it lives instead) and save again, or save it as it is: memcompact save %s --entry %s --allow-secret", args, unsaved)
+	return msg, hint, true
+}
+
 // WriteText prints where a save put the entry, and its hints, each a
 // command that works when pasted where save was run: args is FILE (and
 // --root DIR) as given and unsaved the kept entry's path from there, both
-// quoted for a shell. The refusal for a secret goes to errw as an error
-// and its hint; everything else to w.
-func (res *SaveResult) WriteText(w, errw io.Writer, args, unsaved string) {
+// quoted for a shell. A refusal for a secret prints nothing here: it is
+// the face's to say (SecretRefusal).
+func (res *SaveResult) WriteText(w io.Writer, args, unsaved string) {
 	switch {
 	case res.Status == StatusNotSaved && res.Reason == ReasonEntrySecret:
-		s := res.Secrets[0]
-		fmt.Fprintf(errw, "memcompact: error: the entry holds a secret (line %d, %s: %s), so it was not saved into %s; its text is in %s, readable only by you\n", s.Line, s.Rule, s.Excerpt, res.File, unsaved)
-		fmt.Fprintf(errw, "memcompact: hint: leave the value out (say where it lives instead) and save again, or save it as it is: memcompact save %s --entry %s --allow-secret\n", args, unsaved)
 	case res.Status == StatusNotSaved:
 		fmt.Fprintf(w, "The entry was not saved into %s, which changed while it was being compacted; its text is in %s.\n", res.File, unsaved)
 		fmt.Fprintf(w, "  hint: save it again: memcompact save %s --entry %s\n", args, unsaved)

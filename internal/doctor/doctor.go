@@ -17,6 +17,7 @@ package doctor
 import (
 	"errors"
 	"fmt"
+	"github.com/memcompact/memcompact/internal/claudehooks"
 	"github.com/memcompact/memcompact/internal/entryfile"
 	"github.com/memcompact/memcompact/internal/store"
 	"path/filepath"
@@ -56,6 +57,13 @@ type Options struct {
 	// JournalDir is memcompact's data directory, whose store journal doctor
 	// reads for recent mass deletions; "" skips that area.
 	JournalDir string
+	// DataDir is memcompact's data directory, whose hook record doctor
+	// reads (hook failures, a guard switched off); "" skips that area. The
+	// session-start hook leaves it empty: it reports the record itself.
+	DataDir string
+	// ClaudeHooks is what claudehooks.Inspect found in Claude Code's
+	// settings files; nil skips that area (the session-start hook).
+	ClaudeHooks *claudehooks.Inspection
 	// Location and Related, set when the store was found from the working
 	// directory, say which rule chose it and which other stores of the
 	// project hold entries Claude Code never loads.
@@ -83,7 +91,7 @@ type Options struct {
 // Area names a part of the diagnosis.
 const (
 	AreaLoad    = "load"
-	AreaHooks   = "hooks"
+	AreaHooks   = "recall hooks"
 	AreaNotes   = "notes"
 	AreaDrift   = "drift"
 	AreaSecrets = "secrets"
@@ -91,8 +99,15 @@ const (
 	AreaCheck   = "check"
 	AreaPolicy  = "policy"
 	AreaHistory = "history"
-	AreaStore   = "store"
-	AreaEntries = "entries"
+	// AreaHookRuns is what the Claude Code hooks recorded they could not
+	// do (package hookstate), and a guard switched off.
+	AreaHookRuns = "hook runs"
+	// AreaClaudeHooks is memcompact's hooks in Claude Code's settings:
+	// installed or not, each command tried once, and hooks installed
+	// twice (in settings and by the memcompact plugin).
+	AreaClaudeHooks = "claude code hooks"
+	AreaStore       = "store"
+	AreaEntries     = "entries"
 )
 
 // Status of one area.
@@ -201,6 +216,8 @@ func Diagnose(opt Options) *Report {
 	d.secrets(scan.report())
 	d.budgets()
 	historyFinding(d)
+	hookRunsFinding(d)
+	claudeHooksFinding(d)
 	if !opt.Quick {
 		d.check()
 	}
@@ -412,17 +429,22 @@ func startScan(scan func() *secrets.Report) *pendingScan {
 // no caller returns, or exits, with it half done.
 func (p *pendingScan) wait() { <-p.done }
 
-// report waits for the scan's report; a panic in the scan is raised here,
-// in the caller's goroutine, where it is recovered.
-func (p *pendingScan) report() *secrets.Report {
+// report waits for the scan's report. A bug that made the scan panic (in
+// its own goroutine, where nothing else could recover it) is an error:
+// the area says it was not checked, and the rest of the diagnosis stands.
+func (p *pendingScan) report() (*secrets.Report, error) {
 	p.wait()
 	if p.perr != nil {
-		panic(p.perr)
+		return nil, fmt.Errorf("internal error (%v) — this is a bug, please report it", p.perr)
 	}
-	return p.rep
+	return p.rep, nil
 }
 
-func (d *diagnosis) secrets(rep *secrets.Report) {
+func (d *diagnosis) secrets(rep *secrets.Report, err error) {
+	if err != nil {
+		d.add(Finding{Area: AreaSecrets, Status: StatusInfo, Summary: "not checked: " + err.Error()})
+		return
+	}
 	if rep.Findings != nil {
 		d.r.SecretFindings = rep.Findings
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/memcompact/memcompact/internal/claudehooks"
 	"os"
 	"path/filepath"
 	"time"
@@ -28,6 +29,8 @@ type Request struct {
 	Where     store.Where
 	// Progress, when set, is called before each store of an All run.
 	Progress func(i, n int, index string)
+	// DryRun tries a Claude Code hook command (nil: claudehooks.DryRun).
+	DryRun func(ctx context.Context, h claudehooks.Hook, command string) (string, error)
 }
 
 // Result is a diagnosis: Report for one store, All for every store.
@@ -74,8 +77,10 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		Today:         req.Today,
 		NoCache:       req.NoCache || getenv("MEMCOMPACT_NO_CACHE") != "",
 	}
+	opt.DataDir, _ = journal.DataDir(getenv, req.Where.Home)
+	opt.ClaudeHooks = claudehooks.Inspect(ctx, claudehooks.SettingsFiles(getenv, req.Where.Home, req.Where.Cwd), req.DryRun)
 	if getenv("MEMCOMPACT_JOURNAL") != "off" {
-		opt.JournalDir, _ = journal.DataDir(getenv, req.Where.Home)
+		opt.JournalDir = opt.DataDir
 	}
 	if req.All {
 		return runAll(req, getenv, opt)

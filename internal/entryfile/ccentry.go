@@ -40,17 +40,12 @@ var (
 	linkRE = lazyre.New(`\[\[([^\[\]\n|#]+)(?:[|#][^\[\]\n]*)?\]\]`)
 )
 
-// Parse reads one entry's text. A frontmatter beyond the own decoder's
-// YAML is decoded by the registered fallback (Use); should that fail, Parse
-// panics with its error, as Read and ReadCached do (see read).
+// Parse reads one entry's text. A frontmatter yaml.v3 refuses leaves the
+// entry without frontmatter fields (Frontmatter false).
 func Parse(rel, text string) Entry {
 	e, block, ok := split(rel, text)
 	if ok {
-		fields, err := decodeAll([]string{rel}, []string{block})
-		if err != nil {
-			panic(err)
-		}
-		e.apply(fields[0])
+		e.apply(decodeAll([]string{block})[0])
 	}
 	return e
 }
@@ -114,9 +109,7 @@ func ReadCachedWith(dir string, stats *filecache.Stats, reads *textfile.Reads) [
 
 // read reads the entry files of dir, through c when it is not nil: an
 // unchanged file's Entry comes from the cache; the others are read and
-// their frontmatters decoded together (decode), so that a store holding
-// YAML beyond the own decoder's asks the fallback once per read, not once
-// per file.
+// their frontmatters decoded (decode).
 func read(dir string, c *filecache.Cache, stats *filecache.Stats, reads *textfile.Reads) []Entry {
 	var (
 		out   []Entry
@@ -184,26 +177,16 @@ func readOne(dir, rel string, c *filecache.Cache, stats *filecache.Stats, reads 
 	return e, &pending{block: block, hasBlock: has, path: path, fi: fi, digest: tf.Digest}, true
 }
 
-// decode sets the frontmatter fields of the entries read this run, all
-// decoded in one decodeAll. A fallback that could not decode them panics
-// with its error — a companion.ErrUnavailable for an install to mend,
-// which the command line reports as a refusal and a hook as an allowing
-// note, as the load cut does: an entry is never read by a guess.
+// decode sets the frontmatter fields of the entries read this run.
 func decode(out []Entry, fresh []pending) {
-	var names, blocks []string
+	var blocks []string
 	var with []int
 	for i, p := range fresh {
 		if p.hasBlock {
-			names, blocks, with = append(names, p.path), append(blocks, p.block), append(with, i)
+			blocks, with = append(blocks, p.block), append(with, i)
 		}
 	}
-	if len(blocks) == 0 {
-		return
-	}
-	fields, err := decodeAll(names, blocks)
-	if err != nil {
-		panic(err)
-	}
+	fields := decodeAll(blocks)
 	for j, i := range with {
 		out[fresh[i].at].apply(fields[j])
 	}

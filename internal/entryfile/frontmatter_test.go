@@ -2,7 +2,6 @@ package entryfile_test
 
 import (
 	"flag"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,28 +10,12 @@ import (
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/entryfile"
-	"github.com/memcompact/memcompact/internal/entryfile/yamlfm" // registers yaml.v3 as the fallback, for package entryfile's tests too
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
-// TestMain: run as "memcompact-full __yaml-frontmatter" (TestCompanion
-// links this test executable under that name), the test executable
-// answers as memcompact-full does.
-func TestMain(m *testing.M) {
-	if len(os.Args) == 2 && os.Args[1] == entryfile.ServeArg {
-		if err := entryfile.Serve(os.Stdin, os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
-
 // yamlOf is what yaml.v3 makes of block.
 func yamlOf(block string) entryfile.Fields {
-	f, _ := yamlfm.Decode([]string{block})
-	return f[0]
+	return entryfile.DecodeYAML(block)
 }
 
 // agree fails t when the own decoder is sure of block and disagrees with
@@ -299,39 +282,61 @@ func entryFiles(tb testing.TB, root string) []string {
 }
 
 // TestCorpus: every entry of every real store reads the same with the own
-// decoder and the fallback as with yaml.v3 alone; the log says how many
-// frontmatters the own decoder left to the fallback.
+// decoder (and yaml.v3 for what it is unsure of) as with yaml.v3 alone.
 func TestCorpus(t *testing.T) {
 	root := testshared.RealStores(t)
 	stores, err := filepath.Glob(filepath.Join(root, "*", "MEMORY.md"))
 	if err != nil || len(stores) == 0 {
 		t.Fatalf("no stores under %s: %v", root, err)
 	}
-	withBlock := len(corpusBlocks(t))
-	asked, entries := 0, 0
-	counting := func(blocks []string) ([]entryfile.Fields, error) {
-		asked += len(blocks)
-		return yamlfm.Decode(blocks)
-	}
-	defer entryfile.Use(yamlfm.Decode)
-	var unsureStores []string
+	entries := 0
 	for _, idx := range stores {
 		dir := filepath.Dir(idx)
-		before := asked
-		entryfile.Use(counting)
 		got := entryfile.Read(dir)
-		if asked > before {
-			unsureStores = append(unsureStores, fmt.Sprintf("%s: %d", filepath.Base(dir), asked-before))
-		}
-		entryfile.Use(yamlfm.Decode)
 		restore := entryfile.WithoutOwn()
 		want := entryfile.Read(dir)
 		restore()
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: own decoder and fallback read\n%+v\nyaml.v3 alone reads\n%+v", dir, got, want)
+			t.Errorf("%s: the own decoder reads\n%+v\nyaml.v3 alone reads\n%+v", dir, got, want)
 		}
 		entries += len(got)
 	}
-	t.Logf("%d stores, %d entries, %d with a frontmatter: %d left to the fallback (%.1f%%) in %d stores (%s)",
-		len(stores), entries, withBlock, asked, 100*float64(asked)/float64(max(withBlock, 1)), len(unsureStores), strings.Join(unsureStores, ", "))
+	unsure := 0
+	blocks := corpusBlocks(t)
+	for _, b := range blocks {
+		if _, sure := entryfile.DecodeOwn(b); !sure {
+			unsure++
+		}
+	}
+	t.Logf("%d stores, %d entries, %d with a frontmatter: %d left to yaml.v3", len(stores), entries, len(blocks), unsure)
+}
+
+// BenchmarkDecode weighs the own decoder against yaml.v3 on every entry
+// frontmatter of the real stores: the measurement that keeps the own
+// decoder (a session start on a store never seen decodes every entry).
+func BenchmarkDecode(b *testing.B) {
+	blocks := corpusBlocks(b)
+	if len(blocks) == 0 {
+		b.Skip("no corpus")
+	}
+	for _, c := range []struct {
+		name   string
+		decode func(string)
+	}{
+		{"own", func(s string) {
+			if _, sure := entryfile.DecodeOwn(s); !sure {
+				entryfile.DecodeYAML(s)
+			}
+		}},
+		{"yaml.v3", func(s string) { entryfile.DecodeYAML(s) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for range b.N {
+				for _, s := range blocks {
+					c.decode(s)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(blocks)), "ns/block")
+		})
+	}
 }

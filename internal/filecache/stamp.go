@@ -7,8 +7,6 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
-
-	"github.com/memcompact/memcompact/internal/companion"
 )
 
 // Stamp is what one stat tells of a file's identity: a file that was
@@ -58,15 +56,14 @@ var now = func() int64 { return time.Now().UnixNano() }
 // whose cached results could differ between builds of memcompact: with it
 // in their version, a rebuilt or upgraded binary never trusts an older
 // one's results. A released version, or a checkout's revision without
-// local changes, names the code itself, so memcompact, memcompact-full and
-// memcompact-hook of one install share their caches; any other build is
-// named by its executable's stamp. "" when neither can be had.
+// local changes, names the code itself; any other build is named by its
+// executable's stamp. "" when neither can be had.
 var BuildStamp = sync.OnceValue(func() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if v := bi.Main.Version; v != "" && v != "(devel)" {
 			return "version " + v
 		}
-		if rev, modified := companion.VCS(bi); rev != "" && modified == "false" {
+		if rev, modified := vcs(bi); rev != "" && modified == "false" {
 			return "revision " + rev
 		}
 	}
@@ -80,3 +77,17 @@ var BuildStamp = sync.OnceValue(func() string {
 	}
 	return fmt.Sprintf("%d.%d.%d.%d", st.Size, st.Mtime, st.Ino, st.Dev)
 })
+
+// vcs is the revision and local-changes flag ("true" or "false") a build
+// from a checkout records ("" for others).
+func vcs(bi *debug.BuildInfo) (rev, modified string) {
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	return rev, modified
+}

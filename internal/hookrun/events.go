@@ -11,9 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/claudehooks"
 	"github.com/memcompact/memcompact/internal/doctor"
 	"github.com/memcompact/memcompact/internal/filecache"
+	"github.com/memcompact/memcompact/internal/hookjson"
+	"github.com/memcompact/memcompact/internal/hookstate"
 	"github.com/memcompact/memcompact/internal/journal"
 	"github.com/memcompact/memcompact/internal/secrets"
 	"github.com/memcompact/memcompact/internal/store"
@@ -25,7 +26,7 @@ import (
 // preWrite judges a Write, Edit or MultiEdit call with the write guard,
 // then journals the store's before-state (which may deny an index write
 // based on a stale copy).
-func preWrite(ctx context.Context, req Request, in *claudehooks.Input, res *Result) {
+func preWrite(ctx context.Context, req Request, in *hookjson.Input, res *Result) {
 	switch in.ToolName {
 	case "Write", "Edit", "MultiEdit":
 	default:
@@ -41,16 +42,26 @@ func preWrite(ctx context.Context, req Request, in *claudehooks.Input, res *Resu
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	v := writeguard.JudgeWithin(&writeguard.Call{
+	call := &writeguard.Call{
 		Tool: in.ToolName, Input: t, Cwd: cwd,
 		Getenv: req.Getenv, LookupEnv: req.LookupEnv, Home: req.Home, Today: req.Today,
-	}, budget(req.Getenv))
+	}
+	if req.Getenv(writeguard.GuardSetting) == "off" {
+		guardOff(ctx, req, in, t, call, res)
+		return
+	}
+	v := writeguard.JudgeWithin(call, budget(req.Getenv))
 	for _, s := range v.Skipped {
 		res.note("%s", s)
 	}
 	reason := ""
 	if v.Deny() {
 		reason = v.Reason()
+		for _, p := range v.Problems {
+			if p.Code == writeguard.CodeUnjudged {
+				res.fail("%s; denied", p.Message)
+			}
+		}
 	}
 	if v.Store != "" {
 		reason = journalBeforeWrite(ctx, req, in, t, v, reason, res)
@@ -58,11 +69,36 @@ func preWrite(ctx context.Context, req Request, in *claudehooks.Input, res *Resu
 	res.Deny = reason
 }
 
+// guardOff is pre-write with the guard switched off by the user
+// (MEMCOMPACT_GUARD=off): the call is allowed unjudged, the journal still
+// records the store's before-state, and the session's first such write is
+// recorded for the next session-start note and doctor.
+func guardOff(ctx context.Context, req Request, in *hookjson.Input, t *hookjson.ToolInput, call *writeguard.Call, res *Result) {
+	res.note("the write guard is off (%s=off); allowing unjudged", writeguard.GuardSetting)
+	if dir, err := journal.DataDir(req.Getenv, req.Home); err == nil {
+		events, _ := hookstate.Read(dir)
+		if !hookstate.GuardOffRecorded(events, in.SessionID) {
+			now := time.Now
+			if req.Now != nil {
+				now = req.Now
+			}
+			if err := hookstate.Record(dir, hookstate.Event{At: now(), Hook: EventPreWrite, Session: in.SessionID, GuardOff: true}); err != nil {
+				res.note("cannot record that the guard is off: %v", err)
+			}
+		}
+	}
+	v := writeguard.CannotJudge(call, "the guard is off", "")
+	if v.Store != "" {
+		journalBeforeWrite(ctx, req, in, t, v, "", res)
+	}
+	res.Deny = ""
+}
+
 // journalBeforeWrite records the store's before-state in the journal and,
 // for the index, denies a write based on a stale copy; it returns the
 // reason to deny ("" to allow). The journal never blocks a write by
 // failing: its errors become notes.
-func journalBeforeWrite(ctx context.Context, req Request, in *claudehooks.Input, t *claudehooks.ToolInput, v *writeguard.Verdict, reason string, res *Result) string {
+func journalBeforeWrite(ctx context.Context, req Request, in *hookjson.Input, t *hookjson.ToolInput, v *writeguard.Verdict, reason string, res *Result) string {
 	path := v.Path
 	jreq, ok := hookJournal(req, v.Store, in.SessionID)
 	if !ok {
@@ -73,14 +109,14 @@ func journalBeforeWrite(ctx context.Context, req Request, in *claudehooks.Input,
 	defer cancel()
 	clobbered, err := journal.BeforeWrite(ctx, jreq, path, current, proposed)
 	if err != nil {
-		res.note("journal: %v (the write is judged without it)", err)
+		res.fail("journal: %v (the write is judged without it)", err)
 	}
 	if len(clobbered) > 0 {
 		return strings.TrimSpace(reason + "\n" + journal.ClobberReason(clobbered))
 	}
 	if reason == "" {
 		if err := journal.AfterAllow(ctx, jreq, path, proposed); err != nil {
-			res.note("journal: %v", err)
+			res.fail("journal: %v", err)
 		}
 	}
 	return reason
@@ -92,7 +128,7 @@ func journalBeforeWrite(ctx context.Context, req Request, in *claudehooks.Input,
 // judged, so the index is read and the call applied once per hook; the
 // journal reads and applies itself only where the guard's text is not the
 // file's bytes.
-func journalTexts(v *writeguard.Verdict, tool string, t *claudehooks.ToolInput) (current, proposed []byte) {
+func journalTexts(v *writeguard.Verdict, tool string, t *hookjson.ToolInput) (current, proposed []byte) {
 	if filepath.Base(v.Path) != journal.IndexName {
 		return nil, nil
 	}
@@ -137,7 +173,7 @@ func secretBytes(b []byte) bool { return secrets.Contains(string(b)) }
 // sessionStart journals the store of the session's working directory and,
 // when something is wrong with it, gives the agent a short note. A healthy
 // store gets none.
-func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *Result) {
+func sessionStart(ctx context.Context, req Request, in *hookjson.Input, res *Result) {
 	cwd := in.Cwd
 	if cwd == "" {
 		cwd, _ = os.Getwd()
@@ -193,7 +229,7 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 	r := doctor.Diagnose(doctor.Options{Index: indexPath, Today: req.Today, Quick: true, NoCache: req.Getenv("MEMCOMPACT_NO_CACHE") != "", Stats: stats, Secrets: memo, Reads: reads})
 	<-done
 	if jerr != nil {
-		res.note("journal: %v", jerr)
+		res.fail("journal: %v", jerr)
 	}
 	if r.Result == "unreadable" {
 		res.note("cannot read %s: %s; nothing to report", indexPath, r.Reason)
@@ -222,7 +258,7 @@ var (
 // postRead counts a Read of a memory entry as recall evidence for the
 // sweep. It never blocks and never gives the agent anything: a read
 // already happened, and counting it must not cost the session anything.
-func postRead(req Request, in *claudehooks.Input, res *Result) {
+func postRead(req Request, in *hookjson.Input, res *Result) {
 	if in.ToolName != "Read" {
 		return
 	}
@@ -249,7 +285,7 @@ const maxWholeRead = 2000
 
 // sawIndex records, for the clobber guard, that the session read the
 // index of a store whole: its next write is judged against what it read.
-func sawIndex(req Request, in *claudehooks.Input, path string, res *Result) {
+func sawIndex(req Request, in *hookjson.Input, path string, res *Result) {
 	storeDir, ok := store.StoreOfInWith(path, req.Getenv, req.Home, in.Cwd, store.Options{LookupEnv: req.LookupEnv})
 	if !ok || filepath.Dir(path) != storeDir {
 		return
@@ -267,4 +303,65 @@ func sawIndex(req Request, in *claudehooks.Input, path string, res *Result) {
 	if err := journal.SawIndex(ctx, jreq, f.Raw); err != nil {
 		res.note("journal: %v", err)
 	}
+}
+
+// maxReported is how many recorded failures a session-start note quotes.
+const maxReported = 3
+
+// reportHooks adds to the session-start note what the hooks' record says
+// since the last note that reported it: the failures of any hook, and a
+// guard switched off; and, while this hook's own environment switches the
+// guard off, that it is off. What it reports is marked reported, so the
+// next note does not repeat it (doctor still lists it).
+func reportHooks(req Request, res *Result) {
+	var items []string
+	if req.Getenv(writeguard.GuardSetting) == "off" {
+		items = append(items, "the write guard is OFF ("+writeguard.GuardSetting+"=off in the hooks' environment): writes to memory files are not checked for secrets, the load cut, budgets or lost pointers. Tell the user; removing the setting turns it back on")
+	}
+	dir, err := journal.DataDir(req.Getenv, req.Home)
+	if err != nil {
+		appendNote(res, items)
+		return
+	}
+	events, err := hookstate.Read(dir)
+	if err != nil {
+		res.note("cannot read the hooks' record: %v", err)
+	}
+	fails, off := hookstate.Unreported(events)
+	if off && len(items) == 0 {
+		items = append(items, "the write guard ran switched OFF ("+writeguard.GuardSetting+"=off) since the last session: memory writes went through unchecked. Tell the user")
+	}
+	if len(fails) > 0 {
+		var quoted []string
+		for _, f := range fails[max(0, len(fails)-maxReported):] {
+			quoted = append(quoted, fmt.Sprintf("%s %s: %s", f.At.Local().Format("2006-01-02 15:04"), f.Hook, f.Failure))
+		}
+		items = append(items, fmt.Sprintf("memcompact's hooks failed %d time(s) since the last session (latest: %s). Tell the user; 'memcompact doctor' lists them",
+			len(fails), strings.Join(quoted, "; ")))
+	}
+	if len(fails) > 0 || off {
+		now := time.Now
+		if req.Now != nil {
+			now = req.Now
+		}
+		if err := hookstate.Record(dir, hookstate.Event{At: now(), Hook: EventSessionStart, Session: res.session, Reported: true}); err != nil {
+			res.note("cannot mark the hooks' record reported: %v", err)
+		}
+	}
+	appendNote(res, items)
+}
+
+// appendNote adds items to the session-start note.
+func appendNote(res *Result, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	if res.Context == "" {
+		res.Context = "memcompact: " + strings.Join(items, "\n- ")
+		if len(items) > 1 {
+			res.Context = "memcompact:\n- " + strings.Join(items, "\n- ")
+		}
+		return
+	}
+	res.Context += "\n- " + strings.Join(items, "\n- ")
 }

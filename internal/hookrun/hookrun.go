@@ -4,12 +4,16 @@
 // journal, doctor and the sweep's read counter, and returns the decision
 // as data for the face to print.
 //
-// A hook must never lock a user out of their own files, so everything it
-// cannot judge — input that is not hook JSON, a tool it does not handle, a
-// path outside any store, an unreadable store, its own bugs — is allowed,
-// with a note saying why. The one exception is time: pre-write denies a
-// memory-file write it could not judge within its budget rather than let it
-// through unjudged.
+// The pre-write hook is a guard, and a guard that cannot judge denies: a
+// write to a memory file it could not judge (input it cannot read, a file
+// or policy it cannot read, its own bug, its time budget) is denied with a
+// reason that names the cause and the fix. The one way off is the user's
+// own setting, MEMCOMPACT_GUARD=off in the hooks' environment, which every
+// session-start note then reports. A call that writes no file or a file
+// outside every memory store is allowed, with a note saying why. The
+// session-start and post-read hooks guard nothing: what they cannot do is
+// a note. Every failure of a hook is recorded (package hookstate) and
+// reported by the next session-start note and by doctor.
 package hookrun
 
 import (
@@ -18,8 +22,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/claudehooks"
-	"github.com/memcompact/memcompact/internal/companion"
+	"github.com/memcompact/memcompact/internal/hookjson"
+	"github.com/memcompact/memcompact/internal/hookstate"
+	"github.com/memcompact/memcompact/internal/journal"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/writeguard"
 )
@@ -31,8 +36,8 @@ const (
 	EventPostRead     = "post-read"
 )
 
-// ReasonUnknownEvent: the request names no event, or one this engine does
-// not run.
+// ReasonUnknownEvent is the reason of a request that names no event, or one
+// this engine does not run.
 const ReasonUnknownEvent outcome.Reason = "unknown-event"
 
 // Request is one run of a hook.
@@ -46,6 +51,8 @@ type Request struct {
 	Home      string
 	Today     time.Time
 	Now       func() time.Time
+	// Version is memcompact's, which a dry run reports.
+	Version string
 }
 
 // Result is a hook's decision. A hook always exits 0 once its event is
@@ -60,34 +67,54 @@ type Result struct {
 	// Notes say, for stderr, why the hook allowed without judging or what
 	// it could not do on the way (the journal, the read counter).
 	Notes []string
+	// Failures are the notes that say what the hook could not do: recorded
+	// for the next session-start note and doctor (package hookstate).
+	Failures []string
+
+	session string // Claude Code's session id, for the record
 }
 
 // Run runs one hook event. Its only error is a usage error for an unknown
-// event; everything else is an allow with a note, so a bug or an
-// unreadable store never blocks the user.
+// event; every other outcome is a decision (see the package comment).
 func Run(ctx context.Context, req Request) (res *Result, err error) {
 	if !IsEvent(req.Event) {
 		return nil, outcome.Usagef(ReasonUnknownEvent, "hook needs one event: session-start, pre-write or post-read")
 	}
 	res = &Result{Event: req.Event}
-	// A hook must fail open: a panic would exit 2, which Claude Code reads
-	// as "block the call", so a bug is caught and allowed.
+	defer res.record(req)
+	// A bug of memcompact's own must not crash the hook (a stack trace on
+	// stderr, read by nobody): pre-write denies, as for any call it could
+	// not judge; the other hooks allow. Either way it is recorded.
 	defer func() {
 		if r := recover(); r != nil {
 			res.Deny, res.Context = "", ""
-			if msg, ok := companion.Unavailable(r); ok {
-				res.note("%s (%s); allowing", msg, companion.InstallHint)
+			msg := fmt.Sprintf("internal error (%v) — this is a bug, please report it", r)
+			if req.Event == EventPreWrite {
+				res.fail("%s; denied", msg)
+				res.Deny = cannotJudgeCall(fmt.Sprintf("memcompact hit an internal error judging this call (%v), a bug to report", r))
 			} else {
-				res.note("internal error (%v); allowing — this is a bug, please report it", r)
+				res.fail("%s; allowing", msg)
 			}
 			err = nil
 		}
 	}()
-	in, rerr := claudehooks.ReadInput(req.Input)
+	in, rerr := hookjson.ReadInput(req.Input)
 	if rerr != nil {
-		res.note("%v; allowing", rerr)
+		if req.Event == EventPreWrite {
+			res.fail("%v; denied", rerr)
+			res.Deny = cannotJudgeCall("memcompact could not read the call Claude Code sent its pre-write hook (" + rerr.Error() + ")")
+			return res, nil
+		}
+		res.fail("%v; allowing", rerr)
 		return res, nil
 	}
+	if in.SessionID == hookjson.DrySession {
+		// "hooks install" or doctor trying the command it wrote: answer
+		// at once, changing and recording nothing.
+		res.note("dry run: memcompact %s runs this hook", req.Version)
+		return res, nil
+	}
+	res.session = in.SessionID
 	switch req.Event {
 	case EventPreWrite:
 		preWrite(ctx, req, in, res)
@@ -95,12 +122,54 @@ func Run(ctx context.Context, req Request) (res *Result, err error) {
 		postRead(req, in, res)
 	default:
 		sessionStart(ctx, req, in, res)
+		reportHooks(req, res)
 	}
 	return res, nil
 }
 
 func (r *Result) note(format string, a ...any) {
 	r.Notes = append(r.Notes, fmt.Sprintf(format, a...))
+}
+
+// fail is note for what the hook could not do: it is recorded too.
+func (r *Result) fail(format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	r.Notes = append(r.Notes, msg)
+	r.Failures = append(r.Failures, msg)
+}
+
+// cannotJudgeCall is the denial of a pre-write call the hook could not
+// judge before it knew which file the call writes (why): it cannot let it
+// through as one outside every memory store.
+func cannotJudgeCall(why string) string {
+	return "memcompact blocked this write: " + why +
+		", so it cannot judge it and denies it rather than let it through unjudged.\n- Try the write again; if it is denied again, tell the user: " +
+		"'memcompact doctor' shows the hook's failures. Only the user can switch the guard off, on purpose, with " +
+		writeguard.GuardSetting + "=off in the hooks' environment"
+}
+
+// record writes the run's failures to the hook record in memcompact's data
+// directory (package hookstate). It never fails the hook: a record that
+// cannot be written is a note.
+func (r *Result) record(req Request) {
+	if len(r.Failures) == 0 {
+		return
+	}
+	dir, err := journal.DataDir(req.Getenv, req.Home)
+	if err != nil {
+		r.note("cannot record this hook's failure: %v", err)
+		return
+	}
+	now := time.Now
+	if req.Now != nil {
+		now = req.Now
+	}
+	for _, f := range r.Failures {
+		if err := hookstate.Record(dir, hookstate.Event{At: now(), Hook: r.Event, Session: r.session, Failure: f}); err != nil {
+			r.note("cannot record this hook's failure: %v", err)
+			return
+		}
+	}
 }
 
 // WriteJSON prints the hook's stdout: the PreToolUse decision object of a
@@ -110,9 +179,9 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	var out []byte
 	switch {
 	case r.Deny != "":
-		out = claudehooks.Deny(r.Deny)
+		out = hookjson.Deny(r.Deny)
 	case r.Context != "":
-		out = claudehooks.SessionContext(r.Context)
+		out = hookjson.SessionContext(r.Context)
 	default:
 		return nil
 	}

@@ -14,10 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/filecache"
-	"github.com/memcompact/memcompact/internal/mdblocks"
-	"github.com/memcompact/memcompact/internal/mdblocks/gmblocks"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -94,10 +91,13 @@ func TestRun(t *testing.T) {
 		note      string // a substring of a note; "" for no notes
 		noJournal bool   // the journal's data directory is never made
 	}{
+		// Input it cannot read: the guard cannot tell which file the call
+		// writes, so it denies (fails closed) and records the failure in
+		// the data directory.
 		{name: "not JSON", event: EventPreWrite, input: func(*fixture) string { return "this is not json" },
-			note: "not Claude Code's hook JSON", noJournal: true},
+			deny: "could not read the call Claude Code sent", note: "not Claude Code's hook JSON"},
 		{name: "no input", event: EventPreWrite, input: func(*fixture) string { return "" },
-			note: "the hook input is empty", noJournal: true},
+			deny: "could not read the call Claude Code sent", note: "the hook input is empty"},
 		{name: "a tool it does not handle", event: EventPreWrite,
 			input: func(f *fixture) string { return f.call("s1", "Bash", map[string]any{"command": "rm MEMORY.md"}) },
 			note:  `tool "Bash" is not Write, Edit or MultiEdit; allowing`, noJournal: true},
@@ -128,7 +128,7 @@ func TestRun(t *testing.T) {
 				// budget runs out first however the goroutines are run.
 				return f.addPointer("s1", "- [Prefer table tests](feedback_tables.md) — one loop per function\n"+strings.Repeat("Retry the flaky step once, then stop.\n", 28000))
 			},
-			deny: "could not finish judging this Edit of"},
+			deny: "could not finish judging this Edit of", note: "could not finish judging this Edit of"},
 		{name: "cannot judge in time: outside a store is allowed", event: EventPreWrite, env: map[string]string{"MEMCOMPACT_HOOK_BUDGET": "1ns"},
 			input: func(f *fixture) string {
 				return f.call("s1", "Write", map[string]any{"file_path": "main.go", "content": "package main\n"})
@@ -263,18 +263,61 @@ type failReader struct{}
 
 func (failReader) Read([]byte) (int, error) { return 0, errors.New("broken pipe") }
 
-// TestRunFailsOpen: a bug or an unreadable stdin is an allow with a note,
-// never an error (which would exit non-zero and block the call).
-func TestRunFailsOpen(t *testing.T) {
+// TestRunFailsClosed: a bug or an unreadable stdin is never an error
+// (which would exit non-zero): pre-write denies, naming the cause and the
+// way off, and the session-start hook allows with a note; both record the
+// failure, which the next session-start note reports once.
+func TestRunFailsClosed(t *testing.T) {
 	for _, in := range []struct {
-		r    interface{ Read([]byte) (int, error) }
-		note string
-	}{{panicReader{}, "internal error (boom); allowing — this is a bug"}, {failReader{}, "reading the hook input: broken pipe; allowing"}} {
-		res, err := Run(context.Background(), Request{Event: EventPreWrite, Input: in.r, Getenv: func(string) string { return "" }})
+		r          interface{ Read([]byte) (int, error) }
+		deny, note string
+	}{
+		{panicReader{}, "hit an internal error judging this call (boom)", "internal error (boom) — this is a bug, please report it; denied"},
+		{failReader{}, "could not read the call Claude Code sent its pre-write hook (reading the hook input: broken pipe)", "reading the hook input: broken pipe; denied"},
+	} {
+		f := newFixture(t)
+		res, err := Run(context.Background(), Request{Event: EventPreWrite, Input: in.r, Getenv: f.getenv})
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkResult(t, res, EventPreWrite, "", "", in.note)
+		checkResult(t, res, EventPreWrite, in.deny, "", in.note)
+		if !strings.Contains(res.Deny, "MEMCOMPACT_GUARD=off") {
+			t.Errorf("the denial does not name the way off: %s", res.Deny)
+		}
+		res, err = Run(context.Background(), Request{Event: EventSessionStart, Input: panicReader{}, Getenv: f.getenv})
+		if err != nil || res.Deny != "" || !strings.Contains(strings.Join(res.Notes, "\n"), "internal error (boom) — this is a bug, please report it; allowing") {
+			t.Fatalf("session start on a bug: %+v, %v", res, err)
+		}
+		// The next session's note reports both failures, once.
+		res = f.run(t, EventSessionStart, f.start("s2"))
+		if !strings.Contains(res.Context, "hooks failed 2 time(s) since the last session") || !strings.Contains(res.Context, in.note) {
+			t.Errorf("the next session's note: %q", res.Context)
+		}
+		if res = f.run(t, EventSessionStart, f.start("s3")); res.Context != "" {
+			t.Errorf("the failures were reported again: %q", res.Context)
+		}
+	}
+}
+
+// TestGuardOff: MEMCOMPACT_GUARD=off, the user's own setting, lets a
+// write through unjudged; every session-start note says the guard is off
+// while it is, and the first one after says it ran off.
+func TestGuardOff(t *testing.T) {
+	f := newFixture(t)
+	f.env["MEMCOMPACT_GUARD"] = "off"
+	res := f.run(t, EventPreWrite, f.addPointer("s1", "- [Tables](feedback_tables.md)"))
+	checkResult(t, res, EventPreWrite, "", "", "the write guard is off (MEMCOMPACT_GUARD=off); allowing unjudged")
+	res = f.run(t, EventSessionStart, f.start("s2"))
+	if !strings.Contains(res.Context, "the write guard is OFF (MEMCOMPACT_GUARD=off in the hooks' environment)") {
+		t.Errorf("session start with the guard off: %q", res.Context)
+	}
+	delete(f.env, "MEMCOMPACT_GUARD")
+	f.run(t, EventPreWrite, f.addPointer("s3", "- [Tables](feedback_tables.md)"))
+	f.env["MEMCOMPACT_GUARD"] = "off"
+	f.run(t, EventPreWrite, f.addPointer("s3", "- [Tables](feedback_tables.md)"))
+	delete(f.env, "MEMCOMPACT_GUARD")
+	if res = f.run(t, EventSessionStart, f.start("s4")); !strings.Contains(res.Context, "the write guard ran switched OFF") {
+		t.Errorf("the session after the guard ran off: %q", res.Context)
 	}
 }
 
@@ -367,31 +410,6 @@ func TestSessionStartStatsEachFileOnce(t *testing.T) {
 				t.Errorf("%s run: %s read %d time(s), want once", run, filepath.Base(p), read[p])
 				break
 			}
-		}
-	}
-}
-
-// TestRunParserUnavailable: when the Markdown parser cannot be reached (a
-// memcompact-hook whose memcompact is gone), an index holding a comment is
-// allowed with a note that says why, not reported as a bug; without a
-// comment the parser is never asked.
-func TestRunParserUnavailable(t *testing.T) {
-	defer mdblocks.Use(gmblocks.HTMLBlocks)
-	mdblocks.Use(func([]byte) ([]mdblocks.Block, error) {
-		return nil, fmt.Errorf("%w: no memcompact beside memcompact-hook", companion.ErrUnavailable)
-	})
-	f := newFixture(t)
-	res := f.run(t, EventPreWrite, f.addPointer("a", "- [Lint](feedback_lint.md) — gofmt before commit"))
-	checkResult(t, res, EventPreWrite, "", "", "")
-	commented := "<!-- kept by the team -->\n\n" + index
-	if err := os.WriteFile(filepath.Join(f.store, "MEMORY.md"), []byte(commented), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, input := range []string{f.start("b"), f.addPointer("b", "- [Lint](feedback_lint.md) — gofmt before commit")} {
-		res = f.run(t, map[bool]string{true: EventSessionStart, false: EventPreWrite}[strings.Contains(input, "SessionStart")], input)
-		notes := strings.Join(res.Notes, "\n")
-		if res.Deny != "" || !strings.Contains(notes, "no memcompact beside memcompact-hook") || strings.Contains(notes, "bug") {
-			t.Errorf("%s: deny %q, notes %q", res.Event, res.Deny, notes)
 		}
 	}
 }

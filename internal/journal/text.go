@@ -9,37 +9,37 @@ import (
 // WriteText prints what 'journal' recorded: the snapshot taken (or the
 // one the store is unchanged since), and each file listed without its
 // bytes because it matched a secret rule.
-func (res *SnapshotResult) WriteText(w io.Writer) {
+func (r *SnapshotResult) WriteText(w io.Writer) {
 	state := "recorded"
-	if res.Unchanged {
+	if r.Unchanged {
 		state = "unchanged since"
 	}
-	fmt.Fprintf(w, "%s snapshot %s of %s (%d files)\n", state, res.Manifest.ID, res.Store, len(res.Manifest.Files))
-	for _, f := range res.Withheld {
+	fmt.Fprintf(w, "%s snapshot %s of %s (%d files)\n", state, r.Manifest.ID, r.Store, len(r.Manifest.Files))
+	for _, f := range r.Withheld {
 		fmt.Fprintf(w, "  withheld %s (%s): listed, its bytes not kept\n", f.Path, f.Withheld)
 	}
 }
 
 // WriteText prints the 'journal prune' summary: what was kept, what was
 // (or, on a dry run, would be) removed, and the bytes freed and kept.
-func (res *PruneResult) WriteText(w io.Writer) {
+func (r *PruneResult) WriteText(w io.Writer) {
 	verb := "removed"
-	if res.DryRun {
+	if r.DryRun {
 		verb = "would remove"
 	}
 	fmt.Fprintf(w, "journal %s: kept %d snapshot(s); %s %d snapshot(s) and %d object(s), %d bytes; %d bytes kept\n",
-		res.Journal, res.Kept, verb, len(res.Removed), res.ObjectsRemoved, res.BytesFreed, res.BytesKept)
+		r.Journal, r.Kept, verb, len(r.Removed), r.ObjectsRemoved, r.BytesFreed, r.BytesKept)
 }
 
 // WriteText prints the history as 'memcompact history' shows it: one
 // block per step with changes (in local time), then the warnings with
 // the undo each one suggests.
-func (res *HistoryResult) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "history of %s: %d snapshot(s), %d with changes\n", res.Store, res.Snapshots, len(res.Steps))
-	for _, n := range res.Unread {
+func (r *HistoryResult) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "history of %s: %d snapshot(s), %d with changes\n", r.Store, r.Snapshots, len(r.Steps))
+	for _, n := range r.Unread {
 		fmt.Fprintf(w, "  (snapshot file %s could not be read and was skipped)\n", n)
 	}
-	for _, st := range res.Steps {
+	for _, st := range r.Steps {
 		t, _ := time.Parse(time.RFC3339, st.Time)
 		fmt.Fprintf(w, "\n%s  %s  (snapshot %s)\n", t.Local().Format("2006-01-02 15:04:05"), st.Cause, st.To)
 		for _, c := range st.Changes {
@@ -61,11 +61,11 @@ func (res *HistoryResult) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "  MEMORY.md added line %d: %s\n", p.Line, p.Text)
 		}
 	}
-	if len(res.Warnings) == 0 {
+	if len(r.Warnings) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\nwarnings:\n")
-	for _, wn := range res.Warnings {
+	for _, wn := range r.Warnings {
 		fmt.Fprintf(w, "- %s (snapshot %s): %s\n  undo: %s\n", wn.Kind, wn.Snapshot, wn.Message, wn.Undo)
 	}
 }

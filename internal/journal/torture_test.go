@@ -74,6 +74,7 @@ func storeFiles(t *testing.T, dir string) map[string]string {
 }
 
 func TestTortureKillDuringSnapshot(t *testing.T) {
+	needCrashPoints(t)
 	for _, step := range []string{"journal.before-rename", "journal.objects-written"} {
 		t.Run(step, func(t *testing.T) {
 			f := newFixture(t, sampleStore())
@@ -107,6 +108,7 @@ func TestTortureKillDuringSnapshot(t *testing.T) {
 // named, leaves no manifest; the next snapshot records every file, reads
 // each back whole, and prune later removes the orphaned pack.
 func TestTortureKillDuringFirstSnapshot(t *testing.T) {
+	needCrashPoints(t)
 	for _, step := range []string{"journal.pack-written", "journal.objects-written"} {
 		t.Run(step, func(t *testing.T) {
 			f := newFixture(t, sampleStore())
@@ -146,6 +148,7 @@ func TestTortureKillDuringFirstSnapshot(t *testing.T) {
 }
 
 func TestTortureKillDuringUndo(t *testing.T) {
+	needCrashPoints(t)
 	for _, step := range []string{"undo.safety-taken", "undo.file-written", "journal.before-rename"} {
 		t.Run(step, func(t *testing.T) {
 			f := newFixture(t, sampleStore())
@@ -193,4 +196,14 @@ func union(a, b map[string]string) map[string]bool {
 		out[k] = true
 	}
 	return out
+}
+
+// needCrashPoints skips a test that kills the process at a crash point in
+// a build without them (they compile only with the memcompact_crashpoints
+// tag: go test -tags memcompact_crashpoints).
+func needCrashPoints(t *testing.T) {
+	t.Helper()
+	if !crashpoint.Enabled {
+		t.Skip("the crash points are compiled only with -tags " + crashpoint.Tag)
+	}
 }

@@ -7,6 +7,8 @@ package jsonout
 import (
 	"encoding/json"
 	"io"
+
+	"github.com/memcompact/memcompact/internal/outcome"
 )
 
 // Write writes v to w as indented JSON followed by a newline. HTML
@@ -42,14 +44,30 @@ type Error struct {
 	Hints         []string `json:"hints"`
 }
 
-// ErrorOf is the error object for a failure with exit code code.
-func ErrorOf(code int, msg string, hints []string) Error {
-	result := "refused"
-	switch code {
-	case 1:
-		result = "defects"
-	case 3:
-		result = "usage-error"
+// ErrorOf is the error object for a failure of status st (its exit code).
+// A clean status is not a failure: it is reported as a refusal.
+func ErrorOf(st outcome.Status, msg string, hints []string) Error {
+	if st == outcome.Clean {
+		st = outcome.Refused
 	}
-	return Error{SchemaVersion: 1, Result: result, ExitCode: code, Error: msg, Hints: NonNil(hints)}
+	return Error{SchemaVersion: 1, Result: st.String(), ExitCode: int(st), Error: msg, Hints: NonNil(hints)}
+}
+
+// RootError is the error object of the memory-root verbs (budgets,
+// compact, restore, …), pinned before Error existed: declared here once,
+// for the command line's --json and the MCP server's tools alike.
+type RootError struct {
+	SchemaVersion int    `json:"schema_version"`
+	Status        string `json:"status"` // "defects", "refused" or "usage"
+	Code          int    `json:"code"`
+	Error         string `json:"error"`
+}
+
+// RootErrorOf is the memory-root error object for a failure of status st.
+func RootErrorOf(st outcome.Status, msg string) RootError {
+	status := map[outcome.Status]string{outcome.Defects: "defects", outcome.Usage: "usage"}[st]
+	if status == "" {
+		st, status = outcome.Refused, "refused"
+	}
+	return RootError{SchemaVersion: 1, Status: status, Code: int(st), Error: msg}
 }

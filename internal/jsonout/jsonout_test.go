@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math"
 	"testing"
+
+	"github.com/memcompact/memcompact/internal/outcome"
 )
 
 func TestWrite(t *testing.T) {
@@ -56,5 +58,30 @@ func TestNonNil(t *testing.T) {
 	s := []int{1}
 	if got := NonNil(s); &got[0] != &s[0] {
 		t.Error("NonNil copied a non-nil slice")
+	}
+}
+
+// TestErrorOf: the error objects take their words and exit codes from the
+// status, one word per exit code everywhere (1 is "defects").
+func TestErrorOf(t *testing.T) {
+	for _, c := range []struct {
+		st         outcome.Status
+		result     string
+		code       int
+		rootStatus string
+	}{
+		{outcome.Defects, "defects", 1, "defects"},
+		{outcome.Refused, "refused", 2, "refused"},
+		{outcome.Usage, "usage-error", 3, "usage"},
+		{outcome.Clean, "refused", 2, "refused"},
+	} {
+		e := ErrorOf(c.st, "m", nil)
+		if e.Result != c.result || e.ExitCode != c.code || e.Hints == nil {
+			t.Errorf("ErrorOf(%v) = %+v", c.st, e)
+		}
+		r := RootErrorOf(c.st, "m")
+		if r.Status != c.rootStatus || r.Code != c.code || r.SchemaVersion != 1 {
+			t.Errorf("RootErrorOf(%v) = %+v", c.st, r)
+		}
 	}
 }

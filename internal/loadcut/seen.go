@@ -159,13 +159,7 @@ func (v *view) stripComments() bool {
 	before := &view{s: v.s, orig: v.orig}
 	v.normalizeBreaks()
 	src := v.s
-	blocks, err := mdblocks.HTMLBlocks(src)
-	if err != nil {
-		// No parser linked, or memcompact-hook could not reach memcompact's:
-		// a broken build or install, not a property of the index, so it is
-		// not guessed around (a hook fails open on it, saying so).
-		panic(err)
-	}
+	blocks := mdblocks.HTMLBlocks(src)
 	type span struct{ from, to int }
 	var spans []span
 	for _, b := range blocks {

@@ -15,15 +15,6 @@ type BudgetsInput struct {
 	Root string `json:"root,omitempty" jsonschema:"the memory root holding compaction/compaction-policy.md; default: the nearest one from the working directory upward"`
 }
 
-// rootError is the error object of the memory-root verbs (budgets,
-// compact, restore, …), pinned as it is.
-type rootError struct {
-	SchemaVersion int    `json:"schema_version"`
-	Status        string `json:"status"`
-	Code          int    `json:"code"`
-	Error         string `json:"error"`
-}
-
 func init() {
 	tools = append(tools, func(s *mcp.Server, h *Host) {
 		addTool(s, &mcp.Tool{
@@ -31,7 +22,7 @@ func init() {
 			Description: "Measure every file the compaction policy budgets against its budget (lines or chars). " +
 				"Result: the JSON of 'memcompact budgets --json'. Exit 0 all within budget, 1 any over, 2 policy missing or malformed.",
 			Annotations: readOnly("Check file budgets"),
-		}, []any{budget.Result{}, rootError{}, jsonout.Error{}}, func(ctx context.Context, in BudgetsInput) reply {
+		}, []any{budget.Result{}, jsonout.RootError{}, jsonout.Error{}}, func(ctx context.Context, in BudgetsInput) reply {
 			res, err := budget.Run(ctx, budget.Request{Root: in.Root})
 			if err != nil {
 				return rootFailure(err)
@@ -44,7 +35,5 @@ func init() {
 // rootFailure is the reply of a memory-root engine's error: the root
 // verbs' error object, and the error and its hints as the CLI says them.
 func rootFailure(err error) reply {
-	code := outcome.StatusOf(err)
-	status := map[outcome.Status]string{outcome.Defects: "failed", outcome.Refused: "refused", outcome.Usage: "usage"}[code]
-	return failure(rootError{SchemaVersion: 1, Status: status, Code: int(code), Error: err.Error()}, err)
+	return failure(jsonout.RootErrorOf(outcome.StatusOf(err), err.Error()), err)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/memcompact/memcompact/internal/compact"
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -63,7 +64,7 @@ func init() {
 }
 
 // compactOutputs are the documents the compaction tools may return.
-var compactOutputs = []any{compact.Result{}, rootError{}, jsonout.Error{}}
+var compactOutputs = []any{compact.Result{}, jsonout.RootError{}, jsonout.Error{}}
 
 // compactRequest is the compaction of one file, as the compact verb makes
 // it from its flags.
@@ -84,7 +85,7 @@ func compactReply(res *compact.Result, err error) reply {
 	r := reply{doc: res, status: res.Outcome}
 	for _, f := range res.Files {
 		if f.Status == compact.StatusRefused || f.Status == compact.StatusNotConfirmed {
-			r.messages = append(r.messages, "memcompact: error: "+f.Message)
+			r.messages = append(r.messages, outcome.Line(outcome.KindError, f.Message))
 		}
 	}
 	return r

@@ -118,7 +118,7 @@ func sweepFailure(err error, asJSON bool) reply {
 func warnings(ws []sweep.Warning) []string {
 	var out []string
 	for _, w := range ws {
-		out = append(out, "memcompact: warning: "+w.String())
+		out = append(out, outcome.Line(outcome.KindWarning, w.String()))
 	}
 	return out
 }

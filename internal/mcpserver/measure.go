@@ -35,7 +35,7 @@ func init() {
 				r := reply{doc: res.JSON(), status: res.Status()}
 				if res.Verdict != nil {
 					for _, n := range res.Verdict.Notes {
-						r.messages = append(r.messages, "memcompact: warning: "+n)
+						r.messages = append(r.messages, outcome.Line(outcome.KindWarning, n))
 					}
 				}
 				return r

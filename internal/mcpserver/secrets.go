@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/secrets"
 )
 
@@ -25,7 +26,7 @@ func init() {
 			res, err := secrets.Run(ctx, secrets.Request{Paths: in.Paths, Where: h.where()})
 			var warnings []string
 			for _, w := range res.Warnings {
-				warnings = append(warnings, "memcompact: warning: "+w)
+				warnings = append(warnings, outcome.Line(outcome.KindWarning, w))
 			}
 			if err != nil {
 				r := failure(secrets.ErrorJSON(err), err)
@@ -33,10 +34,10 @@ func init() {
 				return r
 			}
 			for _, sk := range res.Skipped {
-				warnings = append(warnings, "memcompact: warning: skipped "+sk.Path+": "+sk.Reason)
+				warnings = append(warnings, outcome.Line(outcome.KindWarning, "skipped "+sk.Path+": "+sk.Reason))
 			}
 			for _, e := range res.Errors {
-				warnings = append(warnings, "memcompact: error: "+e.Path+": "+e.Error)
+				warnings = append(warnings, outcome.Line(outcome.KindError, e.Path+": "+e.Error))
 			}
 			return reply{doc: res.JSONReport(), status: res.Status(), messages: warnings}
 		})

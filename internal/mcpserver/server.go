@@ -87,11 +87,11 @@ type reply struct {
 // and the CLI's error and hint lines.
 func failure(doc any, err error) reply {
 	r := reply{doc: doc, status: outcome.StatusOf(err)}
-	r.messages = append(r.messages, "memcompact: error: "+outcome.MessageOf(err))
+	r.messages = append(r.messages, outcome.Line(outcome.KindError, outcome.MessageOf(err)))
 	var e *outcome.Error
 	if errors.As(err, &e) {
 		for _, h := range e.Hints {
-			r.messages = append(r.messages, "memcompact: hint: "+h)
+			r.messages = append(r.messages, outcome.Line(outcome.KindHint, h))
 		}
 	}
 	return r
@@ -100,13 +100,12 @@ func failure(doc any, err error) reply {
 // genericFailure is the reply of a failure the CLI reports with its one
 // error object.
 func genericFailure(err error) reply {
-	code := int(outcome.StatusOf(err))
 	var hints []string
 	var e *outcome.Error
 	if errors.As(err, &e) {
 		hints = e.Hints
 	}
-	return failure(jsonout.ErrorOf(code, outcome.MessageOf(err), hints), err)
+	return failure(jsonout.ErrorOf(outcome.StatusOf(err), outcome.MessageOf(err), hints), err)
 }
 
 // addTool registers a tool whose handler answers with a reply. Its input

@@ -1,61 +1,55 @@
 package mdblocks
 
-import (
-	"bytes"
-	"errors"
-	"slices"
-	"strings"
-	"testing"
-)
+import "testing"
 
-func TestServeAndParse(t *testing.T) {
-	Use(func(src []byte) ([]Block, error) {
-		return []Block{{0, 4}, {10, 10}, {12, len(src)}}, nil
-	})
-	t.Cleanup(func() { Use(nil) })
-	var out bytes.Buffer
-	src := "<!--x-->\n\nabc<!-- tail -->\n"
-	if err := Serve(strings.NewReader(src), &out); err != nil {
-		t.Fatal(err)
-	}
-	if out.String() != "0 4\n10 10\n12 27\n" {
-		t.Fatalf("Serve wrote %q", out.String())
-	}
-	got, err := parseBlocks(out.Bytes(), len(src))
-	if err != nil || !slices.Equal(got, []Block{{0, 4}, {10, 10}, {12, 27}}) {
-		t.Fatalf("parseBlocks = %v, %v", got, err)
-	}
-}
-
-func TestParseBlocksRefuses(t *testing.T) {
-	for _, out := range []string{"4 0\n", "0 4\n2 6\n", "0 99\n", "x y\n", "0\n", "-1 2\n", "0 4 5\n"} {
-		if got, err := parseBlocks([]byte(out), 10); err == nil {
-			t.Errorf("parseBlocks(%q) = %v, want an error", out, got)
+func TestHTMLBlocks(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want []string // each block's text
+	}{
+		{"<!-- a -->\n\n- [x](x.md) — y\n", []string{"<!-- a -->"}},
+		{"# T\n\n<!-- a\nb -->\ntext\n", []string{"<!-- a\nb -->"}},
+		{"- item\n  <!-- in a list -->\n", nil},
+		{"```\n<!-- in code -->\n```\n", nil},
+		{"para <!-- inline -->\n", nil},
+		{"<div>\nx\n</div>\n\n<!-- c -->\n", []string{"<div>\nx\n</div>", "<!-- c -->"}},
+		// A comment that opens and never closes runs to the end.
+		{"- [a](a.md) — a\n<!-- open\n- [b](b.md) — b\n", []string{"<!-- open\n- [b](b.md) — b"}},
+	} {
+		blocks := HTMLBlocks([]byte(c.src))
+		var got []string
+		for _, b := range blocks {
+			got = append(got, trimEOL(c.src[b.Start:b.Stop]))
+		}
+		if len(got) != len(c.want) {
+			t.Errorf("%q: blocks %q, want %q", c.src, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("%q: block %d is %q, want %q", c.src, i, got[i], c.want[i])
+			}
 		}
 	}
 }
 
-func TestNoParser(t *testing.T) {
-	Use(nil)
-	if _, err := HTMLBlocks([]byte("<!-- x -->")); !errors.Is(err, ErrNoParser) {
-		t.Fatalf("HTMLBlocks without a parser: %v", err)
+func trimEOL(s string) string {
+	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
 	}
+	return s
 }
 
-// FuzzParseBlocks: any answer is either refused or blocks that are
-// ordered, non-overlapping and inside the document.
-func FuzzParseBlocks(f *testing.F) {
-	f.Add([]byte("0 4\n10 12\n"), 20)
-	f.Add([]byte("3 2\n"), 5)
-	f.Fuzz(func(t *testing.T, out []byte, n int) {
-		blocks, err := parseBlocks(out, n)
-		if err != nil {
-			return
-		}
+// FuzzHTMLBlocks: goldmark's blocks of any text are ordered and inside it.
+func FuzzHTMLBlocks(f *testing.F) {
+	f.Add([]byte("<!-- a -->\n- x\n<!--\nb\n-->\n"))
+	f.Add([]byte("<div>\n\n<!-- unclosed\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		blocks := HTMLBlocks(src)
 		prev := 0
 		for _, b := range blocks {
-			if b.Start < prev || b.Stop < b.Start || b.Stop > n {
-				t.Fatalf("parseBlocks(%q, %d) accepted %v", out, n, blocks)
+			if b.Start < prev || b.Stop < b.Start || b.Stop > len(src) {
+				t.Fatalf("blocks %v out of order or bounds in %d bytes", blocks, len(src))
 			}
 			prev = b.Stop
 		}

@@ -11,6 +11,7 @@ package outcome
 import (
 	"errors"
 	"fmt"
+	"io"
 )
 
 // Status is the kind of outcome. Its numeric value is the exit code the CLI
@@ -120,9 +121,18 @@ func MessageOf(err error) string {
 	return err.Error()
 }
 
-// ErrNotLinked is wrapped by the error of an engine asked for a part this
-// executable does not link (the MCP server, a model summarizer): memcompact
-// leaves them to memcompact-full (package companion), and its face hands
-// such a command line over whole. An engine returns it before it changes
-// anything, so the command can be run again there from the start.
-var ErrNotLinked = errors.New("not linked into this executable")
+// The kinds of line memcompact says on standard error.
+const (
+	KindError   = "error"
+	KindHint    = "hint"
+	KindWarning = "warning"
+)
+
+// Line is one line of memcompact's voice on standard error:
+// "memcompact: KIND: text", without its newline. The faces say every
+// error, hint and warning through it (Say, or Line where the lines are
+// collected, as the MCP server's text content does); engines never print.
+func Line(kind, text string) string { return "memcompact: " + kind + ": " + text }
+
+// Say writes Line(kind, text) and a newline to w.
+func Say(w io.Writer, kind, text string) { io.WriteString(w, Line(kind, text)+"\n") }

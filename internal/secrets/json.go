@@ -49,51 +49,51 @@ func WriteJSONError(w io.Writer, reason string) error {
 }
 
 // Result names the report's outcome: "unreadable", "secrets" or "clean".
-func (r *Report) Result() string {
+func (rep *Report) Result() string {
 	switch {
-	case len(r.Errors) > 0:
+	case len(rep.Errors) > 0:
 		return "unreadable"
-	case len(r.Findings) > 0:
+	case len(rep.Findings) > 0:
 		return "secrets"
 	}
 	return "clean"
 }
 
 // WriteJSON writes the report as one JSON object.
-func (r *Report) WriteJSON(w io.Writer) error {
-	return jsonout.Write(w, r.JSONReport())
+func (rep *Report) WriteJSON(w io.Writer) error {
+	return jsonout.Write(w, rep.JSONReport())
 }
 
 // JSONReport is the report's --json document.
-func (r *Report) JSONReport() JSONReport {
+func (rep *Report) JSONReport() JSONReport {
 	return JSONReport{
 		Version:  JSONVersion,
-		Result:   r.Result(),
-		Scanned:  jsonout.NonNil(r.Scanned),
-		Findings: jsonout.NonNil(r.Findings),
-		Skipped:  jsonout.NonNil(r.Skipped),
-		Errors:   jsonout.NonNil(r.Errors),
+		Result:   rep.Result(),
+		Scanned:  jsonout.NonNil(rep.Scanned),
+		Findings: jsonout.NonNil(rep.Findings),
+		Skipped:  jsonout.NonNil(rep.Skipped),
+		Errors:   jsonout.NonNil(rep.Errors),
 	}
 }
 
 // WriteText writes one line per finding, "file:line: rule: excerpt", then a
 // summary line. Skips and errors are the caller's to print (on stderr).
-func (r *Report) WriteText(w io.Writer) error {
-	for _, f := range r.Findings {
+func (rep *Report) WriteText(w io.Writer) error {
+	for _, f := range rep.Findings {
 		if _, err := fmt.Fprintf(w, "%s:%d: %s: %s\n", f.File, f.Line, f.Rule, f.Excerpt); err != nil {
 			return err
 		}
 	}
 	files := map[string]bool{}
-	for _, f := range r.Findings {
+	for _, f := range rep.Findings {
 		files[f.File] = true
 	}
 	var err error
 	switch {
-	case len(r.Findings) > 0:
-		_, err = fmt.Fprintf(w, "%s in %s (%s scanned)\n", textfile.Count(len(r.Findings), "secret"), textfile.Count(len(files), "file"), textfile.Count(len(r.Scanned), "file"))
+	case len(rep.Findings) > 0:
+		_, err = fmt.Fprintf(w, "%s in %s (%s scanned)\n", textfile.Count(len(rep.Findings), "secret"), textfile.Count(len(files), "file"), textfile.Count(len(rep.Scanned), "file"))
 	default:
-		_, err = fmt.Fprintf(w, "no secrets found (%s scanned)\n", textfile.Count(len(r.Scanned), "file"))
+		_, err = fmt.Fprintf(w, "no secrets found (%s scanned)\n", textfile.Count(len(rep.Scanned), "file"))
 	}
 	return err
 }

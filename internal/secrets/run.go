@@ -72,7 +72,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 // defaultPaths returns the current project's store directory (when it has
 // an index) and the user's CLAUDE.md (when it exists). With neither, it is
 // a usage error: there is nothing to scan.
-func (res *Result) defaultPaths(w store.Where) ([]string, error) {
+func (r *Result) defaultPaths(w store.Where) ([]string, error) {
 	var paths, hints []string
 	if w.Cwd != "" {
 		index, err := w.DefaultIndex("secrets")
@@ -82,7 +82,7 @@ func (res *Result) defaultPaths(w store.Where) ([]string, error) {
 			paths = append(paths, filepath.Dir(index))
 		case errors.As(err, &e):
 			hints = e.Hints
-			res.Warnings = append(res.Warnings, e.Msg)
+			r.Warnings = append(r.Warnings, e.Msg)
 		}
 	}
 	getenv := w.Getenv

@@ -3,10 +3,6 @@ package summarize
 import (
 	"fmt"
 	"os/exec"
-
-	"github.com/memcompact/memcompact/internal/outcome"
-
-	"github.com/memcompact/memcompact/internal/companion"
 )
 
 // Env is what New reads from outside: the environment and PATH. Tests
@@ -14,8 +10,8 @@ import (
 type Env struct {
 	Getenv   func(string) string
 	LookPath func(string) (string, error)
-	// API makes the anthropic and openai models; nil for the one the
-	// executable links (LinkAPI).
+	// API makes the anthropic and openai models; nil for the official
+	// SDKs' (tests point it at a loopback fake).
 	API APIFunc
 }
 
@@ -28,16 +24,8 @@ func DefaultEnv(getenv func(string) string) Env {
 // its Resolved Config.
 type APIFunc func(c Config, getenv func(string) string) (Model, error)
 
-// linked is the registered APIFunc.
-var linked companion.Linked[APIFunc]
-
-// LinkAPI makes f the maker of API models. Package sdk calls it when
-// imported: only an executable that links the SDKs can reach the APIs.
-func LinkAPI(f APIFunc) { linked.Set(f) }
-
 // New makes the Model c names; c must be Resolved. The built-in summarizer
-// is no Model (package distill runs it). An API summarizer in an
-// executable that does not link the SDKs is an outcome.ErrNotLinked.
+// is no Model (package distill runs it).
 func New(c Config, env Env) (Model, error) {
 	switch c.Kind {
 	case Claude:
@@ -45,10 +33,7 @@ func New(c Config, env Env) (Model, error) {
 	case Anthropic, OpenAI:
 		api := env.API
 		if api == nil {
-			api = linked.Get()
-		}
-		if api == nil {
-			return nil, fmt.Errorf("the %s summarizer is %w (memcompact-full links the model SDKs)", c.Kind, outcome.ErrNotLinked)
+			api = newAPI
 		}
 		return api(c, env.Getenv)
 	case Command:

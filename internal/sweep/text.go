@@ -8,13 +8,13 @@ import (
 
 // WriteText prints the gate's verdict as the reference script does, its
 // lines one after another.
-func (res *GateResult) WriteText(w io.Writer) {
-	fmt.Fprintln(w, strings.Join(res.Lines, "\n"))
+func (r *GateResult) WriteText(w io.Writer) {
+	fmt.Fprintln(w, strings.Join(r.Lines, "\n"))
 }
 
 // WriteText prints the partition report as the reference script does.
-func (res *PartitionResult) WriteText(w io.Writer) {
-	fmt.Fprintln(w, strings.Join(res.Report.Lines(), "\n"))
+func (r *PartitionResult) WriteText(w io.Writer) {
+	fmt.Fprintln(w, strings.Join(r.Report.Lines(), "\n"))
 }
 
 // WriteUsageText prints a usage error as the reference scripts do, on

@@ -39,7 +39,7 @@ type AdmitResult struct {
 	Critical string `json:"critical"`
 }
 
-// Admit gives an entry a life the sweep can reason about: metadata.admitted
+// RunAdmit gives an entry a life the sweep can reason about: metadata.admitted
 // (its life key) and node_type in its frontmatter, a pointer line whose hook
 // passes R1, and the critical row when asked. It refuses a pointer without
 // a hook, an entry already admitted or already pointed at, and an addition

@@ -48,7 +48,7 @@ type AdoptResult struct {
 	Heading  bool   `json:"heading_added"`
 }
 
-// Adopt migrates a store with no policy to the split shape: the stanza at
+// RunAdopt migrates a store with no policy to the split shape: the stanza at
 // line 1 of the index (naming POLICY.md), POLICY.md from the built-in
 // reference with a values region holding Claude Code's known limit as a
 // dated limit_observation and the default budget fraction, and, for a
@@ -186,7 +186,7 @@ type ObserveRequest struct {
 	LockWait time.Duration
 }
 
-// ObserveLimit appends a dated limit_observation (value, unit, method) at
+// RunObserveLimit appends a dated limit_observation (value, unit, method) at
 // the end of the store's values region. Earlier rows stay byte-identical:
 // appending is the whole update, and the freshest date governs. A store
 // with no values region is refused (creating one is adopt's job).

@@ -95,7 +95,7 @@ type act struct {
 	hooks []string
 }
 
-// Apply executes a plan's decided dispositions on its store, record before
+// RunApply executes a plan's decided dispositions on its store, record before
 // act, each behind its gate, under the store's lock; then it runs the
 // partition check against the enumeration it took before the first act.
 // A refusal (a stale plan, a pending decision without a yes, a gate that

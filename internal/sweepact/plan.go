@@ -274,7 +274,7 @@ func figures(lines []string, t Target) (Figures, loadcut.Result) {
 	return f, r
 }
 
-// MakePlan proposes a disposition for every subject of the store at
+// RunPlan proposes a disposition for every subject of the store at
 // req.Index, then the fewest, safest demotions that bring the index within
 // the target. It writes nothing (the caller writes the plan file and, with
 // RecordLedger, the proposals); with RecordLedger it refuses first a ledger
@@ -385,7 +385,7 @@ func after(s *store, pl *Plan) (Figures, []string) {
 	return f, loads
 }
 
-// RecordProposals appends one proposed ledger record per subject the plan
+// RunRecordProposals appends one proposed ledger record per subject the plan
 // would move (anything but keep), under the store's lock. Any session may
 // propose; nothing is removed.
 func RunRecordProposals(pl *Plan, asOf records.Date, wait time.Duration) (int, error) {

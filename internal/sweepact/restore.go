@@ -39,7 +39,7 @@ type RestoreResult struct {
 	BodyFrom string `json:"body_moved_from,omitempty"`
 }
 
-// Restore brings an exited subject's pointer back into the index, under
+// RunRestore brings an exited subject's pointer back into the index, under
 // the section it left (or at the end), its body back from the archive
 // folder when it was moved there, with its restore record appended first.
 // ARCHIVE.md keeps its history: the old line stays, and a dated note says

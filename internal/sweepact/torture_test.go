@@ -108,6 +108,7 @@ func storeDigests(t *testing.T, dir string) map[string]string {
 // sweep's records written the next inventory must list the interrupted
 // dispositions first.
 func TestKillAtEveryStep(t *testing.T) {
+	needCrashPoints(t)
 	const asOf = "2026-08-08"
 	clean := fixtureStore(t)
 	old := storeDigests(t, clean)
@@ -312,5 +313,15 @@ func TestConcurrentWriters(t *testing.T) {
 	s, err := records.ReadSlate(filepath.Join(dir, "SLATE.md"), date(t, asOf))
 	if err != nil || !s.Trustworthy() {
 		t.Fatalf("the slate does not read whole: %v", err)
+	}
+}
+
+// needCrashPoints skips a test that kills the process at a crash point in
+// a build without them (they compile only with the memcompact_crashpoints
+// tag: go test -tags memcompact_crashpoints).
+func needCrashPoints(t *testing.T) {
+	t.Helper()
+	if !crashpoint.Enabled {
+		t.Skip("the crash points are compiled only with -tags " + crashpoint.Tag)
 	}
 }

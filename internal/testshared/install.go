@@ -1,35 +1,30 @@
 package testshared
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/memcompact/memcompact/internal/companion"
 )
 
-// Install builds the named executables of this module (memcompact,
-// memcompact-full, memcompact-hook: package companion) into dir with the
-// go command, as "go install ./cmd/..." would put them side by side, and
-// returns dir/name (with ".exe" on Windows) of the first. Tests that run
-// the executables a user runs build them this way: memcompact hands work
-// to memcompact-full only when it sits beside it.
-func Install(tb testing.TB, dir string, names ...string) string {
+// Install builds the memcompact executable of this module into dir with
+// the go command (with the go build flags given, such as "-tags" and a
+// tag list), as "go install ./cmd/memcompact" would, and returns its path
+// (with ".exe" on Windows). Tests that run the executable a user runs
+// build it this way.
+func Install(tb testing.TB, dir string, flags ...string) string {
 	tb.Helper()
-	args := []string{"build", "-o", dir + string(filepath.Separator)}
-	for _, n := range names {
-		args = append(args, "github.com/memcompact/memcompact/cmd/"+n)
-	}
+	args := append([]string{"build"}, flags...)
+	args = append(args, "-o", Exe(dir, "memcompact"), "github.com/memcompact/memcompact/cmd/memcompact")
 	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
 		tb.Fatalf("go %v: %v\n%s", args, err, out)
 	}
-	return Exe(dir, names[0])
+	return Exe(dir, "memcompact")
 }
 
 // Exe is dir/name as an executable's path on this system.
@@ -41,36 +36,21 @@ func Exe(dir, name string) string {
 	return p
 }
 
-// Unlinked fails the test for each package the main package in dir links
-// whose import path is one of banned, or starts with one that ends in
-// "/": what a lean executable must not pay the initialisation of.
-func Unlinked(t *testing.T, dir string, banned ...string) {
-	t.Helper()
-	cmd := exec.Command("go", "list", "-deps", ".")
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		t.Skipf("go list: %v", err)
+// RunInstead runs bin with this process's arguments and streams and exits
+// with its code: a testscript command that stands in for a built
+// executable.
+func RunInstead(bin string) {
+	cmd := exec.Command(bin, os.Args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err := cmd.Run()
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+		os.Exit(ee.ExitCode())
 	}
-	for _, d := range strings.Fields(string(out)) {
-		for _, b := range banned {
-			if d == b || (strings.HasSuffix(b, "/") && strings.HasPrefix(d, b)) {
-				t.Errorf("%s links %s", dir, d)
-			}
-		}
-	}
-}
-
-// RunInstead runs bin, installed as name, with this process's arguments
-// and streams, and exits with its code: a testscript command that stands
-// in for a built executable.
-func RunInstead(bin, name string) {
-	code, err := companion.Run(bin, name, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		code = 2
+		os.Exit(127)
 	}
-	os.Exit(code)
+	os.Exit(0)
 }
 
 // WithSetenv is p whose scripts also start with the variable key set to

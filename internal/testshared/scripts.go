@@ -61,6 +61,13 @@ func scriptSetup(e *testscript.Env) error {
 	if repo, err := filepath.Abs(repoRoot()); err == nil {
 		e.Setenv("REPO", repo)
 	}
+	// $MEMCOMPACT_EXE is the scripts' memcompact command as a path, the
+	// path "hooks install" writes into the hooks it installs.
+	if exe, err := exec.LookPath("memcompact"); err == nil {
+		if abs, err := filepath.Abs(exe); err == nil {
+			e.Setenv("MEMCOMPACT_EXE", abs)
+		}
+	}
 	return nil
 }
 

@@ -34,10 +34,10 @@ func TestMain(m *testing.M) {
 		// A prebuilt binary, e.g. an older version, to show what it loses.
 		bin = b
 	} else {
-		// memcompact-full beside it, as installed: memcompact hands it the
-		// few commands it does not link.
-		build := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-			"github.com/memcompact/memcompact/cmd/memcompact", "github.com/memcompact/memcompact/cmd/memcompact-full")
+		// With the crash points compiled in (package crashpoint): they
+		// exist only in builds with this tag.
+		build := exec.Command("go", "build", "-tags", "memcompact_crashpoints", "-o", bin,
+			"github.com/memcompact/memcompact/cmd/memcompact")
 		if out, err := build.CombinedOutput(); err != nil {
 			fmt.Printf("building memcompact: %v\n%s", err, out)
 			os.Exit(1)

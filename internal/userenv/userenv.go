@@ -1,8 +1,7 @@
 // Package userenv reads, from a process's environment, the two facts about
 // its user that every face passes to the engines the same way: the home
-// directory and today's date. Both executables (memcompact and the lean
-// memcompact-hook) read them here, so a hook judges the same store and
-// the same day whichever one Claude Code runs.
+// directory and today's date. The command line, the hooks and the MCP
+// server read them here, so each judges the same store and the same day.
 package userenv
 
 import (

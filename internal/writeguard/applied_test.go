@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/hookjson"
 )
 
 // TestApplied: the verdict hands the hook's journal the bytes it judged,
@@ -23,7 +23,7 @@ func TestApplied(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := testStore(t, map[string]string{"MEMORY.md": c.file, "reference_bot.md": "the bot\n"})
-			v := judge(filepath.Join(dir, "MEMORY.md"), "Edit", claudehooks.ToolInput{OldString: str(c.old), NewString: str(c.new)})
+			v := judge(filepath.Join(dir, "MEMORY.md"), "Edit", hookjson.ToolInput{OldString: str(c.old), NewString: str(c.new)})
 			cur, after, ok := v.Applied()
 			if ok != c.ok {
 				t.Fatalf("Applied ok = %v, want %v", ok, c.ok)
@@ -33,7 +33,7 @@ func TestApplied(t *testing.T) {
 			}
 		})
 	}
-	if _, _, ok := judge(filepath.Join(t.TempDir(), "notes.txt"), "Write", claudehooks.ToolInput{Content: str("x")}).Applied(); ok {
+	if _, _, ok := judge(filepath.Join(t.TempDir(), "notes.txt"), "Write", hookjson.ToolInput{Content: str("x")}).Applied(); ok {
 		t.Error("a file outside any store was applied")
 	}
 }

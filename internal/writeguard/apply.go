@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/hookjson"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -34,7 +34,7 @@ func (e *StaleError) Error() string {
 // An old_string is looked for as written, then with line endings and
 // typographic quotes normalized (the tools forgive both), and only when
 // none of those match is the call stale.
-func Apply(tool string, current string, exists bool, in *claudehooks.ToolInput) (string, error) {
+func Apply(tool string, current string, exists bool, in *hookjson.ToolInput) (string, error) {
 	switch tool {
 	case "Write":
 		if in.Content == nil {
@@ -45,7 +45,7 @@ func Apply(tool string, current string, exists bool, in *claudehooks.ToolInput) 
 		if in.OldString == nil || in.NewString == nil {
 			return "", errors.New("the Edit call lacks old_string or new_string")
 		}
-		out, err := applyOne(current, exists, claudehooks.Edit{OldString: *in.OldString, NewString: *in.NewString, ReplaceAll: in.ReplaceAll})
+		out, err := applyOne(current, exists, hookjson.Edit{OldString: *in.OldString, NewString: *in.NewString, ReplaceAll: in.ReplaceAll})
 		if err != nil {
 			return "", err
 		}
@@ -71,7 +71,7 @@ func Apply(tool string, current string, exists bool, in *claudehooks.ToolInput) 
 	return "", fmt.Errorf("%s is not a file-writing tool", tool)
 }
 
-func applyOne(text string, exists bool, e claudehooks.Edit) (string, error) {
+func applyOne(text string, exists bool, e hookjson.Edit) (string, error) {
 	if e.OldString == "" {
 		if !exists || text == "" {
 			return e.NewString, nil // the tools create a file this way

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/hookjson"
 )
 
 // BenchmarkJudge measures the pre-write guard on an Edit that adds one
@@ -17,7 +17,7 @@ func BenchmarkJudge(b *testing.B) {
 		b.Run(fmt.Sprintf("pointers=%d", n), func(b *testing.B) {
 			dir := filepath.Join(b.TempDir(), "cfg", "projects", "-p", "memory")
 			writeFiles(b, dir, map[string]string{"MEMORY.md": "# Memory\n\n## Feedback\n" + pointers(1, n)})
-			in := claudehooks.ToolInput{
+			in := hookjson.ToolInput{
 				FilePath:  filepath.Join(dir, "MEMORY.md"),
 				OldString: str("## Feedback\n"),
 				NewString: str("## Feedback\n" + pointers(n+1, 1)),

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/companion"
 	"github.com/memcompact/memcompact/internal/store"
 )
 
@@ -17,20 +16,18 @@ import (
 const HookBudget = 6 * time.Second
 
 // JudgeWithin is Judge bounded by budget. When the judgement does not
-// finish in time, a write to a memory file is denied — a guard that cannot
-// judge must not wave the write through — and the verdict says why; a
-// write outside every memory store is allowed as Judge would.
+// finish in time, or fails with a bug of memcompact's own, a write to a
+// memory file is denied — a guard that cannot judge must not wave the
+// write through — and the verdict says why; a write outside every memory
+// store is allowed as Judge would. A judgement cut off by the budget goes
+// on in its goroutine until the process exits; the hook exits right after.
 func JudgeWithin(call *Call, budget time.Duration) *Verdict {
 	done := make(chan *Verdict, 1)
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				// The hook fails open on its own bugs, as the caller does.
-				note := fmt.Sprintf("internal error (%v); allowing — this is a bug, please report it", r)
-				if msg, ok := companion.Unavailable(r); ok {
-					note = msg + " (" + companion.InstallHint + "); allowing"
-				}
-				done <- &Verdict{Problems: []Problem{}, Skipped: []string{note}}
+				done <- CannotJudge(call, fmt.Sprintf("memcompact hit an internal error (%v) judging this %s", r, call.Tool),
+					"This is a bug in memcompact: tell the user, who can report it with the file")
 			}
 		}()
 		done <- Judge(call)
@@ -47,6 +44,23 @@ func JudgeWithin(call *Call, budget time.Duration) *Verdict {
 		}
 	case <-timer.C:
 	}
+	return CannotJudge(call, fmt.Sprintf("memcompact could not finish judging this %s of %d bytes within %s", call.Tool, callSize(call), budget),
+		"Write it in smaller pieces, or check the text with 'memcompact secrets' first")
+}
+
+// GuardSetting is the environment variable that switches the guard off
+// when set to "off": the one way to let memory writes through unjudged,
+// made on purpose by the user in the hooks' environment (never by the
+// agent). The next session's note says the guard is off.
+const GuardSetting = "MEMCOMPACT_GUARD"
+
+// CodeUnjudged is the problem code of a write the guard could not judge.
+const CodeUnjudged = "unjudged"
+
+// CannotJudge is the verdict on a call the guard could not judge (why):
+// denied when it writes a file inside a memory store, with fix and the
+// way off; allowed, saying why, when it writes outside every store.
+func CannotJudge(call *Call, why, fix string) *Verdict {
 	path := call.Input.FilePath
 	if !filepath.IsAbs(path) && call.Cwd != "" {
 		path = filepath.Join(call.Cwd, path)
@@ -54,17 +68,23 @@ func JudgeWithin(call *Call, budget time.Duration) *Verdict {
 	v := &Verdict{Path: path, Problems: []Problem{}}
 	storeDir, ok := store.StoreOfInWith(path, call.Getenv, call.Home, call.Cwd, store.Options{LookupEnv: call.LookupEnv})
 	if !ok {
-		v.Skipped = append(v.Skipped, fmt.Sprintf("could not finish judging within %s, and %s is not inside a memory store; allowing", budget, path))
+		v.Skipped = append(v.Skipped, fmt.Sprintf("%s, and %s is not inside a memory store; allowing", why, path))
 		return v
 	}
 	v.Store = storeDir
 	v.Index = filepath.Base(path) == store.IndexName && filepath.Dir(path) == storeDir
-	v.Problems = append(v.Problems, Problem{
-		Code:    "timeout",
-		Message: fmt.Sprintf("memcompact could not finish judging this %s of %d bytes to a memory file within %s, so it is denied rather than let through unjudged", call.Tool, callSize(call), budget),
-		Fix:     "Write it in smaller pieces, or check the text with 'memcompact secrets' first",
-	})
+	v.Problems = append(v.Problems, unjudged(why, fix))
 	return v
+}
+
+// unjudged is the problem of a memory-file write the guard could not
+// judge (why): it is denied rather than let through unjudged.
+func unjudged(why, fix string) Problem {
+	return Problem{
+		Code:    CodeUnjudged,
+		Message: why + ", so the write is denied rather than let through unjudged",
+		Fix:     fix + ". Only the user can switch the guard off, on purpose, with " + GuardSetting + "=off in the hooks' environment",
+	}
 }
 
 // callSize is the number of bytes a call writes or edits in.

@@ -64,7 +64,8 @@ func checkDroppedPointers(c *change) {
 	ledgerPath := filepath.Join(c.storeDir, "LEDGER.md")
 	ledger, err := records.ReadLedger(ledgerPath, records.DateOf(c.call.Today))
 	if err != nil {
-		c.skip("cannot read %s (%v); not checking dropped pointers", ledgerPath, err)
+		c.cannotJudge(fmt.Sprintf("memcompact cannot read %s (%v), so it cannot tell whether the pointers this write drops were recorded", ledgerPath, err),
+			"Keep the pointers in this write, or tell the user LEDGER.md is unreadable")
 		return
 	}
 	today := records.DateOf(c.call.Today).String()

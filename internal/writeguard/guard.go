@@ -37,7 +37,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/hookjson"
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/loadcut"
 	"github.com/memcompact/memcompact/internal/recall"
@@ -47,9 +47,9 @@ import (
 
 // Call is one file-writing tool call, as the hook received it.
 type Call struct {
-	Tool  string                 // Write, Edit or MultiEdit
-	Input *claudehooks.ToolInput // tool_input
-	Cwd   string                 // the session's working directory
+	Tool  string              // Write, Edit or MultiEdit
+	Input *hookjson.ToolInput // tool_input
+	Cwd   string              // the session's working directory
 
 	Getenv func(string) string
 	// LookupEnv tells a variable set to "" from one not set, as Claude
@@ -73,8 +73,8 @@ type Verdict struct {
 	Store    string    `json:"store,omitempty"` // the store directory, when the file is in one
 	Index    bool      `json:"index"`           // the file is the store's MEMORY.md
 	Problems []Problem `json:"problems"`
-	// Skipped says why a check (or the whole guard) did not run; the hook
-	// prints it on stderr. A skipped check allows.
+	// Skipped says why the guard did not judge a call outside every
+	// memory store; the hook prints it on stderr.
 	Skipped []string `json:"skipped,omitempty"`
 
 	// applied is the file as read and as the call would leave it, when
@@ -115,8 +115,10 @@ func (v *Verdict) Reason() string {
 	return b.String()
 }
 
-// Judge decides on call. It never fails: whatever it cannot judge it
-// allows, saying why in Skipped.
+// Judge decides on call. It never fails: a write to a memory file it
+// cannot judge (an unreadable file, a call it cannot apply, a policy or
+// ledger it cannot read) is denied as unjudged, saying why and what to
+// do; a write outside every store is allowed, saying why in Skipped.
 func Judge(call *Call) *Verdict {
 	path := call.Input.FilePath
 	if !filepath.IsAbs(path) && call.Cwd != "" {
@@ -140,7 +142,8 @@ func Judge(call *Call) *Verdict {
 	case errors.Is(err, fs.ErrNotExist):
 		cur = textfile.FromBytes(path, nil)
 	case err != nil:
-		v.Skipped = append(v.Skipped, fmt.Sprintf("cannot read %s (%v); allowing the write", path, err))
+		v.Problems = append(v.Problems, unjudged(fmt.Sprintf("memcompact cannot read %s (%v)", path, err),
+			"Make the file readable (or tell the user it is not), then try again"))
 		return v
 	}
 	after, err := Apply(call.Tool, cur.Text, exists, call.Input)
@@ -154,7 +157,8 @@ func Judge(call *Call) *Verdict {
 		})
 		return v
 	case err != nil:
-		v.Skipped = append(v.Skipped, fmt.Sprintf("cannot apply the %s call (%v); allowing it", call.Tool, err))
+		v.Problems = append(v.Problems, unjudged(fmt.Sprintf("memcompact cannot apply this %s call to %s (%v)", call.Tool, filepath.Base(path), err),
+			"Read "+filepath.Base(path)+" again and send a complete "+call.Tool+" call"))
 		return v
 	}
 	v.applied = &applied{raw: cur.Raw, after: after, verbatim: cur.Text == string(cur.Raw)}
@@ -266,8 +270,9 @@ func (c *change) deny(code, message, fix string) {
 	c.verdict.Problems = append(c.verdict.Problems, Problem{Code: code, Message: message, Fix: fix})
 }
 
-func (c *change) skip(format string, a ...any) {
-	c.verdict.Skipped = append(c.verdict.Skipped, fmt.Sprintf(format, a...))
+// cannotJudge denies the call: a check it needs could not run (why).
+func (c *change) cannotJudge(why, fix string) {
+	c.verdict.Problems = append(c.verdict.Problems, unjudged(why, fix))
 }
 
 // checks run in order on every call that reached a store file; index-only

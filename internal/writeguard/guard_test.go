@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/hookjson"
 	"github.com/memcompact/memcompact/internal/lockfile"
 )
 
@@ -22,21 +22,21 @@ func TestApply(t *testing.T) {
 		tool    string
 		current string
 		exists  bool
-		in      claudehooks.ToolInput
+		in      hookjson.ToolInput
 		want    string
 		stale   int // -1: not stale; else the StaleError's Edit
 	}{
-		{"write replaces", "Write", "old", true, claudehooks.ToolInput{Content: str("new")}, "new", -1},
-		{"write creates", "Write", "", false, claudehooks.ToolInput{Content: str("new")}, "new", -1},
-		{"edit first only", "Edit", "a a a", true, claudehooks.ToolInput{OldString: str("a"), NewString: str("b")}, "b a a", -1},
-		{"edit all", "Edit", "a a a", true, claudehooks.ToolInput{OldString: str("a"), NewString: str("b"), ReplaceAll: true}, "b b b", -1},
-		{"edit stale", "Edit", "abc", true, claudehooks.ToolInput{OldString: str("x"), NewString: str("y")}, "", 0},
-		{"edit creates with empty old", "Edit", "", false, claudehooks.ToolInput{OldString: str(""), NewString: str("hi")}, "hi", -1},
-		{"edit empty old on non-empty file", "Edit", "x", true, claudehooks.ToolInput{OldString: str(""), NewString: str("hi")}, "", 0},
-		{"edit CRLF file with LF old_string", "Edit", "a\r\nb\r\n", true, claudehooks.ToolInput{OldString: str("a\nb"), NewString: str("c")}, "c\n", -1},
-		{"edit curly quotes", "Edit", "say \u201Chi\u201D", true, claudehooks.ToolInput{OldString: str(`say "hi"`), NewString: str("x")}, "x", -1},
-		{"multiedit in order", "MultiEdit", "one two", true, claudehooks.ToolInput{Edits: []claudehooks.Edit{{OldString: "one", NewString: "1"}, {OldString: "1 two", NewString: "12"}}}, "12", -1},
-		{"multiedit second stale", "MultiEdit", "one two", true, claudehooks.ToolInput{Edits: []claudehooks.Edit{{OldString: "one", NewString: "1"}, {OldString: "one", NewString: "x"}}}, "", 2},
+		{"write replaces", "Write", "old", true, hookjson.ToolInput{Content: str("new")}, "new", -1},
+		{"write creates", "Write", "", false, hookjson.ToolInput{Content: str("new")}, "new", -1},
+		{"edit first only", "Edit", "a a a", true, hookjson.ToolInput{OldString: str("a"), NewString: str("b")}, "b a a", -1},
+		{"edit all", "Edit", "a a a", true, hookjson.ToolInput{OldString: str("a"), NewString: str("b"), ReplaceAll: true}, "b b b", -1},
+		{"edit stale", "Edit", "abc", true, hookjson.ToolInput{OldString: str("x"), NewString: str("y")}, "", 0},
+		{"edit creates with empty old", "Edit", "", false, hookjson.ToolInput{OldString: str(""), NewString: str("hi")}, "hi", -1},
+		{"edit empty old on non-empty file", "Edit", "x", true, hookjson.ToolInput{OldString: str(""), NewString: str("hi")}, "", 0},
+		{"edit CRLF file with LF old_string", "Edit", "a\r\nb\r\n", true, hookjson.ToolInput{OldString: str("a\nb"), NewString: str("c")}, "c\n", -1},
+		{"edit curly quotes", "Edit", "say \u201Chi\u201D", true, hookjson.ToolInput{OldString: str(`say "hi"`), NewString: str("x")}, "x", -1},
+		{"multiedit in order", "MultiEdit", "one two", true, hookjson.ToolInput{Edits: []hookjson.Edit{{OldString: "one", NewString: "1"}, {OldString: "1 two", NewString: "12"}}}, "12", -1},
+		{"multiedit second stale", "MultiEdit", "one two", true, hookjson.ToolInput{Edits: []hookjson.Edit{{OldString: "one", NewString: "1"}, {OldString: "one", NewString: "x"}}}, "", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,8 +56,8 @@ func TestApply(t *testing.T) {
 	}
 	for _, bad := range []struct {
 		tool string
-		in   claudehooks.ToolInput
-	}{{"Write", claudehooks.ToolInput{}}, {"Edit", claudehooks.ToolInput{OldString: str("a")}}, {"MultiEdit", claudehooks.ToolInput{}}, {"Bash", claudehooks.ToolInput{}}} {
+		in   hookjson.ToolInput
+	}{{"Write", hookjson.ToolInput{}}, {"Edit", hookjson.ToolInput{OldString: str("a")}}, {"MultiEdit", hookjson.ToolInput{}}, {"Bash", hookjson.ToolInput{}}} {
 		if _, err := Apply(bad.tool, "a", true, &bad.in); err == nil {
 			t.Errorf("%s %+v: no error", bad.tool, bad.in)
 		}
@@ -86,7 +86,7 @@ func writeFiles(t testing.TB, dir string, files map[string]string) {
 	}
 }
 
-func judge(path string, tool string, in claudehooks.ToolInput) *Verdict {
+func judge(path string, tool string, in hookjson.ToolInput) *Verdict {
 	in.FilePath = path
 	return Judge(&Call{
 		Tool: tool, Input: &in, Cwd: filepath.Dir(path),
@@ -119,17 +119,17 @@ func TestJudgeLoadCut(t *testing.T) {
 	idx := filepath.Join(dir, "MEMORY.md")
 
 	// Line 201 would be cut: deny, naming the subject.
-	v := judge(idx, "Edit", claudehooks.ToolInput{OldString: str("lesson 197 teaches about retries\n"), NewString: str("lesson 197 teaches about retries\n" + pointers(198, 1))})
+	v := judge(idx, "Edit", hookjson.ToolInput{OldString: str("lesson 197 teaches about retries\n"), NewString: str("lesson 197 teaches about retries\n" + pointers(198, 1))})
 	if codes(v) != "load-cut" || !strings.Contains(v.Reason(), "line 201 [Lesson number 198](feedback_l198.md)") {
 		t.Fatalf("append past line 200: %s\n%s", codes(v), v.Reason())
 	}
 	// Inserting at the top pushes the last pointer past the cut.
-	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str("## Feedback\n"), NewString: str("## Feedback\n" + pointers(500, 1))})
+	v = judge(idx, "Edit", hookjson.ToolInput{OldString: str("## Feedback\n"), NewString: str("## Feedback\n" + pointers(500, 1))})
 	if codes(v) != "load-cut" || !strings.Contains(v.Reason(), "feedback_l197.md") {
 		t.Fatalf("insert at top: %s\n%s", codes(v), v.Reason())
 	}
 	// Rewording within the limit is fine.
-	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str("lesson 5 teaches"), NewString: str("lesson five teaches")})
+	v = judge(idx, "Edit", hookjson.ToolInput{OldString: str("lesson 5 teaches"), NewString: str("lesson five teaches")})
 	if v.Deny() {
 		t.Fatalf("reword: %s", v.Reason())
 	}
@@ -138,11 +138,11 @@ func TestJudgeLoadCut(t *testing.T) {
 	over := head + pointers(1, 210)
 	dir = testStore(t, map[string]string{"MEMORY.md": over})
 	idx = filepath.Join(dir, "MEMORY.md")
-	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str(pointers(3, 1)), NewString: str("")})
+	v = judge(idx, "Edit", hookjson.ToolInput{OldString: str(pointers(3, 1)), NewString: str("")})
 	if v.Deny() && codes(v) != "dropped-pointer" {
 		t.Fatalf("shrinking a cut index: %s", v.Reason())
 	}
-	v = judge(idx, "Write", claudehooks.ToolInput{Content: str(over + pointers(300, 1))})
+	v = judge(idx, "Write", hookjson.ToolInput{Content: str(over + pointers(300, 1))})
 	if codes(v) != "load-cut" {
 		t.Fatalf("growing a cut index: %s", codes(v))
 	}
@@ -156,7 +156,7 @@ func TestJudgeLoadCut(t *testing.T) {
 	}
 	dir = testStore(t, map[string]string{"MEMORY.md": b.String()})
 	idx = filepath.Join(dir, "MEMORY.md")
-	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str("## Feedback\n"), NewString: str("## Feedback\n- [Topic 11](project_t11.md) — " + long + "\n")})
+	v = judge(idx, "Edit", hookjson.ToolInput{OldString: str("## Feedback\n"), NewString: str("## Feedback\n- [Topic 11](project_t11.md) — " + long + "\n")})
 	if codes(v) != "load-cut" || !strings.Contains(v.Reason(), "25,000 characters") {
 		t.Fatalf("unit cut: %s\n%s", codes(v), v.Reason())
 	}
@@ -170,20 +170,20 @@ func TestJudgeFileBudget(t *testing.T) {
 		"topics/go.md":  "# Go\n- one\n- two\n",
 		"topics/big.md": "# Big\n- 1\n- 2\n- 3\n- 4\n- 5\n- 6\n",
 	})
-	v := judge(filepath.Join(dir, "topics", "go.md"), "Edit", claudehooks.ToolInput{OldString: str("- two\n"), NewString: str("- two\n- three\n- four\n- five\n")})
+	v := judge(filepath.Join(dir, "topics", "go.md"), "Edit", hookjson.ToolInput{OldString: str("- two\n"), NewString: str("- two\n- three\n- four\n- five\n")})
 	if codes(v) != "budget" || !strings.Contains(v.Reason(), "topics/go.md to 6 lines, over its budget of 5 lines") {
 		t.Fatalf("growing past budget: %s\n%s", codes(v), v.Reason())
 	}
-	v = judge(filepath.Join(dir, "topics", "go.md"), "Edit", claudehooks.ToolInput{OldString: str("- two\n"), NewString: str("- two\n- three\n")})
+	v = judge(filepath.Join(dir, "topics", "go.md"), "Edit", hookjson.ToolInput{OldString: str("- two\n"), NewString: str("- two\n- three\n")})
 	if v.Deny() {
 		t.Fatalf("within budget: %s", v.Reason())
 	}
 	// Already over: shrinking is allowed, growing is not.
-	v = judge(filepath.Join(dir, "topics", "big.md"), "Edit", claudehooks.ToolInput{OldString: str("- 6\n"), NewString: str("")})
+	v = judge(filepath.Join(dir, "topics", "big.md"), "Edit", hookjson.ToolInput{OldString: str("- 6\n"), NewString: str("")})
 	if v.Deny() {
 		t.Fatalf("shrinking an over-budget file: %s", v.Reason())
 	}
-	v = judge(filepath.Join(dir, "topics", "big.md"), "Edit", claudehooks.ToolInput{OldString: str("- 6\n"), NewString: str("- 6\n- 7\n")})
+	v = judge(filepath.Join(dir, "topics", "big.md"), "Edit", hookjson.ToolInput{OldString: str("- 6\n"), NewString: str("- 6\n- 7\n")})
 	if codes(v) != "budget" {
 		t.Fatalf("growing an over-budget file: %s", codes(v))
 	}
@@ -191,15 +191,22 @@ func TestJudgeFileBudget(t *testing.T) {
 
 func TestJudgeOutsideAndUnreadable(t *testing.T) {
 	dir := t.TempDir()
-	v := judge(filepath.Join(dir, "notes.md"), "Write", claudehooks.ToolInput{Content: str("ghp_Zx9Qw3Er7Ty1Ui5Op2As8Df4Gh6Jk0Lz3Xc7V")})
+	v := judge(filepath.Join(dir, "notes.md"), "Write", hookjson.ToolInput{Content: str("ghp_Zx9Qw3Er7Ty1Ui5Op2As8Df4Gh6Jk0Lz3Xc7V")})
 	if v.Deny() || v.Store != "" || len(v.Skipped) == 0 {
 		t.Fatalf("outside a store: %+v", v)
 	}
-	// A directory where the index belongs: allowed, with a reason.
+	// A directory where the index belongs: the guard cannot read it, so
+	// it cannot judge the write, and denies it naming the cause and the
+	// way off (fails closed).
 	store := testStore(t, map[string]string{"MEMORY.md/x": ""})
-	v = judge(filepath.Join(store, "MEMORY.md"), "Write", claudehooks.ToolInput{Content: str("x")})
-	if v.Deny() || len(v.Skipped) == 0 {
+	v = judge(filepath.Join(store, "MEMORY.md"), "Write", hookjson.ToolInput{Content: str("x")})
+	if codes(v) != CodeUnjudged || !strings.Contains(v.Reason(), "cannot read") || !strings.Contains(v.Reason(), GuardSetting+"=off") {
 		t.Fatalf("directory as index: %+v", v)
+	}
+	// An Edit that lacks its new text cannot be applied: denied too.
+	v = judge(filepath.Join(store, "notes.md"), "Edit", hookjson.ToolInput{OldString: str("x")})
+	if codes(v) != CodeUnjudged || !strings.Contains(v.Reason(), "cannot apply") {
+		t.Fatalf("an Edit without new_string: %+v", v)
 	}
 }
 
@@ -216,11 +223,11 @@ func TestJudgeIndexBudget(t *testing.T) {
 	dir := testStore(t, map[string]string{"MEMORY.md": index, "POLICY.md": policy})
 	p := filepath.Join(dir, "MEMORY.md")
 	grow := "- [beta](project_beta_thing.md) — the retry cap is three, not unlimited, because the upstream rate limit resets hourly and more retries only queue\n"
-	v := judge(p, "Edit", claudehooks.ToolInput{OldString: str("drops the write\n"), NewString: str("drops the write\n" + grow)})
+	v := judge(p, "Edit", hookjson.ToolInput{OldString: str("drops the write\n"), NewString: str("drops the write\n" + grow)})
 	if codes(v) != "budget" || !strings.Contains(v.Reason(), "over its budget of 320 (0.80 × the 400 limit observed 2026-11-30)") {
 		t.Fatalf("growing past the index budget: %s\n%s", codes(v), v.Reason())
 	}
-	v = judge(p, "Edit", claudehooks.ToolInput{OldString: str("- [alpha]"), NewString: str("- [Alpha]")})
+	v = judge(p, "Edit", hookjson.ToolInput{OldString: str("- [alpha]"), NewString: str("- [Alpha]")})
 	if v.Deny() {
 		t.Fatalf("same size: %s", v.Reason())
 	}
@@ -231,11 +238,11 @@ func TestJudgeCRLFAndBOMIndex(t *testing.T) {
 	dir := testStore(t, map[string]string{"MEMORY.md": idx, "feedback_race.md": "---\nadmitted: 2026-10-01\n---\nx\n"})
 	p := filepath.Join(dir, "MEMORY.md")
 	// An LF old_string against a CRLF file is not stale.
-	v := judge(p, "Edit", claudehooks.ToolInput{OldString: str("## Feedback\n- [Run"), NewString: str("## Feedback\n- [Run")})
+	v := judge(p, "Edit", hookjson.ToolInput{OldString: str("## Feedback\n- [Run"), NewString: str("## Feedback\n- [Run")})
 	if v.Deny() {
 		t.Fatalf("CRLF edit: %s", v.Reason())
 	}
-	v = judge(p, "Edit", claudehooks.ToolInput{OldString: str("- [Run tests with race](feedback_race.md) — always pass -race\r\n"), NewString: str("")})
+	v = judge(p, "Edit", hookjson.ToolInput{OldString: str("- [Run tests with race](feedback_race.md) — always pass -race\r\n"), NewString: str("")})
 	if codes(v) != "dropped-pointer" {
 		t.Fatalf("CRLF drop: %s", codes(v))
 	}
@@ -249,11 +256,11 @@ func FuzzApply(f *testing.F) {
 	f.Add("", "", "new", false)
 	f.Add("\xff\xfe", "\xff", "", true)
 	f.Fuzz(func(t *testing.T, current, old, new string, all bool) {
-		out, err := Apply("Edit", current, current != "", &claudehooks.ToolInput{OldString: &old, NewString: &new, ReplaceAll: all})
+		out, err := Apply("Edit", current, current != "", &hookjson.ToolInput{OldString: &old, NewString: &new, ReplaceAll: all})
 		if err == nil && !strings.Contains(out, new) {
 			t.Fatalf("Apply(%q, %q→%q) = %q lacks the new text", current, old, new, out)
 		}
-		_, _ = Apply("MultiEdit", current, true, &claudehooks.ToolInput{Edits: []claudehooks.Edit{{OldString: old, NewString: new, ReplaceAll: all}, {OldString: new, NewString: old}}})
+		_, _ = Apply("MultiEdit", current, true, &hookjson.ToolInput{Edits: []hookjson.Edit{{OldString: old, NewString: new, ReplaceAll: all}, {OldString: new, NewString: old}}})
 	})
 }
 
@@ -269,20 +276,20 @@ func TestJudgeClaudeCodeLoadModel(t *testing.T) {
 	idx := filepath.Join(dir, "MEMORY.md")
 
 	ruled := testStore(t, map[string]string{"MEMORY.md": head + pointers(1, 20) + "\n---\n\n## Project\n" + pointers(21, 5)})
-	v := judge(filepath.Join(ruled, "MEMORY.md"), "Edit", claudehooks.ToolInput{OldString: str("# Memory\n"), NewString: str("---\n# Memory\n")})
+	v := judge(filepath.Join(ruled, "MEMORY.md"), "Edit", hookjson.ToolInput{OldString: str("# Memory\n"), NewString: str("---\n# Memory\n")})
 	if codes(v) != "hidden" || !strings.Contains(v.Reason(), "hiding 20 pointer(s): line 5 [Lesson number 1](feedback_l1.md)") {
 		t.Fatalf("leading ---: %s\n%s", codes(v), v.Reason())
 	}
-	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str("## Feedback\n"), NewString: str("## Feedback\n<!-- keep each pointer under 150 characters -->\n")})
+	v = judge(idx, "Edit", hookjson.ToolInput{OldString: str("## Feedback\n"), NewString: str("## Feedback\n<!-- keep each pointer under 150 characters -->\n")})
 	if v.Deny() {
 		t.Fatalf("block comment at the line limit: %s", v.Reason())
 	}
-	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str("# Memory\n"), NewString: str("---\nname: index\n---\n# Memory\n")})
+	v = judge(idx, "Edit", hookjson.ToolInput{OldString: str("# Memory\n"), NewString: str("---\nname: index\n---\n# Memory\n")})
 	if v.Deny() {
 		t.Fatalf("real frontmatter: %s", v.Reason())
 	}
 	// An inline comment costs its units and its line: at the limit, denied.
-	v = judge(idx, "Edit", claudehooks.ToolInput{OldString: str("## Feedback\n"), NewString: str("## Feedback\nsee <!-- x --> below\n")})
+	v = judge(idx, "Edit", hookjson.ToolInput{OldString: str("## Feedback\n"), NewString: str("## Feedback\nsee <!-- x --> below\n")})
 	if codes(v) != "load-cut" {
 		t.Fatalf("inline comment line at the limit: %s", codes(v))
 	}
@@ -299,7 +306,7 @@ func TestJudgeBusyStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	edit := claudehooks.ToolInput{OldString: str("lesson 2 teaches"), NewString: str("lesson two teaches")}
+	edit := hookjson.ToolInput{OldString: str("lesson 2 teaches"), NewString: str("lesson two teaches")}
 	t0 := time.Now()
 	v := judge(idx, "Edit", edit)
 	if codes(v) != "busy" || !strings.Contains(v.Reason(), fmt.Sprintf("pid %d", os.Getpid())) || !strings.Contains(v.Reason(), "Read the file again") {
@@ -308,7 +315,7 @@ func TestJudgeBusyStore(t *testing.T) {
 	if waited := time.Since(t0); waited < BusyWait/2 {
 		t.Errorf("denied after %s without waiting for the holder", waited)
 	}
-	entry := judge(filepath.Join(dir, "feedback_new.md"), "Write", claudehooks.ToolInput{Content: str("---\nname: new\n---\nA lesson.\n")})
+	entry := judge(filepath.Join(dir, "feedback_new.md"), "Write", hookjson.ToolInput{Content: str("---\nname: new\n---\nA lesson.\n")})
 	if codes(entry) != "busy" {
 		t.Errorf("an entry write during a locked rewrite: %s", codes(entry))
 	}

@@ -92,7 +92,8 @@ func checkFileBudget(c *change) {
 	}
 	p, err := budget.Load(root)
 	if err != nil {
-		c.skip("cannot read the compaction policy of %s (%v); not checking budgets", root, err)
+		c.cannotJudge(fmt.Sprintf("memcompact cannot read the compaction policy of %s (%v), so it cannot check this file's budget", root, err),
+			"Tell the user the policy is unreadable ('memcompact budgets "+root+"' shows why); mend it before writing here")
 		return
 	}
 	rel, err := budget.Rel(root, c.verdict.Path)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memcompact/memcompact/internal/claudehooks"
+	"github.com/memcompact/memcompact/internal/hookjson"
 )
 
 func TestAddedRange(t *testing.T) {
@@ -52,7 +52,7 @@ func TestJudgeSecretsAdded(t *testing.T) {
 			if !strings.Contains(c.file, c.old) {
 				t.Fatalf("%q not in the file", c.old)
 			}
-			v := judge(filepath.Join(dir, "reference_bot.md"), "Edit", claudehooks.ToolInput{OldString: str(c.old), NewString: str(c.new)})
+			v := judge(filepath.Join(dir, "reference_bot.md"), "Edit", hookjson.ToolInput{OldString: str(c.old), NewString: str(c.new)})
 			if got := strings.Contains(codes(v), "secret"); got != c.wantSecret {
 				t.Errorf("denied for a secret = %v, want %v (problems %s: %s)", got, c.wantSecret, codes(v), v.Reason())
 			}

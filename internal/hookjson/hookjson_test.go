@@ -1,4 +1,4 @@
-package claudehooks
+package hookjson
 
 import (
 	"encoding/json"

@@ -1,4 +1,8 @@
-package claudehooks
+// Package hookjson is Claude Code's hook JSON as memcompact's hooks meet
+// it: the payload a command hook reads on stdin (Input, ToolInput) and the
+// objects it prints on stdout (Deny, SessionContext). It only parses and
+// prints; package hookrun decides, package claudehooks installs.
+package hookjson
 
 import (
 	"bytes"
@@ -122,4 +126,31 @@ func SessionContext(note string) []byte {
 	o.HookSpecificOutput.HookEventName = "SessionStart"
 	o.HookSpecificOutput.AdditionalContext = note
 	return append(marshalValue(o), '\n')
+}
+
+// isNull reports whether v is the JSON literal null.
+func isNull(v json.RawMessage) bool {
+	return string(bytes.TrimSpace(v)) == "null"
+}
+
+// DrySession is the session id of a dry run: "hooks install" and doctor
+// send a hook a payload with it to see that the command they wrote runs,
+// and the hook answers at once, changing nothing.
+const DrySession = "memcompact-dry-run"
+
+// DryInput is the payload of a dry run of a hook for event (a Claude Code
+// hook event name).
+func DryInput(event string) string {
+	return `{"session_id":"` + DrySession + `","hook_event_name":"` + event + `","tool_name":"Read","tool_input":{}}`
+}
+
+// marshalValue encodes one of this package's output objects without HTML
+// escaping (the agent reads the reason as written). A struct of strings
+// always encodes.
+func marshalValue(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return bytes.TrimRight(b.Bytes(), "\n")
 }

@@ -1,4 +1,4 @@
-package sdk
+package summarize
 
 import (
 	"context"
@@ -10,8 +10,6 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-
-	"github.com/memcompact/memcompact/internal/summarize"
 )
 
 type openaiError = openai.Error
@@ -25,10 +23,10 @@ type openaiModel struct {
 	timeout time.Duration
 }
 
-func newOpenAI(c summarize.Config, getenv func(string) string, hc *http.Client) (*openaiModel, error) {
+func newOpenAI(c Config, getenv func(string) string, hc *http.Client) (*openaiModel, error) {
 	key := strings.TrimSpace(getenv("OPENAI_API_KEY"))
 	if key == "" {
-		if !summarize.Loopback(c.BaseURL) {
+		if !Loopback(c.BaseURL) {
 			return nil, fmt.Errorf("the openai summarizer needs an API key in OPENAI_API_KEY for %s", c.BaseURL)
 		}
 		// A local server (Ollama, llama.cpp, vLLM, LM Studio) takes any key.
@@ -37,7 +35,7 @@ func newOpenAI(c summarize.Config, getenv func(string) string, hc *http.Client) 
 	opts := []option.RequestOption{
 		option.WithAPIKey(key),
 		option.WithBaseURL(c.BaseURL),
-		option.WithMaxRetries(summarize.MaxRetries),
+		option.WithMaxRetries(MaxRetries),
 		option.WithRequestTimeout(c.Timeout),
 	}
 	if hc != nil {
@@ -50,10 +48,10 @@ func (m *openaiModel) Name() string {
 	return fmt.Sprintf("openai %s at %s", m.model, m.base)
 }
 
-func (m *openaiModel) Complete(ctx context.Context, turns []summarize.Turn) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, m.timeout*(summarize.MaxRetries+1))
+func (m *openaiModel) Complete(ctx context.Context, turns []Turn) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, m.timeout*(MaxRetries+1))
 	defer cancel()
-	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(summarize.Instructions)}
+	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(Instructions)}
 	for _, t := range turns {
 		if t.Role == "assistant" {
 			msgs = append(msgs, openai.AssistantMessage(t.Text))
@@ -74,7 +72,7 @@ func (m *openaiModel) Complete(ctx context.Context, turns []summarize.Turn) (str
 	ch := resp.Choices[0]
 	switch {
 	case ch.Message.Refusal != "":
-		return "", fmt.Errorf("%s refused to answer: %q", m.Name(), summarize.QuoteShort(ch.Message.Refusal))
+		return "", fmt.Errorf("%s refused to answer: %q", m.Name(), QuoteShort(ch.Message.Refusal))
 	case ch.FinishReason == "length":
 		return "", fmt.Errorf("%s stopped at its length limit: the answer is cut off", m.Name())
 	case strings.TrimSpace(ch.Message.Content) == "":

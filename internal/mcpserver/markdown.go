@@ -1,5 +1,0 @@
-package mcpserver
-
-// The server cuts indexes with goldmark's Markdown parser (see package
-// mdblocks for why it is registered rather than imported by the load cut).
-import _ "github.com/memcompact/memcompact/internal/mdblocks/gmblocks"
