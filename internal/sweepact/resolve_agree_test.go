@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/drift"
-	_ "github.com/memcompact/memcompact/internal/entryfile/yamlfm" // drift reads frontmatters beyond entryfile's own YAML
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/testshared"

@@ -337,12 +337,12 @@ func TestJudgeDropEscapedPointer(t *testing.T) {
 		"- [Project notes](project%20notes.md) — deploys go through staging first\n",
 		"- [Café](<café.md>) — the espresso machine needs descaling monthly\n",
 	} {
-		v := judge(p, "Edit", claudehooks.ToolInput{OldString: str(line), NewString: str("")})
+		v := judge(p, "Edit", hookjson.ToolInput{OldString: str(line), NewString: str("")})
 		if codes(v) != "dropped-pointer" {
 			t.Errorf("dropping %q: %s", line, codes(v))
 		}
 	}
-	v := judge(p, "Edit", claudehooks.ToolInput{OldString: str("(project%20notes.md)"), NewString: str("(<project notes.md>)")})
+	v := judge(p, "Edit", hookjson.ToolInput{OldString: str("(project%20notes.md)"), NewString: str("(<project notes.md>)")})
 	if codes(v) == "dropped-pointer" {
 		t.Errorf("re-spelling the link is judged a drop: %s", v.Reason())
 	}
