@@ -121,6 +121,7 @@ const (
 )
 
 func TestLauncherFetchesAndChecks(t *testing.T) {
+	t.Parallel()
 	root := plugin(t)
 	rel := newRelease(t, "0.1.0", false)
 	srv := httptest.NewServer(rel)
@@ -181,6 +182,7 @@ func failing(t *testing.T, root, url, data string, causes ...string) {
 }
 
 func TestLauncherBadChecksum(t *testing.T) {
+	t.Parallel()
 	root := plugin(t)
 	srv := httptest.NewServer(newRelease(t, "0.1.0", true))
 	defer srv.Close()
@@ -189,6 +191,7 @@ func TestLauncherBadChecksum(t *testing.T) {
 }
 
 func TestLauncherNoReleaseNoGo(t *testing.T) {
+	t.Parallel()
 	root := plugin(t)
 	srv := httptest.NewServer(http.NotFoundHandler())
 	defer srv.Close()
@@ -196,6 +199,7 @@ func TestLauncherNoReleaseNoGo(t *testing.T) {
 }
 
 func TestLauncherNoNetwork(t *testing.T) {
+	t.Parallel()
 	root := plugin(t)
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
@@ -204,6 +208,7 @@ func TestLauncherNoNetwork(t *testing.T) {
 }
 
 func TestLauncherUnwritableData(t *testing.T) {
+	t.Parallel()
 	root := plugin(t)
 	srv := httptest.NewServer(newRelease(t, "0.1.0", false))
 	defer srv.Close()
@@ -214,6 +219,7 @@ func TestLauncherUnwritableData(t *testing.T) {
 }
 
 func TestLauncherHalfInstalled(t *testing.T) {
+	t.Parallel()
 	t.Run("a version folder without its executable is replaced", func(t *testing.T) {
 		root := plugin(t)
 		srv := httptest.NewServer(newRelease(t, "0.1.0", false))
