@@ -29,7 +29,7 @@ import (
 //
 // It runs only when MEMCOMPACT_CLAUDE_CODE names a claude executable;
 // .ci/run installs the pinned @anthropic-ai/claude-code from npm into a
-// cache directory and sets it. See README, "Claude Code fidelity".
+// cache directory and sets it. See docs/development.md, "Claude Code fidelity".
 func TestClaudeCode(t *testing.T) {
 	claude := realClaude(t, "the differential test against the real Claude Code client is skipped")
 	// The memcompact a user installs.

@@ -27,7 +27,7 @@
 // session. Because stores append, the entries past the cut are the newest.
 //
 // This is Claude Code's behaviour as read from its 2.1.x client and checked
-// against the real client by the differential test (see README, "Claude
+// against the real client by the differential test (see docs/development.md, "Claude
 // Code fidelity"). Counting is exact: blank lines at either end do not
 // count; a CR is an ordinary character when counting (a CRLF file spends
 // one more unit per line, and a lone CR does not end a line) — except that

@@ -108,6 +108,9 @@ func storeDigests(t *testing.T, dir string) map[string]string {
 // sweep's records written the next inventory must list the interrupted
 // dispositions first.
 func TestKillAtEveryStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the crash-point suite runs with the full go test ./...")
+	}
 	needCrashPoints(t)
 	const asOf = "2026-08-08"
 	clean := fixtureStore(t)

@@ -6,8 +6,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -27,9 +29,19 @@ import (
 //
 // (testscript's "! exec" only asserts a non-zero status; memcompact's four
 // codes are a contract, so scripts assert them exactly).
+//
+// Under -short (testing.Short()), only a sample runs: one script per verb
+// family (ShortSample), so the quick loop still touches every verb.
 func ScriptParams(dir string, update bool) testscript.Params {
+	var files []string
+	if testing.Short() && !update {
+		if files = ShortSample(dir); files != nil {
+			dir = ""
+		}
+	}
 	return testscript.Params{
 		Dir:                 dir,
+		Files:               files,
 		RequireExplicitExec: true,
 		UpdateScripts:       update,
 		Setup:               scriptSetup,
@@ -38,6 +50,36 @@ func ScriptParams(dir string, update bool) testscript.Params {
 			"paste": cmdPaste,
 		},
 	}
+}
+
+// ShortSample picks, of the .txtar scripts in dir, one per family (the
+// name up to its first '-', which the scripts are named by, verb first):
+// the family's "-basic" script if it has one, else its first by name. It
+// is nil when dir cannot be read, and then every script runs.
+func ShortSample(dir string) []string {
+	names, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil || len(names) == 0 {
+		return nil
+	}
+	sort.Strings(names)
+	pick := map[string]string{}
+	var families []string
+	for _, n := range names {
+		base := strings.TrimSuffix(filepath.Base(n), ".txtar")
+		family, _, _ := strings.Cut(base, "-")
+		old, ok := pick[family]
+		if !ok {
+			families = append(families, family)
+		}
+		if !ok || (strings.HasSuffix(base, "-basic") && !strings.HasSuffix(strings.TrimSuffix(filepath.Base(old), ".txtar"), "-basic")) {
+			pick[family] = n
+		}
+	}
+	out := make([]string, 0, len(families))
+	for _, f := range families {
+		out = append(out, pick[f])
+	}
+	return out
 }
 
 func scriptSetup(e *testscript.Env) error {

@@ -37,8 +37,14 @@ func Dir(t testing.TB, need string) string {
 
 // RealStores returns the folder of the real-store corpus, each store one
 // sub-folder; the test is skipped when it is absent.
+//
+// Under -short the tests over them skip: they are the slow, realistic
+// half of the suite, which the full "go test ./..." runs.
 func RealStores(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the real stores are tried by the full go test ./...")
+	}
 	return filepath.Join(Dir(t, filepath.Join("corpus", "real-stores")), "corpus", "real-stores")
 }
 

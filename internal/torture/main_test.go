@@ -3,6 +3,7 @@ package torture
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,6 +23,11 @@ var bin string
 func TestMain(m *testing.M) {
 	if runtime.GOOS == "windows" {
 		fmt.Println("torture tests need a unix shell and signals; skipped")
+		os.Exit(0)
+	}
+	flag.Parse()
+	if testing.Short() {
+		fmt.Println("-short: the torture suite (20 MB lines, crash points, racing writers) runs with the full go test ./...")
 		os.Exit(0)
 	}
 	dir, err := os.MkdirTemp("", "memcompact-torture-")
