@@ -196,8 +196,8 @@ func edit(path string, change func(hooks *object, c *Change) error) (*Change, er
 		// caught between truncation and write: it gets no backup.
 		backup := path + BackupSuffix
 		want := ""
-		if old, err := os.ReadFile(backup); err == nil {
-			want = textfile.Digest(old)
+		if old, err := textfile.Read(backup); err == nil {
+			want = old.Digest
 		}
 		if len(bytes.TrimSpace(f.Raw)) > 0 {
 			if err := atomicfile.Replace(backup, f.Raw, want); err != nil {
