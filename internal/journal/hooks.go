@@ -61,7 +61,15 @@ func SessionStart(ctx context.Context, req HookRequest) (string, error) {
 	if !saw {
 		_ = stage().commit()
 	}
-	st, err := j.sinceLastSession(res.Manifest)
+	cur := res.Manifest
+	if res.Unchanged {
+		// Nothing was written: the store is as the newest snapshot has it,
+		// and this session starts from that state, just after it.
+		v := *cur
+		v.ID, v.Cause, v.Session = cur.ID+"~", "session-start", req.Session
+		cur = &v
+	}
+	st, err := j.sinceLastSession(cur)
 	if err != nil || st == nil {
 		return "", err
 	}

@@ -35,10 +35,21 @@ type fixture struct {
 func newFixture(t *testing.T, files map[string]string) *fixture {
 	t.Helper()
 	f := &fixture{t: t, store: filepath.Join(t.TempDir(), "memory"), data: t.TempDir(), clk: newClock()}
+	later(t)
 	for p, s := range files {
 		f.write(p, s)
 	}
 	return f
+}
+
+// later makes the test's snapshots read as if taken a minute after the
+// files were written, as a session start usually is: files are then
+// trusted on their stats (see racyWindow).
+func later(t *testing.T) {
+	t.Helper()
+	old := wallClock
+	wallClock = func() time.Time { return time.Now().Add(time.Minute) }
+	t.Cleanup(func() { wallClock = old })
 }
 
 func (f *fixture) write(p, s string) {

@@ -28,6 +28,18 @@ type File struct {
 	Digest  string `json:"sha256,omitempty"`
 	Size    int64  `json:"size"`
 	ModTime int64  `json:"mtime_ns"`
+	// Ctime and Ino are the rest of the stat the file was trusted on: an
+	// edit that keeps the size and sets the modification time back (touch
+	// -d) still moves the inode change time, and a replace makes a new
+	// inode. 0 where the system has neither.
+	Ctime int64  `json:"ctime_ns,omitempty"`
+	Ino   uint64 `json:"ino,omitempty"`
+	// Hashed is when the digest was taken (the wall clock as the read
+	// began, in ns): a file whose stat matches is trusted on its stat only
+	// when it last changed more than racyWindow before (racy, in git's
+	// sense, otherwise: it could change again within the same clock tick
+	// of its times without them moving).
+	Hashed int64 `json:"hashed_ns,omitempty"`
 	// Withheld says why the bytes were not stored ("secret", "too-large");
 	// such a file is listed, so history still sees it come and go, but it
 	// cannot be restored from the journal.

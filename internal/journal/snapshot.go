@@ -38,6 +38,10 @@ type SnapshotRequest struct {
 	Secret      func(data []byte) bool
 	MaxFileSize int64            // 0: DefaultMaxFileSize
 	Now         func() time.Time // nil: time.Now
+	// Reread reads every file's bytes, trusting no stat: the safety
+	// snapshot before an undo, whose bytes may be the only copy of an
+	// edit the undo overwrites.
+	Reread bool
 	// Stats is the run's stat of each file, shared with the caller's
 	// other parts (a session-start hook's diagnosis); nil: stat here.
 	Stats *filecache.Stats
@@ -104,6 +108,10 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 		dirs = j.makeDirs(req.Session != "")
 		defer dirs.wait()
 	}
+	// The wall clock before any file is stat'ed or read (by this snapshot:
+	// a run's shared reads may precede it by a little, well within
+	// racyWindow): every digest taken is of bytes at least this new.
+	hashed := wallClock().UnixNano()
 	seen, err := walkStore(ctx, j.Store, req.Stats)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, fmt.Errorf("snapshot of %s stopped before storing anything (%w); the next snapshot continues from there", j.Store, cerr)
@@ -116,7 +124,7 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	m.Files = make([]File, len(seen))
 	var todo []int // the files whose bytes must be read: new or changed
 	for i, f := range seen {
-		if p := prevFile(prev, f); p != nil {
+		if p := prevFile(prev, f); p != nil && !req.Reread {
 			m.Files[i] = *p
 			continue
 		}
@@ -129,12 +137,15 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	if err != nil {
 		return nil, err
 	}
+	for _, i := range todo {
+		m.Files[i].Hashed = hashed
+	}
 	for _, f := range m.Files {
 		if f.Withheld != "" {
 			res.Withheld = append(res.Withheld, f)
 		}
 	}
-	if prev != nil && sameContent(prev, m) && (req.Session == "" || req.Session == prev.Session) {
+	if prev != nil && sameContent(prev, m) && !settlesStamps(prev, m, todo, hashed) {
 		res.Unchanged, res.Manifest = true, prev
 		return res, nil
 	}
@@ -269,17 +280,56 @@ func (j *Journal) storeLoose(objs []packObject) error {
 	return syncFiles(synced)
 }
 
-// prevFile returns the previous snapshot's record of f when its size and
-// modification time are unchanged (its bytes need not be read again).
+// racyWindow is how long before its digest was taken a file must have
+// last changed for its stat alone to be trusted afterwards: file times
+// move in the kernel's coarse ticks, so a file changed within a tick of
+// its read could change again without its times moving (git's racy-git
+// rule; filecache trusts its records by the same window).
+const racyWindow = int64(2 * time.Second)
+
+// wallClock is the clock digests are timed by: the file system's, never
+// req.Now (a caller's notion of the date). A variable so tests can run a
+// snapshot as if taken later than their files were written.
+var wallClock = time.Now
+
+// prevFile returns the previous snapshot's record of f when f's stat is
+// the one that record was taken with (size, modification and inode change
+// times, inode) and the record's digest was taken more than racyWindow
+// after the file last changed: then its bytes need not be read again. A
+// record without a digest time (an older journal's) is never trusted on
+// its stat: the file is read once more.
 func prevFile(prev *Manifest, f File) *File {
 	if prev == nil {
 		return nil
 	}
 	p := prev.File(f.Path)
-	if p == nil || p.Size != f.Size || p.ModTime != f.ModTime {
+	if p == nil || p.Size != f.Size || p.ModTime != f.ModTime || p.Ctime != f.Ctime || p.Ino != f.Ino {
+		return nil
+	}
+	if p.Hashed == 0 || max(p.ModTime, p.Ctime) >= p.Hashed-racyWindow {
 		return nil
 	}
 	return p
+}
+
+// settlesStamps reports whether a snapshot whose content is prev's should
+// still be written because it would let the next snapshot trust, on
+// their stats, files it had to read again (touched, or read too soon
+// after their last change): each such file whose stat is new and would
+// now be trusted. A store that is merely unchanged writes nothing.
+func settlesStamps(prev, m *Manifest, read []int, hashed int64) bool {
+	for _, i := range read {
+		f := m.Files[i]
+		p := prev.File(f.Path)
+		if p == nil || f.Withheld != "" {
+			continue
+		}
+		same := p.ModTime == f.ModTime && p.Ctime == f.Ctime && p.Ino == f.Ino && p.Hashed != 0 && max(p.ModTime, p.Ctime) < p.Hashed-racyWindow
+		if !same && max(f.ModTime, f.Ctime) < hashed-racyWindow {
+			return true
+		}
+	}
+	return false
 }
 
 // recordWorkers is how many files a snapshot reads and checks at once: a
@@ -413,7 +463,8 @@ func walkStore(ctx context.Context, store string, stats *filecache.Stats) ([]Fil
 			return nil
 		}
 		rel, _ := filepath.Rel(store, p)
-		out = append(out, File{Path: filepath.ToSlash(rel), Size: fi.Size(), ModTime: fi.ModTime().UnixNano()})
+		st := filecache.StampInfo(fi)
+		out = append(out, File{Path: filepath.ToSlash(rel), Size: fi.Size(), ModTime: st.Mtime, Ctime: st.Ctime, Ino: st.Ino})
 		return nil
 	})
 	sort.Slice(out, func(a, b int) bool { return out[a].Path < out[b].Path })

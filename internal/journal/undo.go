@@ -131,7 +131,7 @@ func RunUndo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 				Msg: fmt.Sprintf("%v; nothing was changed", err)}
 		}
 	}
-	safe, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "pre-undo", Secret: req.Secret, Now: req.Now})
+	safe, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "pre-undo", Secret: req.Secret, Now: req.Now, Reread: true})
 	if err != nil {
 		return res, fmt.Errorf("cannot snapshot the store before the undo (nothing changed): %w", err)
 	}
