@@ -25,15 +25,17 @@ const tmpPrefix = ".memcompact-tmp-"
 // snapshot takes anywhere near this long.
 const staleAfter = time.Hour
 
-// putObject stores data under its digest unless it is already there,
-// unsynced (the caller syncs what it wrote, all at once); wrote says
-// whether it wrote.
+// putObject stores data under its digest, as a frame (compressed), unless
+// a whole copy is already there, unsynced (the caller syncs what it
+// wrote, all at once); wrote says whether it wrote.
 func (j *Journal) putObject(digest string, data []byte) (wrote bool, err error) {
 	p := j.objectPath(digest)
-	if fi, err := os.Stat(p); err == nil && fi.Size() == int64(len(data)) {
-		return false, nil
+	if raw, err := os.ReadFile(p); err == nil {
+		if _, err := decodeLoose(raw, digest); err == nil {
+			return false, nil
+		}
 	}
-	return true, writeFile(p, data, false)
+	return true, writeFile(p, frameBytes(digest, data), false)
 }
 
 // markStored notes the objects m names as stored: a manifest names only
@@ -82,16 +84,20 @@ func (j *Journal) knownStored(digest string) bool {
 }
 
 // isStored reports whether digest needs no storing: known stored, or a
-// loose object of size bytes holds it. That object may be one another
-// run wrote and has not synced yet (or was killed before it could): this
-// run syncs it with its own objects (relied) before naming it.
+// loose object holds it whole (read and checked: a short or torn copy a
+// killed run left is written again). That object may be one another run
+// wrote and has not synced yet (or was killed before it could): this run
+// syncs it with its own objects (relied) before naming it.
 func (j *Journal) isStored(digest string, size int64) bool {
 	if j.knownStored(digest) {
 		return true
 	}
 	p := j.objectPath(digest)
-	fi, err := os.Stat(p)
-	if err != nil || fi.Size() != size {
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	if data, err := decodeLoose(raw, digest); err != nil || int64(len(data)) != size {
 		return false
 	}
 	j.mu.Lock()
@@ -108,27 +114,41 @@ func (j *Journal) reliedOn() []string {
 }
 
 // object returns the stored bytes of digest, checked against it: the
-// loose object's, else a pack's.
+// loose object's, else a pack's. Its error names every copy it tried and
+// why each could not be read.
 func (j *Journal) object(digest string) ([]byte, error) {
-	if len(digest) != 64 {
+	if !isDigest(digest) {
 		return nil, fmt.Errorf("bad object digest %q", digest)
 	}
-	raw, err := os.ReadFile(j.objectPath(digest))
-	if err == nil && textfile.Digest(raw) != digest {
-		err = fmt.Errorf("journal object %s is corrupt (its bytes do not match their digest)", digest[:12])
+	data, lerr := j.looseObject(digest)
+	if lerr == nil {
+		return data, nil
 	}
-	if err == nil {
-		return raw, nil
-	}
-	if packed, ok := j.packedObject(digest); ok {
+	packed, why := j.packedObject(digest)
+	if packed != nil {
 		return packed, nil
 	}
 	// A prune may have moved it from a pack it dropped to a loose copy
 	// meanwhile (readers do not take the journal's lock).
-	if raw, rerr := os.ReadFile(j.objectPath(digest)); rerr == nil && textfile.Digest(raw) == digest {
-		return raw, nil
+	if data, err := j.looseObject(digest); err == nil {
+		return data, nil
 	}
-	return nil, err
+	if !isNotExist(lerr) {
+		why = append([]string{lerr.Error()}, why...)
+	}
+	if len(why) == 0 {
+		return nil, fmt.Errorf("journal object %s is stored nowhere (no loose copy, no pack holds it)", digest[:12])
+	}
+	return nil, fmt.Errorf("journal object %s cannot be read: %s", digest[:12], strings.Join(why, "; "))
+}
+
+// looseObject is the loose copy of digest, checked.
+func (j *Journal) looseObject(digest string) ([]byte, error) {
+	raw, err := os.ReadFile(j.objectPath(digest))
+	if err != nil {
+		return nil, err
+	}
+	return decodeLoose(raw, digest)
 }
 
 // writeFile writes data to path through a temporary file in the same

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/outcome"
-	"github.com/memcompact/memcompact/internal/textfile"
 	"maps"
 	"os"
 	"path/filepath"
@@ -160,9 +159,14 @@ func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, ref
 			stays[d] = true
 		}
 	}
-	for _, t := range j.tornList {
-		if now.Sub(t.mtime) >= staleAfter {
-			files, freed = append(files, t.path), freed+t.size
+	// A pack nothing can be read from may still hold the only copy of
+	// what a kept snapshot names: it goes only when every such object was
+	// read whole elsewhere in this run.
+	if len(j.tornList) > 0 && j.allReadWhole(refs) {
+		for _, t := range j.tornList {
+			if now.Sub(t.mtime) >= staleAfter {
+				files, freed = append(files, t.path), freed+t.size
+			}
 		}
 	}
 	for d, size := range sizes {
@@ -251,7 +255,7 @@ func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) (d
 			continue
 		}
 		var homed, elsewhere []string
-		unneeded := false
+		unneeded, only := false, false
 		for d := range p.objects {
 			switch {
 			case !refs[d]:
@@ -262,9 +266,11 @@ func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) (d
 				elsewhere = append(elsewhere, j.objectPath(d))
 			case home[d] != nil:
 				elsewhere = append(elsewhere, home[d].path)
+			default:
+				only = true // needed, and read whole nowhere: this copy, damaged, is all there is
 			}
 		}
-		if len(homed) > 0 && !unneeded {
+		if only || len(homed) > 0 && !unneeded {
 			continue
 		}
 		if len(homed) > 0 && !dryRun {
@@ -289,6 +295,20 @@ func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) (d
 	return drop, kept, nil
 }
 
+// allReadWhole reports whether every object refs names can be read
+// whole, now, from a loose copy or a pack's.
+func (j *Journal) allReadWhole(refs map[string]bool) bool {
+	for d := range refs {
+		if _, err := j.looseObject(d); err == nil {
+			continue
+		}
+		if data, _ := j.packedObject(d); data == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // wholeLoose reports whether a loose copy of digest, older than
 // staleAfter, holds its bytes whole.
 func (j *Journal) wholeLoose(digest string, now time.Time) bool {
@@ -298,7 +318,11 @@ func (j *Journal) wholeLoose(digest string, now time.Time) bool {
 		return false
 	}
 	raw, err := os.ReadFile(p)
-	return err == nil && textfile.Digest(raw) == digest
+	if err != nil {
+		return false
+	}
+	_, err = decodeLoose(raw, digest)
+	return err == nil
 }
 
 // keepLoose stores each of digests, read from the pack that holds it, as
@@ -308,15 +332,17 @@ func (j *Journal) keepLoose(digests []string) (n int64, err error) {
 	var written []string
 	for _, d := range digests {
 		raw, err := j.object(d)
+		var frame []byte
 		if err == nil {
-			err = writeFile(j.objectPath(d), raw, false)
+			frame = frameBytes(d, raw)
+			err = writeFile(j.objectPath(d), frame, false)
 		}
 		if err != nil {
 			_ = syncFiles(written)
 			return 0, err
 		}
 		written = append(written, j.objectPath(d))
-		n += int64(len(raw))
+		n += int64(len(frame))
 	}
 	return n, syncFiles(written)
 }

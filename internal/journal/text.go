@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/memcompact/memcompact/internal/shellword"
 )
 
 // WriteText prints what 'journal' recorded: the snapshot taken (or the
@@ -97,7 +99,8 @@ func (r *UndoResult) WritePlanText(w io.Writer) {
 // wrote and the command that undoes it. It prints nothing unless the
 // store was changed.
 func (r *UndoResult) WriteText(w io.Writer) {
-	if r.Status == "undone" {
-		fmt.Fprintf(w, "undone: %d file(s) written. To undo this: memcompact undo --to %s --store %s\n", len(r.Plan.Actions), r.Safety, r.Store)
+	if r.Status == "undone" || r.Status == "partly-undone" {
+		fmt.Fprintf(w, "undone: %d file(s) written. To undo this: %s\n", len(r.Plan.Actions),
+			shellword.Join([]string{"memcompact", "undo", "--to", r.Safety, "--store", r.Store}))
 	}
 }

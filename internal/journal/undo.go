@@ -27,6 +27,10 @@ const (
 	ReasonChanged     outcome.Reason = "changed-underneath"
 	ReasonUsage       outcome.Reason = "usage"
 	ReasonOutside     outcome.Reason = "outside-store" // a write would leave the store through a symlink
+	// ReasonNotRestored: some file asked for cannot be brought back (its
+	// bytes were not kept, or the journal's copy cannot be read); the
+	// error names each one, and what could be undone was.
+	ReasonNotRestored outcome.Reason = "not-restored"
 )
 
 // UndoRequest names what to bring back: one removed entry (Entry), one
@@ -109,6 +113,9 @@ func RunUndo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 	}
 	plan.dropNoOps()
 	res := &UndoResult{Status: "planned", Plan: plan, Store: req.Store}
+	if len(plan.Actions) == 0 && len(plan.Skipped) > 0 {
+		return res, notRestored(plan, "nothing was changed")
+	}
 	if len(plan.Actions) == 0 {
 		return res, outcome.Refuse(ReasonNothingToDo, "nothing to undo: the store already matches snapshot %s for what was asked", plan.Snapshot)
 	}
@@ -147,7 +154,18 @@ func RunUndo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 		crashpoint.At("undo.file-written")
 	}
 	res.Status = "undone"
+	if len(plan.Skipped) > 0 {
+		res.Status = "partly-undone"
+		return res, notRestored(plan, fmt.Sprintf("the other %d file(s) were written", len(plan.Actions)))
+	}
 	return res, nil
+}
+
+// notRestored is the refusal naming every file the plan could not bring
+// back, and why; done says what happened to the rest.
+func notRestored(p *UndoPlan, done string) error {
+	return &outcome.Error{Status: outcome.Refused, Reason: ReasonNotRestored,
+		Msg: fmt.Sprintf("%d file(s) not restored: %s; %s", len(p.Skipped), strings.Join(p.Skipped, "; "), done)}
 }
 
 // plan works out the actions.
@@ -367,7 +385,7 @@ func (j *Journal) planPointers(p *UndoPlan, m *Manifest, target string) {
 // dropNoOps removes an index action that changes nothing (every pointer
 // it would bring back is already there).
 func (p *UndoPlan) dropNoOps() {
-	kept := p.Actions[:0]
+	kept := make([]Action, 0, len(p.Actions))
 	for _, a := range p.Actions {
 		if a.Kind == "reindex" && textfile.Digest(a.data) == a.current {
 			continue
