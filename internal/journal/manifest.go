@@ -213,10 +213,28 @@ func parseWhen(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// encodeManifest is m as stored: its JSON, zstd-compressed (a manifest
+// lists every file of the store with its digest, and is written once per
+// change: uncompressed, the manifests were half of a journal's bytes).
+func encodeManifest(m *Manifest) ([]byte, error) {
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return zenc().EncodeAll(raw, nil), nil
+}
+
+// readManifest reads a manifest: compressed JSON, or (written before
+// manifests were compressed) plain JSON.
 func (j *Journal) readManifest(path string) (*Manifest, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if bytes.HasPrefix(raw, zstdMagic) {
+		if raw, err = zdec().DecodeAll(raw, nil); err != nil {
+			return nil, fmt.Errorf("%s: the compressed manifest does not decode: %w", path, err)
+		}
 	}
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(raw))

@@ -93,17 +93,35 @@ func (j *Journal) isStored(digest string, size int64) bool {
 		return true
 	}
 	p := j.objectPath(digest)
-	raw, err := os.ReadFile(p)
-	if err != nil {
-		return false
+	if raw, err := os.ReadFile(p); err == nil {
+		if data, err := decodeLoose(raw, digest); err == nil && int64(len(data)) == size {
+			j.rely(p)
+			return true
+		}
 	}
-	if data, err := decodeLoose(raw, digest); err != nil || int64(len(data)) != size {
-		return false
+	// A pack that holds it whole: a file an undo brings back is in the
+	// pack of the snapshot it comes from, and storing it again would put
+	// a second copy of every restored file in the journal.
+	for _, pk := range j.packs() {
+		if _, claims := pk.objects[digest]; !claims {
+			continue
+		}
+		if data, err := pk.object(digest); err == nil && int64(len(data)) == size {
+			j.rely(pk.path)
+			return true
+		}
 	}
+	return false
+}
+
+// rely notes a file this run names without writing it: it is synced
+// with the run's own objects.
+func (j *Journal) rely(path string) {
 	j.mu.Lock()
-	j.relied = append(j.relied, p)
-	j.mu.Unlock()
-	return true
+	defer j.mu.Unlock()
+	if !slices.Contains(j.relied, path) {
+		j.relied = append(j.relied, path)
+	}
 }
 
 // reliedOn returns the loose objects this run relies on (isStored).

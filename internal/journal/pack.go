@@ -42,9 +42,9 @@ import (
 // A pack is written under its final name and never renamed, so a process
 // killed while writing it leaves a pack that is short or torn. Nothing
 // trusts a pack's table alone: every object read from a pack is checked
-// against its digest, and a snapshot never skips storing an object
-// because some pack claims it (only because a loose object holds it, or
-// this run stored it). A manifest names a packed object only after its
+// against its digest, and a snapshot skips storing an object only when
+// this run stored it, or read it whole from a loose object or a pack
+// (which it then syncs with its own writes). A manifest names a packed object only after its
 // pack is durable, so the objects a manifest names are always whole;
 // prune removes a pack only when it has read whole, in that run, another
 // copy of every object a kept snapshot names that the pack could hold.

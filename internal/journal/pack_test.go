@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
@@ -492,7 +493,9 @@ func TestPruneRefusesUnreadable(t *testing.T) {
 	j := mustJournal(t, f)
 	mp := j.manifestPath(second.Manifest.ID)
 	raw, _ := os.ReadFile(mp)
-	os.WriteFile(mp, bytes.Replace(raw, []byte(`"version": 1`), []byte(`"version": 2`), 1), 0o600)
+	m, _ := j.readManifest(mp)
+	plain, _ := json.Marshal(m)
+	os.WriteFile(mp, bytes.Replace(plain, []byte(`"version":1`), []byte(`"version":2`), 1), 0o600)
 	later := func() time.Time { return time.Now().Add(2 * time.Hour) }
 	_, err := RunPrune(context.Background(), PruneRequest{Store: f.store, DataDir: f.data, Now: later})
 	if outcome.ReasonOf(err) != ReasonUnreadable || !strings.Contains(err.Error(), second.Manifest.ID) {

@@ -3,7 +3,6 @@ package journal
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -151,7 +150,7 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	}
 	m.Time = now()
 	m.ID = newID(m.Time)
-	raw, err := json.MarshalIndent(m, "", " ")
+	raw, err := encodeManifest(m)
 	if err != nil {
 		return nil, err
 	}
