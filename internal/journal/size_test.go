@@ -140,7 +140,6 @@ func TestJournalSizeAfterConsolidationAndUndos(t *testing.T) {
 	}
 }
 
-
 // TestJournalSizeOnRealStores: the same on the real stores of the shared
 // corpus that have at least 20 entries.
 func TestJournalSizeOnRealStores(t *testing.T) {
