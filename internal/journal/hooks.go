@@ -27,17 +27,18 @@ type HookRequest struct {
 }
 
 // SessionStart records the store as a session begins and what the session
-// is shown of the index, and returns one line for the agent when the
-// store lost entries since the previous session ("" otherwise). Errors
-// are for the caller to report on stderr; the hook never fails on them.
-func SessionStart(ctx context.Context, req HookRequest) (string, error) {
+// is shown of the index, and returns the lines for the agent, most urgent
+// first: the store lost entries since the previous session; files are
+// kept out of the journal (no undo can bring them back). Errors are for
+// the caller to report on stderr; the hook never fails on them.
+func SessionStart(ctx context.Context, req HookRequest) ([]string, error) {
 	j, err := open(req.DataDir, req.Store)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	release, err := j.lock(ctx, true)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer release()
 	// The session's view of the index is staged while the snapshot's
@@ -56,11 +57,12 @@ func SessionStart(ctx context.Context, req HookRequest) (string, error) {
 	}
 	res, err := j.snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, Reads: req.Reads, besideManifest: stage})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if !saw {
 		_ = stage().commit()
 	}
+	var notes []string
 	cur := res.Manifest
 	if res.Unchanged {
 		// Nothing was written: the store is as the newest snapshot has it,
@@ -70,16 +72,30 @@ func SessionStart(ctx context.Context, req HookRequest) (string, error) {
 		cur = &v
 	}
 	st, err := j.sinceLastSession(cur)
-	if err != nil || st == nil {
-		return "", err
+	if err == nil && st != nil {
+		if n := deletionNote(st, j.byUndo(st)); n != "" {
+			notes = append(notes, n)
+		}
 	}
-	return deletionNote(st, req.Store), nil
+	var kept []File
+	for _, f := range res.Withheld {
+		if f.Withheld != "vanished" {
+			kept = append(kept, f)
+		}
+	}
+	if n := UnprotectedNote(kept); n != "" {
+		notes = append(notes, n)
+	}
+	return notes, err
 }
 
-// deletionNote is the one line that reports a step's mass removal or
-// unrecorded index drop, with the command that reverses it; "" when the
-// step has neither.
-func deletionNote(st *Step, store string) string {
+// deletionNote is the line that reports a step's mass removal or
+// unrecorded index drop, with the commands that reverse it: the entries
+// alone, or the whole store as it was (every other change of the step
+// too: truncations, reworded hooks, merges); "" when the step has
+// neither. byUndo says the removal was an undo's (one undoing an earlier
+// undo), not another writer's.
+func deletionNote(st *Step, byUndo bool) string {
 	var removed []string
 	for _, c := range st.Changes {
 		if c.Kind == "removed" && isEntry(c.Path) {
@@ -94,9 +110,55 @@ func deletionNote(st *Step, store string) string {
 		if len(removed) > 0 {
 			what = fmt.Sprintf("%d entr%s deleted (%s)", len(removed), map[bool]string{true: "y was", false: "ies were"}[len(removed) == 1], strings.Join(most(removed, 5), ", "))
 		}
-		return fmt.Sprintf("since the last session %s, by something other than this session. If that was not intended, tell the user; to bring them back: %s --yes", what, w.Undo)
+		who := "by something other than this session"
+		if byUndo {
+			who = "by 'memcompact undo' (an undo run since, such as one undoing an earlier undo)"
+		}
+		others := len(st.Changes) - len(removed) + len(st.Reworded)
+		all := ""
+		if others > 0 {
+			all = fmt.Sprintf("; to put the whole store back as it was, also undoing its %d other change(s) (files changed or added, MEMORY.md's hooks reworded): %s --yes", others, w.UndoAll)
+		}
+		return fmt.Sprintf("since the last session %s, %s. If that was not intended, tell the user; to bring back the deleted entries and their pointers: %s --yes%s", what, who, w.Undo, all)
 	}
 	return ""
+}
+
+// byUndo reports whether every entry st removed was removed by an undo:
+// in a step, between st's snapshots, that begins at a pre-undo snapshot
+// (the state an undo saved before it wrote).
+func (j *Journal) byUndo(st *Step) bool {
+	ms, _, err := j.manifests()
+	if err != nil {
+		return false
+	}
+	var span []*Manifest
+	for _, m := range ms {
+		if m.ID >= st.From && m.ID <= strings.TrimSuffix(st.To, "~") {
+			span = append(span, m)
+		}
+	}
+	undone := map[string]bool{}
+	some := false
+	for i := 0; i+1 < len(span); i++ {
+		if span[i].Cause != "pre-undo" {
+			continue
+		}
+		for _, c := range fileChanges(span[i], span[i+1], "") {
+			if c.Kind == "removed" {
+				undone[c.Path] = true
+			}
+		}
+	}
+	for _, c := range st.Changes {
+		if c.Kind == "removed" && isEntry(c.Path) {
+			some = true
+			if !undone[c.Path] {
+				return false
+			}
+		}
+	}
+	return some
 }
 
 // BeforeWrite runs before an agent writes a memory file: for the index, it

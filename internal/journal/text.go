@@ -62,13 +62,31 @@ func (res *HistoryResult) WriteText(w io.Writer) {
 		for _, p := range st.Added {
 			fmt.Fprintf(w, "  MEMORY.md added line %d: %s\n", p.Line, p.Text)
 		}
+		for _, r := range st.Reworded {
+			what := "reworded the hook of"
+			if r.Stripped {
+				what = "stripped the hook of"
+			}
+			fmt.Fprintf(w, "  MEMORY.md %s %s: %s → %s\n", what, r.Target, r.Before, r.After)
+		}
+	}
+	if len(res.Unprotected) > 0 {
+		fmt.Fprintf(w, "\nunprotected: %s\n", UnprotectedNote(res.Unprotected))
 	}
 	if len(res.Warnings) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\nwarnings:\n")
 	for _, wn := range res.Warnings {
-		fmt.Fprintf(w, "- %s (snapshot %s): %s\n  undo: %s\n", wn.Kind, wn.Snapshot, wn.Message, wn.Undo)
+		fmt.Fprintf(w, "- %s (snapshot %s): %s\n", wn.Kind, wn.Snapshot, wn.Message)
+		switch {
+		case wn.Undo == "":
+			fmt.Fprintf(w, "  undo: none (the journal does not hold the bytes)\n")
+		case wn.UndoAll != "":
+			fmt.Fprintf(w, "  undo (the removed entries and their pointers): %s\n  undo (the whole store as it was before, every other change of that step too): %s\n", wn.Undo, wn.UndoAll)
+		default:
+			fmt.Fprintf(w, "  undo: %s\n", wn.Undo)
+		}
 	}
 }
 
@@ -77,7 +95,7 @@ func (res *HistoryResult) WriteText(w io.Writer) {
 // the index gets back, and what cannot be undone.
 func (r *UndoResult) WritePlanText(w io.Writer) {
 	p := r.Plan
-	fmt.Fprintf(w, "undo to snapshot %s:\n", p.Snapshot)
+	fmt.Fprintf(w, "%s:\n", p.title())
 	for _, a := range p.Actions {
 		switch a.Kind {
 		case "delete":
@@ -103,4 +121,18 @@ func (r *UndoResult) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "undone: %d file(s) written. To undo this: %s\n", len(r.Plan.Actions),
 			shellword.Join([]string{"memcompact", "undo", "--to", r.Safety, "--store", r.Store}))
 	}
+}
+
+// title is the first line of the plan's preview, in the words of the mode
+// the user asked for.
+func (p *UndoPlan) title() string {
+	switch p.Mode {
+	case "removed-since":
+		return fmt.Sprintf("bring back the entries removed since snapshot %s, with their pointers", p.Snapshot)
+	case "entry":
+		return fmt.Sprintf("bring back %s as snapshot %s had it, with its pointers", p.Target, p.Snapshot)
+	case "file":
+		return fmt.Sprintf("bring back %s as snapshot %s had it", p.Target, p.Snapshot)
+	}
+	return fmt.Sprintf("bring the whole store back to snapshot %s", p.Snapshot)
 }

@@ -72,6 +72,10 @@ type Action struct {
 
 // UndoPlan is what an undo will do.
 type UndoPlan struct {
+	// Mode is what was asked: to (the whole store), removed-since, entry
+	// or file; Target the entry or file named.
+	Mode     string   `json:"mode"`
+	Target   string   `json:"target,omitempty"`
 	Snapshot string   `json:"snapshot"` // the state brought back
 	Actions  []Action `json:"actions"`
 	Skipped  []string `json:"skipped"` // files that cannot be brought back, and why
@@ -110,6 +114,16 @@ func RunUndo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 	plan, err := j.plan(req)
 	if err != nil {
 		return nil, err
+	}
+	switch {
+	case req.Entry != "":
+		plan.Mode, plan.Target = "entry", req.Entry
+	case req.File != "":
+		plan.Mode, plan.Target = "file", cleanRel(req.File)
+	case req.RemovedSince != "":
+		plan.Mode = "removed-since"
+	default:
+		plan.Mode = "to"
 	}
 	plan.dropNoOps()
 	res := &UndoResult{Status: "planned", Plan: plan, Store: req.Store}
