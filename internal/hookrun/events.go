@@ -158,7 +158,7 @@ func sessionStart(ctx context.Context, req Request, in *claudehooks.Input, res *
 	// in the order the two ran in before.
 	var (
 		journaled []string // the journal's lines, most urgent first
-		jerr    error
+		jerr      error
 	)
 	// One stat of each store file for the whole run, shared by the
 	// journal's walk and the diagnosis's entry reads, secrets scan and

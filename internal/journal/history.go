@@ -77,11 +77,11 @@ type Warning struct {
 
 // Step is what changed from one snapshot to the next.
 type Step struct {
-	From     string    `json:"from"`
-	To       string    `json:"to"`
-	Time     string    `json:"time"`
-	Cause    string    `json:"cause"`
-	Changes  []Change  `json:"changes"`
+	From     string     `json:"from"`
+	To       string     `json:"to"`
+	Time     string     `json:"time"`
+	Cause    string     `json:"cause"`
+	Changes  []Change   `json:"changes"`
 	Dropped  []Pointer  `json:"pointers_dropped"`
 	Added    []Pointer  `json:"pointers_added"`
 	Reworded []Reworded `json:"pointers_reworded"`
