@@ -114,14 +114,27 @@ func deletionNote(st *Step, byUndo bool) string {
 		if byUndo {
 			who = "by 'memcompact undo' (an undo run since, such as one undoing an earlier undo)"
 		}
-		others := len(st.Changes) - len(removed) + len(st.Reworded)
 		all := ""
-		if others > 0 {
-			all = fmt.Sprintf("; to put the whole store back as it was, also undoing its %d other change(s) (files changed or added, MEMORY.md's hooks reworded): %s --yes", others, w.UndoAll)
+		if others := otherChanges(st, len(removed)); others != "" {
+			all = fmt.Sprintf("; to put the whole store back as it was, also undoing %s: %s --yes", others, w.UndoAll)
 		}
 		return fmt.Sprintf("since the last session %s, %s. If that was not intended, tell the user; to bring back the deleted entries and their pointers: %s --yes%s", what, who, w.Undo, all)
 	}
 	return ""
+}
+
+// otherChanges says what else st changed besides the removed entries it
+// names: files changed, added or renamed (the index among them) and
+// hooks reworded or stripped; "" when nothing.
+func otherChanges(st *Step, removed int) string {
+	var parts []string
+	if n := len(st.Changes) - removed; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d other file change(s)", n))
+	}
+	if n := len(st.Reworded); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d reworded or stripped hook(s) in MEMORY.md", n))
+	}
+	return strings.Join(parts, " and ")
 }
 
 // byUndo reports whether every entry st removed was removed by an undo:

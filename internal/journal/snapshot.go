@@ -144,7 +144,10 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 			res.Withheld = append(res.Withheld, f)
 		}
 	}
-	if prev != nil && sameContent(prev, m) && !settlesStamps(prev, m, todo, hashed) {
+	// An undo's safety snapshot is always written, unchanged or not: the
+	// undo's writes are told from other writers' by the snapshot before
+	// them (a session note names an undo's removal as the undo's).
+	if prev != nil && sameContent(prev, m) && !settlesStamps(prev, m, todo, hashed) && req.Cause != "pre-undo" {
 		res.Unchanged, res.Manifest = true, prev
 		return res, nil
 	}
