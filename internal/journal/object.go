@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,9 +22,15 @@ import (
 // debris of a killed process from the journal's own files.
 const tmpPrefix = ".memcompact-tmp-"
 
-// staleAfter is how old a temporary file must be before it is debris: no
-// snapshot takes anywhere near this long.
+// staleAfter is how old an object or a pack no snapshot names must be
+// before prune removes it: a snapshot being taken may not have named it
+// yet.
 const staleAfter = time.Hour
+
+// debrisAfter is how old a temporary file of the journal must be before
+// any run removes it as a killed run's debris, unless the process its
+// name carries is still running: no write holds one for a minute.
+const debrisAfter = time.Minute
 
 // putObject stores data under its digest, as a frame (compressed), unless
 // a whole copy is already there, unsynced (the caller syncs what it
@@ -35,7 +42,23 @@ func (j *Journal) putObject(digest string, data []byte) (wrote bool, err error) 
 			return false, nil
 		}
 	}
-	return true, writeFile(p, frameBytes(digest, data), false)
+	return true, j.writeObjectFile(p, frameBytes(digest, data))
+}
+
+// writeObjectFile is writeFile, unsynced, for a loose object: its
+// temporary file is made in the objects folder, not in the object's
+// shard, so a killed run's debris lies in one of three folders every run
+// cleans (removeDebris), never in one of 256.
+func (j *Journal) writeObjectFile(path string, data []byte) error {
+	tmp, err := stageFileIn(j.objectsDir(), path, data, false)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return commitFile(tmp, path, false)
 }
 
 // markStored notes the objects m names as stored: a manifest names only
@@ -189,11 +212,17 @@ func writeFile(path string, data []byte, sync bool) error {
 // not be named before are still being synced; it returns the temporary
 // file's name for commitFile.
 func stageFile(path string, data []byte, sync bool) (string, error) {
-	dir := filepath.Dir(path)
+	return stageFileIn(filepath.Dir(path), path, data, sync)
+}
+
+// stageFileIn is stageFile with the temporary file made in dir (on the
+// same file system as path). Its name carries this process's id, so a
+// later run can tell a killed run's debris from a live run's file.
+func stageFileIn(dir, path string, data []byte, sync bool) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	f, err := os.CreateTemp(dir, tmpPrefix+"*")
+	f, err := os.CreateTemp(dir, tmpPrefix+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return "", err
 	}
@@ -246,20 +275,43 @@ func commitFile(tmp, path string, sync bool) error {
 	return nil
 }
 
-// removeDebris deletes temporary files a killed process left in dir.
-func removeDebris(dir string, now time.Time) {
+// removeDebris deletes the temporary files a killed run left in dir:
+// named with the journal's prefix, older than debrisAfter (by the file
+// system's clock), and not of a process still running (an older
+// version's names carry no process id: age alone decides).
+func removeDebris(dir string) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
+	now := time.Now()
 	for _, e := range ents {
-		if !strings.HasPrefix(e.Name(), tmpPrefix) {
+		name := e.Name()
+		if !strings.HasPrefix(name, tmpPrefix) || !e.Type().IsRegular() {
 			continue
 		}
-		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > staleAfter {
-			os.Remove(filepath.Join(dir, e.Name()))
+		fi, err := e.Info()
+		if err != nil || now.Sub(fi.ModTime()) < debrisAfter {
+			continue
 		}
+		pid, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(name, tmpPrefix), "-", 2)[0])
+		if err == nil && pid > 0 && running(pid) && now.Sub(fi.ModTime()) < staleAfter {
+			continue
+		}
+		os.Remove(filepath.Join(dir, name))
 	}
+}
+
+// removeAllDebris is removeDebris in every folder a run of the journal
+// stages files in (the object shards are prune's to clean: a loose
+// object is staged in the objects folder), and in the store and its own
+// folder, where memcompact's writers stage theirs.
+func (j *Journal) removeAllDebris() {
+	for _, d := range []string{j.objectsDir(), j.manifestsDir(), j.sessionsDir()} {
+		removeDebris(d)
+	}
+	atomicfile.RemoveStale(j.Store)
+	atomicfile.RemoveStale(filepath.Join(j.Store, atomicfile.OwnDir))
 }
 
 // isNotExist is errors.Is(err, fs.ErrNotExist).

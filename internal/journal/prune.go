@@ -124,10 +124,12 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 		return res, err
 	}
 	if !req.DryRun {
-		removeDebris(j.manifestsDir(), now())
+		j.removeAllDebris()
 		if subs, err := os.ReadDir(j.objectsDir()); err == nil {
 			for _, s := range subs {
-				removeDebris(filepath.Join(j.objectsDir(), s.Name()), now())
+				if s.IsDir() {
+					removeDebris(filepath.Join(j.objectsDir(), s.Name()))
+				}
 			}
 		}
 	}
@@ -335,7 +337,7 @@ func (j *Journal) keepLoose(digests []string) (n int64, err error) {
 		var frame []byte
 		if err == nil {
 			frame = frameBytes(d, raw)
-			err = writeFile(j.objectPath(d), frame, false)
+			err = j.writeObjectFile(j.objectPath(d), frame)
 		}
 		if err != nil {
 			_ = syncFiles(written)

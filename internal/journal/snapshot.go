@@ -99,6 +99,9 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	if err != nil {
 		return nil, err
 	}
+	if prev != nil {
+		j.removeAllDebris()
+	}
 	var dirs *madeDirs
 	if prev == nil {
 		// A first snapshot: its folders are made, each synced in its
@@ -207,7 +210,6 @@ func (j *Journal) commitSnapshot(m *Manifest, raw []byte, fresh []packObject, re
 	if err != nil {
 		return err
 	}
-	removeDebris(j.manifestsDir(), m.Time)
 	return nil
 }
 
