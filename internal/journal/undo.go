@@ -115,6 +115,15 @@ func RunUndo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every path is checked against the store before a plan is shown: a
+	// path named outside it is a usage error, one a symlink carries out
+	// of it a refusal, and neither is ever planned.
+	for _, a := range plan.Actions {
+		if err := atomicfile.Within(j.Store, filepath.Join(j.Store, filepath.FromSlash(a.Path))); err != nil {
+			return nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonOutside, File: a.Path, Err: err,
+				Msg: fmt.Sprintf("%v; nothing was changed", err)}
+		}
+	}
 	switch {
 	case req.Entry != "":
 		plan.Mode, plan.Target = "entry", req.Entry
@@ -192,6 +201,11 @@ func (j *Journal) plan(req UndoRequest) (*UndoPlan, error) {
 	}
 	if modes != 1 {
 		return nil, outcome.Usagef(ReasonUsage, "name one of --entry NAME, --file PATH --at SNAPSHOT, --removed-since SNAPSHOT or --to SNAPSHOT")
+	}
+	for _, named := range []string{req.Entry, req.File} {
+		if named != "" && !filepath.IsLocal(filepath.FromSlash(cleanRel(named))) {
+			return nil, outcome.Usagef(ReasonOutside, "%s is not a path inside the store %s: name a file as the store has it (e.g. project_auth.md); nothing was changed", named, j.Store)
+		}
 	}
 	switch {
 	case req.Entry != "":
