@@ -118,7 +118,7 @@ const ReasonDataInStore outcome.Reason = "data-dir-in-store"
 
 func dataInStore(dataDir, store string) error {
 	return &outcome.Error{Status: outcome.Refused, Reason: ReasonDataInStore,
-		Msg: fmt.Sprintf("memcompact's data directory %s lies inside the store %s: the journal would record itself, and undoing the store would remove it; nothing was recorded", dataDir, store),
+		Msg:   fmt.Sprintf("memcompact's data directory %s lies inside the store %s: the journal would record itself, and undoing the store would remove it; nothing was recorded", dataDir, store),
 		Hints: []string{"set MEMCOMPACT_DATA_DIR (or XDG_DATA_HOME) to a folder outside the store"}}
 }
 
