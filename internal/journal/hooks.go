@@ -24,6 +24,9 @@ type HookRequest struct {
 	// Reads is the run's read of each file, shared likewise; nil: read
 	// here.
 	Reads *textfile.Reads
+	// Retention is what a session start prunes to when the journal passes
+	// its cap (zero: the default, 256 MiB).
+	Retention Retention
 }
 
 // SessionStart records the store as a session begins and what the session
@@ -36,6 +39,26 @@ func SessionStart(ctx context.Context, req HookRequest) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	notes, err := j.sessionStart(ctx, req)
+	if err != nil {
+		return notes, err
+	}
+	// Past its cap, the journal is pruned in what is left of the hook's
+	// budget (a prune cut short removes what it got to; the next session
+	// start goes on).
+	now := time.Now
+	if req.Now != nil {
+		now = req.Now
+	}
+	if _, perr := j.maybePrune(ctx, req.Retention, now); perr != nil && ctx.Err() == nil {
+		return notes, fmt.Errorf("the journal passed its cap and could not be pruned: %w", perr)
+	}
+	return notes, nil
+}
+
+// sessionStart is SessionStart's snapshot and notes, the journal's lock
+// held shared.
+func (j *Journal) sessionStart(ctx context.Context, req HookRequest) ([]string, error) {
 	release, err := j.lock(ctx, true)
 	if err != nil {
 		return nil, err

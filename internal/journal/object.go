@@ -23,9 +23,18 @@ import (
 const tmpPrefix = ".memcompact-tmp-"
 
 // staleAfter is how old an object or a pack no snapshot names must be
-// before prune removes it: a snapshot being taken may not have named it
-// yet.
-const staleAfter = time.Hour
+// before prune removes it, and how old a copy must be before prune
+// removes another on its strength. Prune holds the journal's lock alone,
+// so no snapshot is storing or naming objects beside it and an object
+// no snapshot names is a killed run's; the minute is a margin for file
+// system clocks, not a wait for writers (an hour made a prune in a
+// journal's first hour free nothing).
+const staleAfter = time.Minute
+
+// liveTempMax is how long a temporary file of a process still running
+// is left alone: no write takes that long, so an older one is a killed
+// run's whose process id was reused.
+const liveTempMax = time.Hour
 
 // debrisAfter is how old a temporary file of the journal must be before
 // any run removes it as a killed run's debris, unless the process its
@@ -295,7 +304,7 @@ func removeDebris(dir string) {
 			continue
 		}
 		pid, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(name, tmpPrefix), "-", 2)[0])
-		if err == nil && pid > 0 && running(pid) && now.Sub(fi.ModTime()) < staleAfter {
+		if err == nil && pid > 0 && running(pid) && now.Sub(fi.ModTime()) < liveTempMax {
 			continue
 		}
 		os.Remove(filepath.Join(dir, name))

@@ -197,7 +197,7 @@ func TestPruneYoungAndStalePacks(t *testing.T) {
 		}
 		return r
 	}
-	if r := newest(time.Now().Add(30 * time.Minute)); len(packFiles(t, j)) != 2 || r.BytesFreed != 0 || r.ObjectsRemoved != 0 || len(r.Removed) != 1 {
+	if r := newest(time.Now().Add(30 * time.Second)); len(packFiles(t, j)) != 2 || r.BytesFreed != 0 || r.ObjectsRemoved != 0 || len(r.Removed) != 1 {
 		t.Errorf("young packs: %d left, %d objects and %d bytes freed, snapshots %v removed; want both packs kept, nothing freed, v3's snapshot removed",
 			len(packFiles(t, j)), r.ObjectsRemoved, r.BytesFreed, r.Removed)
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,6 +82,70 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 		}
 		defer release()
 	}
+	return j.prune(ctx, req.Retention, req.DryRun, now)
+}
+
+// autoPruneEvery is how often a session start measures its journal
+// against the cap: a measure lists every object folder.
+const autoPruneEvery = time.Hour
+
+// autoPruneWait is how long a session start waits for the journal's lock
+// to prune: other sessions' snapshots hold it shared, and the prune can
+// wait for the next session start.
+const autoPruneWait = 200 * time.Millisecond
+
+// maybePrune prunes the journal, within ctx, when its files pass r's cap:
+// what a session start does so the journal stays bounded without the
+// user's help. It measures at most once per autoPruneEvery (noted in the
+// journal's "measured" file); nil when it did not prune.
+func (j *Journal) maybePrune(ctx context.Context, r Retention, now func() time.Time) (*PruneResult, error) {
+	if r == (Retention{}) {
+		r = defaultRetention
+	}
+	marker := filepath.Join(j.Dir, "measured")
+	if fi, err := os.Stat(marker); err == nil && time.Since(fi.ModTime()) < autoPruneEvery {
+		return nil, nil
+	}
+	size := j.diskBytes()
+	_ = os.WriteFile(marker, []byte(strconv.FormatInt(size, 10)+"\n"), 0o600) // a hint, never trusted: not synced
+	if r.MaxBytes <= 0 || size <= r.MaxBytes {
+		return nil, nil
+	}
+	lctx, cancel := context.WithTimeout(ctx, autoPruneWait)
+	release, err := j.lock(lctx, false)
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	j.forgetPacks()
+	return j.prune(ctx, r, false, now)
+}
+
+// diskBytes is the bytes of the journal's objects and manifests.
+func (j *Journal) diskBytes() int64 {
+	var n int64
+	add := func(dir string) []os.DirEntry {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
+				n += fi.Size()
+			}
+		}
+		return ents
+	}
+	add(j.manifestsDir())
+	for _, e := range add(j.objectsDir()) {
+		if e.IsDir() {
+			add(filepath.Join(j.objectsDir(), e.Name()))
+		}
+	}
+	return n
+}
+
+// prune is journal prune of j, its lock held alone (unless dryRun).
+func (j *Journal) prune(ctx context.Context, r Retention, dryRun bool, now func() time.Time) (*PruneResult, error) {
+	req := PruneRequest{Retention: r, DryRun: dryRun}
 	ms, bad, err := j.manifests()
 	if err != nil {
 		return nil, err
@@ -145,7 +210,7 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 // what it removed and what stays, and names the first file it could not
 // remove.
 func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, refs map[string]bool, res *PruneResult, now time.Time) error {
-	drop, kept, err := j.dropPacks(refs, res.DryRun, now)
+	drop, kept, err := j.dropPacks(ctx, refs, res.DryRun, now)
 	if err != nil {
 		return err
 	}
@@ -225,13 +290,16 @@ func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, ref
 // durably (kept counts their bytes). A pack one of whose objects could
 // not be read (as opposed to read and found torn), or whose named objects
 // could not all be kept, stays.
-func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) (drop []*pack, kept int64, err error) {
+func (j *Journal) dropPacks(ctx context.Context, refs map[string]bool, dryRun bool, now time.Time) (drop []*pack, kept int64, err error) {
 	packs := j.packs() // oldest first: their names begin with their time
 	home := map[string]*pack{}
 	loose := map[string]bool{}
 	unsure := map[*pack]bool{}
 	for i := len(packs) - 1; i >= 0; i-- {
 		p := packs[i]
+		if ctx.Err() != nil {
+			return nil, 0, nil // out of time: no pack is dropped this run
+		}
 		for d := range p.objects {
 			if !refs[d] || home[d] != nil || loose[d] {
 				continue
