@@ -654,7 +654,7 @@ type sessionWalk struct{ cur, prev *Manifest }
 // another session, older than cur. Until one is, prev is the newest
 // snapshot older than cur.
 func (w *sessionWalk) see(m *Manifest) bool {
-	if m.ID >= w.cur.ID {
+	if m.ID >= w.cur.ID || m.Partial {
 		return false
 	}
 	if w.prev == nil {

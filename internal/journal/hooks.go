@@ -86,6 +86,9 @@ func (j *Journal) sessionStart(ctx context.Context, req HookRequest) ([]string, 
 		_ = stage().commit()
 	}
 	var notes []string
+	if res.Partial {
+		return []string{fmt.Sprintf("the journal has recorded %d of this store's %d files so far: a store this large is journaled in parts, one at each session start, within the hook's time; until it is whole, a file not yet recorded cannot be undone", len(res.Manifest.Files), res.Total)}, nil
+	}
 	cur := res.Manifest
 	if res.Unchanged {
 		// Nothing was written: the store is as the newest snapshot has it,

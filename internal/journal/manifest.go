@@ -55,6 +55,11 @@ type Manifest struct {
 	Session string    `json:"session,omitempty"`
 	Store   string    `json:"store"`
 	Files   []File    `json:"files"`
+	// Partial marks a snapshot of only part of the store (a first
+	// snapshot of a store too large for one hook's time): the next
+	// snapshot trusts what it lists, and history, undo and the session
+	// note never compare with it (a file it lacks was not removed).
+	Partial bool `json:"partial,omitempty"`
 
 	live bool // the store as it is now, never stored: its bytes are read from the store
 }
@@ -95,6 +100,18 @@ func newID(t time.Time) string {
 // parse (a half-written manifest cannot be under a real name, but a disk can
 // still corrupt one) are skipped and named in bad.
 func (j *Journal) manifests() (ms []*Manifest, bad []string, err error) {
+	all, bad, err := j.allManifests()
+	for _, m := range all {
+		if !m.Partial {
+			ms = append(ms, m)
+		}
+	}
+	return ms, bad, err
+}
+
+// allManifests is manifests with the partial snapshots too: prune keeps
+// what they name like any other's.
+func (j *Journal) allManifests() (ms []*Manifest, bad []string, err error) {
 	ents, err := os.ReadDir(j.manifestsDir())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil

@@ -146,7 +146,7 @@ func (j *Journal) diskBytes() int64 {
 // prune is journal prune of j, its lock held alone (unless dryRun).
 func (j *Journal) prune(ctx context.Context, r Retention, dryRun bool, now func() time.Time) (*PruneResult, error) {
 	req := PruneRequest{Retention: r, DryRun: dryRun}
-	ms, bad, err := j.manifests()
+	ms, bad, err := j.allManifests()
 	if err != nil {
 		return nil, err
 	}

@@ -66,6 +66,28 @@ type SnapshotResult struct {
 	Unchanged bool
 	Read      int    // files whose bytes were read this time
 	Withheld  []File // files listed without their bytes
+	// Partial: the store was too large to read within the time given, so
+	// this snapshot lists only the files read (and those the previous one
+	// vouched for), of Total; the next snapshot goes on.
+	Partial bool
+	Total   int
+}
+
+// readingMargin is the share of a snapshot's remaining time kept for
+// storing and naming what it read, when the reading must stop early.
+const readingMargin = 4
+
+// readingTime is the context the reading of files stops at: ctx's
+// deadline less a quarter of the time left (at least 250 ms), so that a
+// store too large to read within a hook's budget is journaled in parts,
+// each part committed within the budget.
+func readingTime(ctx context.Context) (context.Context, context.CancelFunc) {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return context.WithCancel(ctx)
+	}
+	left := time.Until(dl)
+	return context.WithDeadline(ctx, dl.Add(-max(left/readingMargin, 250*time.Millisecond)))
 }
 
 // Snapshot records the store's current state, storing each new file's
@@ -135,12 +157,32 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	if len(todo) > 0 {
 		j.markStored(prev) // what need not be stored again (an unchanged store reads nothing)
 	}
-	fresh, err := j.recordAll(ctx, seen, todo, m.Files, limit, req, res)
+	readCtx, cancel := readingTime(ctx)
+	defer cancel()
+	fresh, done, err := j.recordAll(ctx, readCtx, seen, todo, m.Files, limit, req, res)
 	if err != nil {
 		return nil, err
 	}
 	for _, i := range todo {
 		m.Files[i].Hashed = hashed
+	}
+	if done != nil {
+		// A snapshot in part: the files read, and those the previous
+		// snapshot vouches for; the next snapshot reads the rest.
+		var kept []File
+		skip := map[int]bool{}
+		for k, i := range todo {
+			if !done[k] {
+				skip[i] = true
+			}
+		}
+		for i, f := range m.Files {
+			if !skip[i] {
+				kept = append(kept, f)
+			}
+		}
+		m.Files, m.Partial = kept, true
+		res.Partial, res.Total = true, len(seen)
 	}
 	for _, f := range m.Files {
 		if f.Withheld != "" {
@@ -350,7 +392,7 @@ const recordWorkers = 4
 // returns the error: the next snapshot finds them stored and writes them
 // no more, so a store too large for one hook's time budget is journaled
 // over a few sessions.
-func (j *Journal) recordAll(ctx context.Context, seen []File, todo []int, files []File, limit int64, req SnapshotRequest, res *SnapshotResult) ([]packObject, error) {
+func (j *Journal) recordAll(ctx, readCtx context.Context, seen []File, todo []int, files []File, limit int64, req SnapshotRequest, res *SnapshotResult) ([]packObject, []bool, error) {
 	type outcome struct {
 		done bool
 		data []byte // bytes to store, nil when stored already or withheld
@@ -365,7 +407,7 @@ func (j *Journal) recordAll(ctx context.Context, seen []File, todo []int, files 
 		wg.Go(func() {
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= len(todo) || ctx.Err() != nil {
+				if k >= len(todo) || readCtx.Err() != nil {
 					return
 				}
 				i := todo[k]
@@ -397,15 +439,24 @@ func (j *Journal) recordAll(ctx context.Context, seen []File, todo []int, files 
 			fresh = append(fresh, packObject{digest: d, data: o.data})
 		}
 	}
-	if err == nil && res.Read < len(todo) {
-		err = fmt.Errorf("snapshot of %s stopped after storing %d of %d file(s) (%w); the next snapshot continues from there", j.Store, res.Read, len(seen), cmp.Or(ctx.Err(), context.Canceled))
+	if err == nil && res.Read < len(todo) && ctx.Err() != nil {
+		err = fmt.Errorf("snapshot of %s stopped after storing %d of %d file(s) (%w); the next snapshot continues from there", j.Store, res.Read, len(seen), ctx.Err())
 	}
 	if err != nil {
 		_ = j.storeLoose(fresh)
-		return nil, err
+		return nil, nil, err
+	}
+	var done []bool
+	if res.Read < len(todo) {
+		// Out of reading time, with time left to commit what was read: a
+		// snapshot in part.
+		done = make([]bool, len(todo))
+		for k, o := range outs {
+			done[k] = o.done
+		}
 	}
 	j.markFresh(fresh)
-	return fresh, nil
+	return fresh, done, nil
 }
 
 // record reads one file and checks it; data is its bytes when they must
