@@ -26,7 +26,7 @@ func (c *clock) now() time.Time {
 func newClock() *clock { return &clock{t: time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)} }
 
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	store string
 	data  string
 	clk   *clock
@@ -45,7 +45,7 @@ func newFixture(t *testing.T, files map[string]string) *fixture {
 // later makes the test's snapshots read as if taken a minute after the
 // files were written, as a session start usually is: files are then
 // trusted on their stats (see racyWindow).
-func later(t *testing.T) {
+func later(t testing.TB) {
 	t.Helper()
 	old := wallClock
 	wallClock = func() time.Time { return time.Now().Add(time.Minute) }
@@ -124,7 +124,7 @@ func TestSnapshotUnchangedCostsNothing(t *testing.T) {
 	}
 }
 
-func mustJournal(t *testing.T, f *fixture) *Journal {
+func mustJournal(t testing.TB, f *fixture) *Journal {
 	t.Helper()
 	j, err := open(f.data, f.store)
 	if err != nil {

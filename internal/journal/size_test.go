@@ -16,7 +16,7 @@ import (
 )
 
 // treeBytes is the bytes of the regular files under dir.
-func treeBytes(t *testing.T, dir string) int64 {
+func treeBytes(t testing.TB, dir string) int64 {
 	t.Helper()
 	var n int64
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -64,7 +64,7 @@ func boolInt(b bool) int {
 // consolidate does to f's store what a background consolidation did in
 // the field: 30% of the entries deleted, two merged into a new one, one
 // truncated, and the index rewritten shorter with its hooks reworded.
-func consolidate(t *testing.T, f *fixture, files map[string]string) {
+func consolidate(t testing.TB, f *fixture, files map[string]string) {
 	t.Helper()
 	var names []string
 	for p := range files {
@@ -100,7 +100,7 @@ func consolidate(t *testing.T, f *fixture, files map[string]string) {
 // session start, a consolidation, the next session start, then four
 // undos (the entries back, that undone, the whole store back, that
 // undone), and returns the journal's and the store's bytes.
-func consolidationAndFourUndos(t *testing.T, f *fixture, files map[string]string) (journalBytes, storeBytes int64) {
+func consolidationAndFourUndos(t testing.TB, f *fixture, files map[string]string) (journalBytes, storeBytes int64) {
 	t.Helper()
 	ctx := context.Background()
 	start := func(s string) {

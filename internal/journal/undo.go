@@ -68,6 +68,7 @@ type Action struct {
 
 	data    []byte // what to write (restore, reindex)
 	current string // digest of the bytes now ("" when absent)
+	targets map[string]bool // reindex: what the index being built points at
 }
 
 // UndoPlan is what an undo will do.
@@ -79,6 +80,18 @@ type UndoPlan struct {
 	Snapshot string   `json:"snapshot"` // the state brought back
 	Actions  []Action `json:"actions"`
 	Skipped  []string `json:"skipped"` // files that cannot be brought back, and why
+
+	old *oldIndex // the snapshot's index, read and parsed once (planPointers)
+}
+
+// oldIndex is a snapshot's index as planPointers uses it, for every entry
+// a plan brings back: one read and one parse, not one per entry.
+type oldIndex struct {
+	id      string
+	ok      bool
+	lines   []string
+	ptrs    []Pointer
+	targets map[int]string
 }
 
 // UndoResult is the plan and, when confirmed, what was done.
@@ -248,6 +261,7 @@ func (j *Journal) planRemovedSince(m *Manifest) (*UndoPlan, error) {
 	for _, f := range seen {
 		now[f.Path] = true
 	}
+	present := &presentFiles{j: j, seen: seen}
 	for _, f := range m.Files {
 		if !isEntry(f.Path) {
 			continue
@@ -256,7 +270,7 @@ func (j *Journal) planRemovedSince(m *Manifest) (*UndoPlan, error) {
 			j.planPointers(p, m, f.Path)
 			continue
 		}
-		if f.Digest != "" && j.presentElsewhere(seen, f) {
+		if f.Digest != "" && present.has(f) {
 			continue
 		}
 		j.planFile(p, m, f.Path)
@@ -265,19 +279,34 @@ func (j *Journal) planRemovedSince(m *Manifest) (*UndoPlan, error) {
 	return p, nil
 }
 
-// presentElsewhere reports whether the store holds f's bytes under
-// another name (a rename, not a removal).
-func (j *Journal) presentElsewhere(seen []File, f File) bool {
-	for _, g := range seen {
-		if g.Size != f.Size {
-			continue
-		}
-		raw, err := readStoreFile(filepath.Join(j.Store, filepath.FromSlash(g.Path)))
-		if err == nil && textfile.Digest(raw) == f.Digest {
-			return true
-		}
+// presentFiles answers whether the store holds a file's bytes under
+// another name (a rename, not a removal), reading each store file of a
+// size asked about once (a consolidation removes hundreds of entries of
+// the same few sizes).
+type presentFiles struct {
+	j      *Journal
+	seen   []File
+	bySize map[int64]map[string]bool // digests of the store's files, by size, once read
+}
+
+func (pf *presentFiles) has(f File) bool {
+	if pf.bySize == nil {
+		pf.bySize = map[int64]map[string]bool{}
 	}
-	return false
+	ds, ok := pf.bySize[f.Size]
+	if !ok {
+		ds = map[string]bool{}
+		for _, g := range pf.seen {
+			if g.Size != f.Size {
+				continue
+			}
+			if raw, err := readStoreFile(filepath.Join(pf.j.Store, filepath.FromSlash(g.Path))); err == nil {
+				ds[textfile.Digest(raw)] = true
+			}
+		}
+		pf.bySize[f.Size] = ds
+	}
+	return ds[f.Digest]
 }
 
 // find is lookup, a snapshot not found being a refusal.
@@ -379,23 +408,31 @@ func (j *Journal) planStore(m *Manifest) (*UndoPlan, error) {
 // after the nearest line before it that the index still has (else at the
 // end), unless the index already points at target.
 func (j *Journal) planPointers(p *UndoPlan, m *Manifest, target string) {
-	old, ok := j.text(m, IndexName)
-	if !ok {
+	if p.old == nil || p.old.id != m.ID {
+		p.old = &oldIndex{id: m.ID}
+		if old, ok := j.text(m, IndexName); ok {
+			p.old.ok, p.old.lines, p.old.ptrs = true, textfile.Lines(old), pointers(old)
+			p.old.targets = targetsByLine(strings.Join(p.old.lines, "\n"))
+		}
+	}
+	if !p.old.ok {
 		return
 	}
 	a := p.reindex(j)
 	if a == nil {
 		return
 	}
-	curText := string(a.data)
-	for _, ptr := range pointers(curText) {
-		if ptr.Target == target {
-			return
+	if a.targets == nil {
+		a.targets = map[string]bool{}
+		for _, ptr := range pointers(string(a.data)) {
+			a.targets[ptr.Target] = true
 		}
 	}
-	oldLines := textfile.Lines(old)
+	if a.targets[target] {
+		return
+	}
 	var put []Pointer
-	for _, ptr := range pointers(old) {
+	for _, ptr := range p.old.ptrs {
 		if ptr.Target == target {
 			put = append(put, ptr)
 		}
@@ -403,8 +440,9 @@ func (j *Journal) planPointers(p *UndoPlan, m *Manifest, target string) {
 	if len(put) == 0 {
 		return
 	}
-	a.data = []byte(insertLines(textfile.SplitKeep(curText), oldLines, put))
+	a.data = []byte(insertLines(textfile.SplitKeep(string(a.data)), p.old.lines, p.old.targets, put))
 	a.After = int64(len(a.data))
+	a.targets[target] = true
 	for _, ptr := range put {
 		a.Lines = append(a.Lines, ptr.Text)
 	}
@@ -447,7 +485,7 @@ func (p *UndoPlan) reindex(j *Journal) *Action {
 // insertLines inserts each pointer line of the old index after the nearest
 // earlier old line that cur still holds — the same text, or a pointer to
 // the same target however its hook was reworded — or at the end.
-func insertLines(cur []string, oldLines []string, put []Pointer) string {
+func insertLines(cur []string, oldLines []string, oldTargets map[int]string, put []Pointer) string {
 	eol := "\n"
 	if len(cur) > 0 && strings.HasSuffix(cur[0], "\r\n") {
 		eol = "\r\n"
@@ -455,7 +493,6 @@ func insertLines(cur []string, oldLines []string, put []Pointer) string {
 	if n := len(cur); n > 0 && !strings.HasSuffix(cur[n-1], "\n") && !strings.HasSuffix(cur[n-1], "\r") {
 		cur[n-1] += eol
 	}
-	oldTargets := targetsByLine(strings.Join(oldLines, "\n"))
 	for _, ptr := range put {
 		at := len(cur)
 		for k := ptr.Line - 2; k >= 0; k-- {
