@@ -66,8 +66,8 @@ type Action struct {
 	Lines  []string `json:"pointer_lines,omitempty"` // reindex: the lines put back
 	Note   string   `json:"note,omitempty"`
 
-	data    []byte // what to write (restore, reindex)
-	current string // digest of the bytes now ("" when absent)
+	data    []byte          // what to write (restore, reindex)
+	current string          // digest of the bytes now ("" when absent)
 	targets map[string]bool // reindex: what the index being built points at
 }
 
