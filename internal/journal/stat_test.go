@@ -97,3 +97,19 @@ func TestUndoTheUndoKeepsASameStatEdit(t *testing.T) {
 }
 
 func yes(*UndoResult) bool { return true }
+
+// TestUnchangedSessionStartWritesNothing: a new session on an unchanged
+// store writes no manifest (the field's 874 KB per session start on a
+// 5,000-entry store), and says nothing.
+func TestUnchangedSessionStartWritesNothing(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	for _, s := range []string{"s1", "s2", "s3"} {
+		notes, err := SessionStart(context.Background(), HookRequest{Store: f.store, DataDir: f.data, Session: s, Now: f.clk.now})
+		if err != nil || len(notes) != 0 {
+			t.Fatalf("%s: %q, %v", s, notes, err)
+		}
+	}
+	if ms, _, _ := mustJournal(t, f).manifests(); len(ms) != 1 {
+		t.Errorf("%d manifests after three session starts on an unchanged store, want 1", len(ms))
+	}
+}
