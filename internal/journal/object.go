@@ -54,9 +54,12 @@ func (j *Journal) putObject(digest string, data []byte) (wrote bool, err error) 
 	return true, j.writeObjectFile(p, frameBytes(digest, data))
 }
 
-// writeObjectFile is writeFile, unsynced, for a loose object: its
-// temporary file is made in the objects folder, not in the object's
-// shard, so a killed run's debris lies in one of three folders every run
+// writeObjectFile writes a loose object through a temporary file
+// (stageFile, then commitFile), unsynced: a snapshot syncs its objects
+// side by side (syncFiles) before it names its manifest, which is synced,
+// so no manifest names an object a crash could lose, and a snapshot of
+// many files waits for the disk about once. The temporary file is made in
+// the objects folder, not in the object's shard, so a killed run's debris lies in one of three folders every run
 // cleans (removeDebris), never in one of 256.
 func (j *Journal) writeObjectFile(path string, data []byte) error {
 	tmp, err := stageFileIn(j.objectsDir(), path, data, false)
@@ -201,21 +204,7 @@ func (j *Journal) looseObject(digest string) ([]byte, error) {
 	return decodeLoose(raw, digest)
 }
 
-// writeFile writes data to path through a temporary file in the same
-// folder: write, fsync when sync, read back and compare, rename, fsync the
-// folder when sync. A snapshot writes its objects unsynced and syncs them
-// side by side (syncFiles) before it names its manifest, which is synced,
-// so no manifest can name an object a crash could lose, and a snapshot of
-// many files waits for the disk about once, not once per file.
-func writeFile(path string, data []byte, sync bool) error {
-	tmp, err := stageFile(path, data, sync)
-	if err != nil {
-		return err
-	}
-	return commitFile(tmp, path, sync)
-}
-
-// stageFile is writeFile's first half: data written to a temporary file
+// stageFile is a write's first half: data written to a temporary file
 // beside path (synced when sync), read back and compared. Nothing is
 // under path's name yet, so a caller may stage while other files it must
 // not be named before are still being synced; it returns the temporary
@@ -270,7 +259,7 @@ func stageFileIn(dir, path string, data []byte, sync bool) (string, error) {
 	return tmp, nil
 }
 
-// commitFile is writeFile's second half: the staged tmp renamed to path,
+// commitFile is a write's second half: the staged tmp renamed to path,
 // and path's folder synced when sync.
 func commitFile(tmp, path string, sync bool) error {
 	crashpoint.At("journal.before-rename")
