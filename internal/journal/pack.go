@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -132,6 +133,7 @@ func encodePack(objs []packObject) []byte {
 func packLayout(objs []packObject) [][]byte {
 	objs = append([]packObject(nil), objs...)
 	sort.Slice(objs, func(a, b int) bool { return objs[a].digest < objs[b].digest })
+	objs = slices.CompactFunc(objs, func(a, b packObject) bool { return a.digest == b.digest }) // one frame a digest
 	frames := make([][][]byte, len(objs))
 	var wg sync.WaitGroup
 	var next atomic.Int64

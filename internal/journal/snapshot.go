@@ -192,7 +192,7 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	// An undo's safety snapshot is always written, unchanged or not: the
 	// undo's writes are told from other writers' by the snapshot before
 	// them (a session note names an undo's removal as the undo's).
-	if prev != nil && sameContent(prev, m) && !settlesStamps(prev, m, todo, hashed) && req.Cause != "pre-undo" {
+	if prev != nil && !m.Partial && sameContent(prev, m) && !settlesStamps(prev, m, todo, hashed) && req.Cause != "pre-undo" {
 		res.Unchanged, res.Manifest = true, prev
 		return res, nil
 	}
