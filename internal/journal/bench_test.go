@@ -139,16 +139,19 @@ func BenchmarkJournalStores(b *testing.B) {
 		b.Run(name+"/session-start-first", func(b *testing.B) {
 			store, data := benchStore(b, sz.entries, sz.size)
 			parts := 0
+			var longest time.Duration
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				os.RemoveAll(data)
 				b.StartTimer()
 				for k := 0; ; k++ {
+					began := time.Now()
 					notes, err := hook(store, data, fmt.Sprint("s", k))
 					if err != nil {
 						b.Fatal(err)
 					}
+					longest = max(longest, time.Since(began))
 					parts++
 					if len(notes) == 0 || !strings.Contains(notes[0], "in parts") {
 						break
@@ -156,6 +159,7 @@ func BenchmarkJournalStores(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(parts)/float64(b.N), "parts")
+			b.ReportMetric(float64(longest.Milliseconds()), "longest-part-ms")
 		})
 		store, data := benchStore(b, sz.entries, sz.size)
 		for k := 0; ; k++ {
