@@ -81,9 +81,10 @@ const readingMargin = 4
 // ctx's deadline less the time kept for storing and naming what was
 // read — a quarter of the time left, or 250 ms and 15 µs a file (a
 // manifest of 100,000 files takes most of a second to encode and
-// compress on a loaded machine), whichever is more — so that a store too
-// large to read within a hook's budget is journaled in parts, each part
-// committed within the budget.
+// compress on a loaded machine), whichever is more, but never more than
+// three quarters — so that a store too large to read within a hook's
+// budget is journaled in parts, each part committed within (about) the
+// budget and each making progress.
 func readingTime(ctx context.Context, n int) (context.Context, context.CancelFunc) {
 	dl, ok := ctx.Deadline()
 	if !ok {
@@ -91,6 +92,9 @@ func readingTime(ctx context.Context, n int) (context.Context, context.CancelFun
 	}
 	left := time.Until(dl)
 	keep := max(left/readingMargin, 250*time.Millisecond+time.Duration(n)*15*time.Microsecond)
+	// Whatever the walk left, a quarter of it is for reading: every part
+	// makes progress (its commit may then run past the budget a little).
+	keep = min(keep, left*(readingMargin-1)/readingMargin)
 	return context.WithDeadline(ctx, dl.Add(-keep))
 }
 
