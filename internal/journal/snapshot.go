@@ -174,6 +174,9 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	for _, i := range todo {
 		m.Files[i].Hashed = hashed
 	}
+	if done != nil && res.Read == 0 {
+		return nil, fmt.Errorf("snapshot of %s read no file in the time it had (%d to read); the next snapshot continues from there", j.Store, len(todo))
+	}
 	if done != nil {
 		// A snapshot in part: the files read, and those the previous
 		// snapshot vouches for; the next snapshot reads the rest.
