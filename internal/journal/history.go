@@ -626,7 +626,7 @@ func (j *Journal) lastSessionBefore(cur *Manifest) (*Manifest, error) {
 	w := sessionWalk{cur: cur}
 	for i := len(ents) - 1; i >= 0; i-- {
 		name := ents[i].Name()
-		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || strings.HasSuffix(name, partExt) {
 			continue
 		}
 		if name == cur.ID+".json" {

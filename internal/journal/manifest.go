@@ -100,18 +100,22 @@ func newID(t time.Time) string {
 // parse (a half-written manifest cannot be under a real name, but a disk can
 // still corrupt one) are skipped and named in bad.
 func (j *Journal) manifests() (ms []*Manifest, bad []string, err error) {
-	all, bad, err := j.allManifests()
-	for _, m := range all {
-		if !m.Partial {
-			ms = append(ms, m)
-		}
-	}
-	return ms, bad, err
+	return j.readManifests(false)
 }
 
 // allManifests is manifests with the partial snapshots too: prune keeps
 // what they name like any other's.
 func (j *Journal) allManifests() (ms []*Manifest, bad []string, err error) {
+	return j.readManifests(true)
+}
+
+// partExt ends the name of a partial snapshot's manifest, so the readers
+// that never use one skip it unread (a part of a 100,000-file store is a
+// large manifest), and the first whole snapshot removes them by name.
+const partExt = ".part.json"
+
+// readManifests reads the manifests, the partial ones too when parts.
+func (j *Journal) readManifests(parts bool) (ms []*Manifest, bad []string, err error) {
 	ents, err := os.ReadDir(j.manifestsDir())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -121,12 +125,15 @@ func (j *Journal) allManifests() (ms []*Manifest, bad []string, err error) {
 	}
 	for _, e := range ents {
 		name := e.Name()
-		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || !parts && strings.HasSuffix(name, partExt) {
 			continue
 		}
 		m, err := j.readManifest(filepath.Join(j.manifestsDir(), name))
 		if err != nil {
 			bad = append(bad, name)
+			continue
+		}
+		if m.Partial && !parts {
 			continue
 		}
 		ms = append(ms, m)
@@ -267,4 +274,24 @@ func (j *Journal) readManifest(path string) (*Manifest, error) {
 // manifestPath is where the manifest of snapshot id is stored.
 func (j *Journal) manifestPath(id string) string {
 	return filepath.Join(j.manifestsDir(), id+".json")
+}
+
+// manifestFile is where m is stored: a partial one under partExt.
+func (j *Journal) manifestFile(m *Manifest) string {
+	if m.Partial {
+		return filepath.Join(j.manifestsDir(), m.ID+partExt)
+	}
+	return j.manifestPath(m.ID)
+}
+
+// dropParts removes the partial snapshots' manifests once a whole one
+// supersedes them: nothing reads them but the next snapshot, which now
+// has the whole one (what only they name, prune removes).
+func (j *Journal) dropParts() {
+	ents, _ := os.ReadDir(j.manifestsDir())
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), partExt) && !strings.HasPrefix(e.Name(), ".") {
+			os.Remove(filepath.Join(j.manifestsDir(), e.Name()))
+		}
+	}
 }

@@ -41,6 +41,9 @@ func TestLargeStoreIsJournaledInParts(t *testing.T) {
 	if m.Partial || len(m.Files) != len(files) {
 		t.Fatalf("after %d parts: partial=%v, %d of %d files", parts, m.Partial, len(m.Files), len(files))
 	}
+	if all, _, _ := mustJournal(t, f).allManifests(); len(all) != 1 {
+		t.Errorf("%d manifests once whole, want the parts dropped for the whole one", len(all))
+	}
 	res, err := RunHistory(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data, Now: f.clk.now})
 	if err != nil || len(res.Warnings) != 0 || len(res.Steps) != 0 {
 		t.Errorf("history after the parts: %d steps, warnings %+v, %v; want nothing", len(res.Steps), res.Warnings, err)

@@ -173,7 +173,7 @@ func (j *Journal) prune(ctx context.Context, r Retention, dryRun bool, now func(
 		}
 		res.Removed = append(res.Removed, m.ID)
 		if !req.DryRun {
-			if err := os.Remove(filepath.Join(j.manifestsDir(), m.ID+".json")); err != nil && !isNotExist(err) {
+			if err := os.Remove(j.manifestFile(m)); err != nil && !isNotExist(err) {
 				return nil, err
 			}
 		}

@@ -219,6 +219,9 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	if err := j.commitSnapshot(m, raw, fresh, req); err != nil {
 		return nil, err
 	}
+	if prev != nil && prev.Partial && !m.Partial {
+		j.dropParts()
+	}
 	res.Manifest = m
 	return res, nil
 }
@@ -232,7 +235,7 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 // read the store (the objects' and the staged files' syncs side by side,
 // then the folders of the names), not three or five times.
 func (j *Journal) commitSnapshot(m *Manifest, raw []byte, fresh []packObject, req SnapshotRequest) error {
-	mpath := j.manifestPath(m.ID)
+	mpath := j.manifestFile(m)
 	if err := ensureDirs(j.manifestsDir()); err != nil {
 		return err
 	}
