@@ -128,6 +128,9 @@ func runUndo(env *Env, args []string) error {
 		}
 	}
 	if err != nil {
+		if !*asJSON && res != nil {
+			res.WriteText(env.Stdout) // a partial undo: what was written, and how to undo it
+		}
 		return journalHint(err, "'memcompact history' shows the snapshots and what changed")
 	}
 	if asked != nil {

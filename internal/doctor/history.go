@@ -31,6 +31,9 @@ func historyFinding(d *diagnosis) {
 	if !ok {
 		return // no journal for this store yet
 	}
+	if un, _ := journal.Unprotected(d.dir, d.opt.JournalDir); len(un) > 0 {
+		d.add(Finding{Area: AreaHistory, Status: StatusInfo, Summary: "unprotected: " + journal.UnprotectedNote(un), Command: cmd})
+	}
 	var det []string
 	undo, events := "", map[string]bool{}
 	for _, w := range ws {

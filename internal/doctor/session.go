@@ -16,11 +16,22 @@ const maxNoteItems = 5
 // its store: entries past the load cut, files over budget, subjects without
 // a recall hook, unattributed shared notes, secrets. It is "" when there is
 // nothing the agent should know.
-func SessionNote(r *Report) string {
-	if r.Result != "problems" {
-		return ""
+func SessionNote(r *Report) string { return SessionNoteWith(r, "", nil) }
+
+// SessionNoteWith is SessionNote with the lines first (the journal's:
+// a deletion since the last session, files it cannot protect) leading
+// the list, for the store dir; r may be nil (no diagnosis).
+func SessionNoteWith(r *Report, dir string, first []string) string {
+	items := append([]string(nil), first...)
+	if r == nil || r.Result != "problems" {
+		switch len(items) {
+		case 0:
+			return ""
+		case 1:
+			return "memcompact: this project's memory store (" + dir + "): " + items[0]
+		}
+		return "memcompact: this project's memory store (" + dir + ") needs attention:\n- " + strings.Join(items, "\n- ")
 	}
-	var items []string
 	if r.Load.Cut {
 		var names []string
 		for _, s := range r.Load.PastCut {

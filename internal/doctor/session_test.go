@@ -58,3 +58,22 @@ func TestSessionNote(t *testing.T) {
 		t.Errorf("quick mode ran the strict check: %s", r.CheckResult)
 	}
 }
+
+// TestSessionNoteLeadsWithTheJournal: the journal's lines (a deletion
+// since the last session) come before the diagnosis's, above all the
+// long load-cut bullet; alone they make a note too.
+func TestSessionNoteLeadsWithTheJournal(t *testing.T) {
+	r := &Report{Result: "problems", Store: "/m", Index: "/m/MEMORY.md"}
+	r.Load.Cut, r.Load.FirstCutLine = true, 201
+	note := SessionNoteWith(r, "/m", []string{"since the last session 3 entries were deleted"})
+	del, cut := strings.Index(note, "since the last session"), strings.Index(note, "longer than Claude Code loads")
+	if del < 0 || cut < 0 || del > cut {
+		t.Errorf("note %q: want the deletion before the load cut", note)
+	}
+	if got := SessionNoteWith(nil, "/m", []string{"x"}); got != "memcompact: this project's memory store (/m): x" {
+		t.Errorf("journal line alone: %q", got)
+	}
+	if got := SessionNoteWith(&Report{Result: "healthy"}, "/m", nil); got != "" {
+		t.Errorf("nothing to say: %q", got)
+	}
+}

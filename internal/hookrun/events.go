@@ -112,7 +112,10 @@ func journalBeforeWrite(ctx context.Context, req Request, in *hookjson.Input, t 
 		res.fail("journal: %v (the write is judged without it)", err)
 	}
 	if len(clobbered) > 0 {
-		return strings.TrimSpace(reason + "\n" + journal.ClobberReason(clobbered))
+		// The re-read advice leads: an agent that acts on the first
+		// sentence must merge, not record an exit for lines it never
+		// meant to remove.
+		return strings.TrimSpace(journal.ClobberReason(clobbered) + "\n" + reason)
 	}
 	if reason == "" {
 		if err := journal.AfterAllow(ctx, jreq, path, proposed); err != nil {
@@ -190,8 +193,8 @@ func sessionStart(ctx context.Context, req Request, in *hookjson.Input, res *Res
 	// diagnosis only its caches). The note is composed once both are done,
 	// in the order the two ran in before.
 	var (
-		deleted string
-		jerr    error
+		journaled []string // the journal's lines, most urgent first
+		jerr      error
 	)
 	// One stat of each store file for the whole run, shared by the
 	// journal's walk and the diagnosis's entry reads, secrets scan and
@@ -217,7 +220,7 @@ func sessionStart(ctx context.Context, req Request, in *hookjson.Input, res *Res
 			}()
 			ctx, cancel := context.WithTimeout(ctx, journalBudget)
 			defer cancel()
-			deleted, jerr = journal.SessionStart(ctx, jreq)
+			journaled, jerr = journal.SessionStart(ctx, jreq)
 		}()
 	} else {
 		close(done)
@@ -235,17 +238,9 @@ func sessionStart(ctx context.Context, req Request, in *hookjson.Input, res *Res
 		res.note("cannot read %s: %s; nothing to report", indexPath, r.Reason)
 		r = nil
 	}
-	note := ""
-	if r != nil {
-		note = doctor.SessionNote(r)
-	}
-	switch {
-	case deleted != "" && note != "":
-		note += "\n- " + deleted
-	case deleted != "":
-		note = "memcompact: this project's memory store (" + filepath.Dir(indexPath) + "): " + deleted
-	}
-	res.Context = note
+	// The journal's lines come first: a deletion since the last session
+	// is what the agent must not read past a long load-cut bullet.
+	res.Context = doctor.SessionNoteWith(r, filepath.Dir(indexPath), journaled)
 }
 
 // newStats and newReads are the run's stat and read tables; tests count

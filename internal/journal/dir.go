@@ -21,6 +21,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -28,6 +29,7 @@ import (
 	"sync"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
+	"github.com/memcompact/memcompact/internal/outcome"
 )
 
 // DataDir is memcompact's data directory: $MEMCOMPACT_DATA_DIR, else
@@ -97,7 +99,43 @@ func open(dataDir, store string) (*Journal, error) {
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = r
 	}
-	return &Journal{Dir: filepath.Join(dataDir, "journal", storeKey(abs)), Store: abs}, nil
+	j := &Journal{Dir: filepath.Join(dataDir, "journal", storeKey(abs)), Store: abs}
+	if in, _ := atomicfile.Inside(abs, j.Dir); in {
+		return nil, dataInStore(dataDir, abs)
+	}
+	if rd, err := resolveDir(dataDir); err == nil {
+		if in, _ := atomicfile.Inside(abs, rd); in {
+			return nil, dataInStore(dataDir, abs)
+		}
+	}
+	return j, nil
+}
+
+// ReasonDataInStore: memcompact's data directory lies inside the store
+// it would journal: the journal would record itself, and an undo of the
+// whole store would remove it.
+const ReasonDataInStore outcome.Reason = "data-dir-in-store"
+
+func dataInStore(dataDir, store string) error {
+	return &outcome.Error{Status: outcome.Refused, Reason: ReasonDataInStore,
+		Msg:   fmt.Sprintf("memcompact's data directory %s lies inside the store %s: the journal would record itself, and undoing the store would remove it; nothing was recorded", dataDir, store),
+		Hints: []string{"set MEMCOMPACT_DATA_DIR (or XDG_DATA_HOME) to a folder outside the store"}}
+}
+
+// resolveDir is dir made absolute with its existing symlinks followed.
+func resolveDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for p, rest := abs, ""; ; p, rest = filepath.Dir(p), filepath.Join(filepath.Base(p), rest) {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest), nil
+		}
+		if filepath.Dir(p) == p {
+			return abs, nil
+		}
+	}
 }
 
 func (j *Journal) objectsDir() string   { return filepath.Join(j.Dir, "objects") }

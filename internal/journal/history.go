@@ -10,9 +10,12 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/records"
+	"github.com/memcompact/memcompact/internal/shellword"
 	"github.com/memcompact/memcompact/internal/store"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -47,26 +50,45 @@ type Pointer struct {
 	name string
 }
 
+// Reworded is a pointer line whose target stayed but whose words changed:
+// its recall hook reworded, or stripped (nothing left after the link).
+type Reworded struct {
+	Target   string `json:"target"`
+	Before   string `json:"before"`
+	After    string `json:"after"`
+	Stripped bool   `json:"stripped"`
+}
+
 // Warning is a dangerous pattern history found, with the command that
-// reverses it.
+// reverses it ("" when none can: the bytes were kept out of the journal).
 type Warning struct {
 	Kind     string `json:"kind"` // mass-removal, unrecorded-index-drop, content-collapse
 	Snapshot string `json:"snapshot"`
 	Time     string `json:"time"`
 	Message  string `json:"message"`
 	Undo     string `json:"undo"`
+	// UndoAll puts the whole store back as it was before the step: also
+	// the truncations, rewordings and merges a removal came with.
+	UndoAll string `json:"undo_all,omitempty"`
+	// Paths are the files (or, for an index drop, the pointer targets)
+	// the warning is about: once each is back as it was, the warning is
+	// resolved and no longer reported.
+	Paths []string `json:"paths"`
+	// Digests are, for a collapse, the file's digest before it.
+	Digest string `json:"-"`
 }
 
 // Step is what changed from one snapshot to the next.
 type Step struct {
-	From     string    `json:"from"`
-	To       string    `json:"to"`
-	Time     string    `json:"time"`
-	Cause    string    `json:"cause"`
-	Changes  []Change  `json:"changes"`
-	Dropped  []Pointer `json:"pointers_dropped"`
-	Added    []Pointer `json:"pointers_added"`
-	Warnings []Warning `json:"warnings"`
+	From     string     `json:"from"`
+	To       string     `json:"to"`
+	Time     string     `json:"time"`
+	Cause    string     `json:"cause"`
+	Changes  []Change   `json:"changes"`
+	Dropped  []Pointer  `json:"pointers_dropped"`
+	Added    []Pointer  `json:"pointers_added"`
+	Reworded []Reworded `json:"pointers_reworded"`
+	Warnings []Warning  `json:"warnings"`
 }
 
 // HistoryRequest asks what changed in a store.
@@ -87,6 +109,9 @@ type HistoryResult struct {
 	Steps     []Step    `json:"steps"`
 	Warnings  []Warning `json:"warnings"`
 	Unread    []string  `json:"unreadable_manifests"`
+	// Unprotected are the files the newest snapshot lists without their
+	// bytes (a secret, too large): no undo can bring them back.
+	Unprotected []File `json:"unprotected"`
 }
 
 // RunHistory is history: it compares consecutive snapshots and reports
@@ -124,40 +149,83 @@ func RunHistory(ctx context.Context, req HistoryRequest) (*HistoryResult, error)
 			continue
 		}
 		st := j.step(ms[i-1], ms[i], req.File)
-		if len(st.Changes) == 0 && len(st.Dropped) == 0 && len(st.Added) == 0 {
+		if st.empty() {
 			continue
 		}
 		res.Steps = append(res.Steps, st)
 		res.Warnings = append(res.Warnings, st.Warnings...)
 	}
 	if len(ms) > 0 {
-		if err := j.liveStep(ctx, res, ms[len(ms)-1], req.File, now()); err != nil {
+		newest := ms[len(ms)-1]
+		live, err := j.liveManifest(ctx, newest)
+		if err != nil {
 			return nil, err
+		}
+		j.liveStep(res, newest, live, req.File, now())
+		res.Warnings = j.unresolved(res.Warnings, live)
+		for _, f := range newest.Files {
+			if f.Withheld != "" && f.Withheld != "vanished" {
+				res.Unprotected = append(res.Unprotected, f)
+			}
 		}
 	}
 	return res, nil
 }
 
-// liveStep adds the step from the newest snapshot to the store as it is
-// now, when something changed since: a deletion the hooks have not yet
-// journaled is what a user running history after a surprise most needs to
-// see. Nothing is recorded; the step's To is "now".
-func (j *Journal) liveStep(ctx context.Context, res *HistoryResult, newest *Manifest, only string, now time.Time) error {
-	live, err := j.liveManifest(ctx, newest)
-	if err != nil {
-		return err
+// empty reports whether the step changed nothing history shows.
+func (st *Step) empty() bool {
+	return len(st.Changes) == 0 && len(st.Dropped) == 0 && len(st.Added) == 0 && len(st.Reworded) == 0
+}
+
+// unresolved drops the warnings whose harm is undone in the store as it
+// is now (live): every entry a removal took is back, every pointer an
+// index drop took is back, the collapsed file holds its old bytes again.
+func (j *Journal) unresolved(ws []Warning, live *Manifest) []Warning {
+	var targets map[string]bool
+	out := []Warning{}
+	for _, w := range ws {
+		resolved := len(w.Paths) > 0
+		for _, p := range w.Paths {
+			switch w.Kind {
+			case "unrecorded-index-drop":
+				if targets == nil {
+					targets = map[string]bool{}
+					if t, ok := j.text(live, IndexName); ok {
+						for _, ptr := range pointers(t) {
+							targets[ptr.Target] = true
+						}
+					}
+				}
+				resolved = resolved && targets[p]
+			case "content-collapse":
+				f := live.File(p)
+				resolved = resolved && f != nil && f.Digest == w.Digest
+			default:
+				resolved = resolved && live.File(p) != nil
+			}
+		}
+		if !resolved {
+			out = append(out, w)
+		}
 	}
+	return out
+}
+
+// liveStep adds the step from the newest snapshot to the store as it is
+// now (live), when something changed since: a deletion the hooks have not
+// yet journaled is what a user running history after a surprise most
+// needs to see. Nothing is recorded; the step's To is "now".
+func (j *Journal) liveStep(res *HistoryResult, newest, live *Manifest, only string, now time.Time) {
 	live.Time, live.Cause = now, "the store now (not yet journaled)"
 	st := j.step(newest, live, only)
-	if len(st.Changes) == 0 && len(st.Dropped) == 0 && len(st.Added) == 0 {
-		return nil
+	if st.empty() {
+		return
 	}
 	for i := range st.Warnings {
 		st.Warnings[i].Snapshot = "now"
 	}
 	res.Steps = append(res.Steps, st)
 	res.Warnings = append(res.Warnings, st.Warnings...)
-	return nil
 }
 
 // sinceTime reads --since.
@@ -208,11 +276,18 @@ func parseAge(s string) (time.Duration, bool) {
 // step compares two snapshots.
 func (j *Journal) step(a, b *Manifest, only string) Step {
 	st := Step{From: a.ID, To: b.ID, Time: b.Time.Format(time.RFC3339), Cause: b.Cause,
-		Changes: []Change{}, Dropped: []Pointer{}, Added: []Pointer{}, Warnings: []Warning{}}
+		Changes: []Change{}, Dropped: []Pointer{}, Added: []Pointer{}, Reworded: []Reworded{}, Warnings: []Warning{}}
 	st.Changes = fileChanges(a, b, only)
-	st.Dropped, st.Added = j.pointerChanges(a, b)
+	st.Dropped, st.Added, st.Reworded = j.pointerChanges(a, b)
 	if only != "" && only != IndexName {
 		st.Dropped, st.Added = pointersTo(st.Dropped, only), pointersTo(st.Added, only)
+		kept := []Reworded{}
+		for _, r := range st.Reworded {
+			if r.Target == only {
+				kept = append(kept, r)
+			}
+		}
+		st.Reworded = kept
 	}
 	st.Warnings = j.warnings(a, b, st)
 	return st
@@ -313,9 +388,11 @@ func pointers(text string) []Pointer {
 	return out
 }
 
-// pointerChanges lists the pointers the index dropped and gained.
-func (j *Journal) pointerChanges(a, b *Manifest) (dropped, added []Pointer) {
-	dropped, added = []Pointer{}, []Pointer{}
+// pointerChanges lists the pointers the index dropped and gained, and
+// those whose line changed while their target stayed (a hook reworded or
+// stripped): pointers are compared by line, not by target alone.
+func (j *Journal) pointerChanges(a, b *Manifest) (dropped, added []Pointer, reworded []Reworded) {
+	dropped, added, reworded = []Pointer{}, []Pointer{}, []Reworded{}
 	if fa, fb := a.File(IndexName), b.File(IndexName); fa != nil && fb != nil && fa.Withheld == "" && fb.Withheld == "" &&
 		fa.Digest != "" && fa.Digest == fb.Digest {
 		return // the same bytes: no pointer left or came (and nothing to read)
@@ -326,25 +403,89 @@ func (j *Journal) pointerChanges(a, b *Manifest) (dropped, added []Pointer) {
 		return
 	}
 	pa, pb := pointers(ta), pointers(tb)
-	inB, inA := map[string]bool{}, map[string]bool{}
+	// Lines present on both sides, counted, are unchanged.
+	same := map[string]int{}
+	for _, p := range pa {
+		same[p.Target+"\x00"+strings.TrimSpace(p.Text)]++
+	}
+	var goneA, newB []Pointer
+	for _, p := range pb {
+		k := p.Target + "\x00" + strings.TrimSpace(p.Text)
+		if same[k] > 0 {
+			same[k]--
+			continue
+		}
+		newB = append(newB, p)
+	}
+	left := map[string]int{}
+	for _, p := range pb {
+		left[p.Target+"\x00"+strings.TrimSpace(p.Text)]++
+	}
+	for _, p := range pa {
+		k := p.Target + "\x00" + strings.TrimSpace(p.Text)
+		if left[k] > 0 {
+			left[k]--
+			continue
+		}
+		goneA = append(goneA, p)
+	}
+	// A line gone and a line new with the same target is a rewording.
+	used := map[int]bool{}
+	for _, p := range goneA {
+		k := -1
+		for i, q := range newB {
+			if !used[i] && q.Target == p.Target {
+				k = i
+				break
+			}
+		}
+		if k < 0 {
+			dropped = append(dropped, p)
+			continue
+		}
+		used[k] = true
+		reworded = append(reworded, Reworded{Target: p.Target, Before: p.Text, After: newB[k].Text, Stripped: hookless(newB[k].Text)})
+	}
+	for i, q := range newB {
+		if !used[i] {
+			added = append(added, q)
+		}
+	}
+	// A target still pointed at elsewhere was not dropped, only moved.
+	inB := map[string]bool{}
 	for _, p := range pb {
 		inB[p.Target] = true
 	}
+	kept := dropped[:0]
+	for _, p := range dropped {
+		if !inB[p.Target] {
+			kept = append(kept, p)
+		}
+	}
+	dropped = kept
+	inA := map[string]bool{}
 	for _, p := range pa {
 		inA[p.Target] = true
 	}
-	for _, p := range pa {
-		if !inB[p.Target] {
-			dropped = append(dropped, p)
-		}
-	}
-	for _, p := range pb {
+	keptAdded := added[:0]
+	for _, p := range added {
 		if !inA[p.Target] {
-			added = append(added, p)
+			keptAdded = append(keptAdded, p)
 		}
 	}
+	added = keptAdded
 	return
 }
+
+// hookless reports whether a pointer line says nothing besides its links
+// and punctuation: its recall hook was stripped.
+func hookless(line string) bool {
+	rest := markdownLink().ReplaceAllString(line, "")
+	return !strings.ContainsFunc(rest, unicode.IsLetter)
+}
+
+// markdownLink is one inline link.
+var markdownLink = lazyre.New(`\[[^\]]*\]\([^)]*\)`)
 
 // Thresholds of the warnings.
 const (
@@ -355,13 +496,17 @@ const (
 	collapseMinBytes    = 200  // …and at least this many
 )
 
-// warnings finds the dangerous patterns in one step.
+// warnings finds the dangerous patterns in one step. Each offers the
+// command that reverses it, and none offers one it cannot perform: a
+// file whose bytes were kept out of the journal is named as such.
 func (j *Journal) warnings(a, b *Manifest, st Step) []Warning {
 	out := []Warning{}
-	w := func(kind, msg, undo string) {
-		out = append(out, Warning{Kind: kind, Snapshot: b.ID, Time: st.Time, Message: msg, Undo: undo})
+	all := shellword.Join([]string{"memcompact", "undo", "--to", a.ID, "--store", j.Store})
+	w := func(kind, msg, undo string, paths []string) *Warning {
+		out = append(out, Warning{Kind: kind, Snapshot: b.ID, Time: st.Time, Message: msg, Undo: undo, Paths: paths})
+		return &out[len(out)-1]
 	}
-	entries, removed := 0, []string{}
+	entries, removed, kept := 0, []string{}, []string{}
 	for _, f := range a.Files {
 		if isEntry(f.Path) {
 			entries++
@@ -370,15 +515,31 @@ func (j *Journal) warnings(a, b *Manifest, st Step) []Warning {
 	for _, c := range st.Changes {
 		if c.Kind == "removed" && isEntry(c.Path) {
 			removed = append(removed, c.Path)
+			if f := a.File(c.Path); f != nil && f.Withheld != "" {
+				kept = append(kept, c.Path)
+			}
 		}
 		if c.Kind == "changed" && c.Path != IndexName && c.Before-c.After >= collapseMinBytes && float64(c.After) <= float64(c.Before)*(1-collapseFraction) {
-			w("content-collapse", fmt.Sprintf("%s lost %d%% of its content (%d → %d bytes)", c.Path, 100-int(100*c.After/max(c.Before, 1)), c.Before, c.After),
-				fmt.Sprintf("memcompact undo --file %s --at %s --store %s", c.Path, a.ID, quote(j.Store)))
+			msg := fmt.Sprintf("%s lost %d%% of its content (%d → %d bytes)", c.Path, 100-int(100*c.After/max(c.Before, 1)), c.Before, c.After)
+			undo := shellword.Join([]string{"memcompact", "undo", "--file", c.Path, "--at", a.ID, "--store", j.Store})
+			f := a.File(c.Path)
+			if f != nil && f.Withheld != "" {
+				msg += fmt.Sprintf("; its bytes were kept out of the journal (%s), so no undo can bring them back", withheldWhy(f.Withheld))
+				undo = ""
+			}
+			wn := w("content-collapse", msg, undo, []string{c.Path})
+			if f != nil {
+				wn.Digest = f.Digest
+			}
 		}
 	}
 	if len(removed) >= massRemovalMany || len(removed) >= massRemovalMin && float64(len(removed)) >= massRemovalFraction*float64(entries) {
-		w("mass-removal", fmt.Sprintf("%d of %d entries removed at once: %s", len(removed), entries, strings.Join(most(removed, 8), ", ")),
-			fmt.Sprintf("memcompact undo --removed-since %s --store %s", a.ID, quote(j.Store)))
+		msg := fmt.Sprintf("%d of %d entries removed at once: %s", len(removed), entries, strings.Join(most(removed, 8), ", "))
+		if len(kept) > 0 {
+			msg += fmt.Sprintf("; %d of them had their bytes kept out of the journal (secrets), so no undo can bring them back: %s", len(kept), strings.Join(most(kept, 8), ", "))
+		}
+		wn := w("mass-removal", msg, shellword.Join([]string{"memcompact", "undo", "--removed-since", a.ID, "--store", j.Store}), removed)
+		wn.UndoAll = all
 	}
 	if len(st.Dropped) > 0 {
 		if unrec := j.unrecorded(b, st.Dropped); len(unrec) > 0 {
@@ -386,11 +547,23 @@ func (j *Journal) warnings(a, b *Manifest, st Step) []Warning {
 			for _, p := range unrec {
 				names = append(names, p.Target)
 			}
-			w("unrecorded-index-drop", fmt.Sprintf("MEMORY.md was rewritten and lost %d pointer(s) with no exit recorded in LEDGER.md: %s", len(unrec), strings.Join(most(names, 8), ", ")),
-				fmt.Sprintf("memcompact undo --removed-since %s --store %s", a.ID, quote(j.Store)))
+			wn := w("unrecorded-index-drop", fmt.Sprintf("MEMORY.md was rewritten and lost %d pointer(s) with no exit recorded in LEDGER.md: %s", len(unrec), strings.Join(most(names, 8), ", ")),
+				shellword.Join([]string{"memcompact", "undo", "--removed-since", a.ID, "--store", j.Store}), names)
+			wn.UndoAll = all
 		}
 	}
 	return out
+}
+
+// withheldWhy says in words why a file's bytes were not kept.
+func withheldWhy(reason string) string {
+	switch reason {
+	case "secret":
+		return "it holds a secret"
+	case "too-large":
+		return "it is too large"
+	}
+	return reason
 }
 
 // unrecorded returns the dropped pointers LEDGER.md (as snapshot b has it)
@@ -418,14 +591,6 @@ func most(names []string, n int) []string {
 		return names
 	}
 	return append(names[:n:n], fmt.Sprintf("and %d more", len(names)-n))
-}
-
-// quote quotes a path for a shell when it needs it.
-func quote(s string) string {
-	if strings.ContainsAny(s, " \t'\"$`\\*?[]#~&;|<>(){}!") {
-		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-	}
-	return s
 }
 
 // sinceLastSession compares the store as cur has it with the snapshot the
@@ -463,7 +628,7 @@ func (j *Journal) lastSessionBefore(cur *Manifest) (*Manifest, error) {
 	w := sessionWalk{cur: cur}
 	for i := len(ents) - 1; i >= 0; i-- {
 		name := ents[i].Name()
-		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || strings.HasSuffix(name, partExt) {
 			continue
 		}
 		if name == cur.ID+".json" {
@@ -491,7 +656,7 @@ type sessionWalk struct{ cur, prev *Manifest }
 // another session, older than cur. Until one is, prev is the newest
 // snapshot older than cur.
 func (w *sessionWalk) see(m *Manifest) bool {
-	if m.ID >= w.cur.ID {
+	if m.ID >= w.cur.ID || m.Partial {
 		return false
 	}
 	if w.prev == nil {
@@ -558,7 +723,41 @@ func Recent(ctx context.Context, req RecentRequest) (ws []Warning, ok bool, err 
 		w.Snapshot, w.Time = "now", now().Format(time.RFC3339)
 		out = append(out, w)
 	}
-	return out, true, nil
+	return j.unresolved(out, live), true, nil
+}
+
+// Unprotected returns the files the newest snapshot of store lists
+// without their bytes (a secret, too large): no undo can bring them
+// back. Nil when the store has no journal.
+func Unprotected(store, dataDir string) ([]File, error) {
+	j, err := open(dataDir, store)
+	if err != nil {
+		return nil, err
+	}
+	m, err := j.latest()
+	if err != nil || m == nil {
+		return nil, err
+	}
+	var out []File
+	for _, f := range m.Files {
+		if f.Withheld != "" && f.Withheld != "vanished" {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// UnprotectedNote is the sentence that names files kept out of the
+// journal; "" when there are none.
+func UnprotectedNote(fs []File) string {
+	if len(fs) == 0 {
+		return ""
+	}
+	var names []string
+	for _, f := range fs {
+		names = append(names, fmt.Sprintf("%s (%s)", f.Path, withheldWhy(f.Withheld)))
+	}
+	return fmt.Sprintf("%d file(s) are kept out of the journal, so no undo can bring them back if they are changed or deleted: %s", len(fs), strings.Join(most(names, 5), ", "))
 }
 
 // liveManifest describes the store as it is now, reading (not storing) the

@@ -24,20 +24,44 @@ type HookRequest struct {
 	// Reads is the run's read of each file, shared likewise; nil: read
 	// here.
 	Reads *textfile.Reads
+	// Retention is what a session start prunes to when the journal passes
+	// its cap (zero: the default, 256 MiB).
+	Retention Retention
 }
 
 // SessionStart records the store as a session begins and what the session
-// is shown of the index, and returns one line for the agent when the
-// store lost entries since the previous session ("" otherwise). Errors
-// are for the caller to report on stderr; the hook never fails on them.
-func SessionStart(ctx context.Context, req HookRequest) (string, error) {
+// is shown of the index, and returns the lines for the agent, most urgent
+// first: the store lost entries since the previous session; files are
+// kept out of the journal (no undo can bring them back). Errors are for
+// the caller to report on stderr; the hook never fails on them.
+func SessionStart(ctx context.Context, req HookRequest) ([]string, error) {
 	j, err := open(req.DataDir, req.Store)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
+	notes, err := j.sessionStart(ctx, req)
+	if err != nil {
+		return notes, err
+	}
+	// Past its cap, the journal is pruned in what is left of the hook's
+	// budget (a prune cut short removes what it got to; the next session
+	// start goes on).
+	now := time.Now
+	if req.Now != nil {
+		now = req.Now
+	}
+	if _, perr := j.maybePrune(ctx, req.Retention, now); perr != nil && ctx.Err() == nil {
+		return notes, fmt.Errorf("the journal passed its cap and could not be pruned: %w", perr)
+	}
+	return notes, nil
+}
+
+// sessionStart is SessionStart's snapshot and notes, the journal's lock
+// held shared.
+func (j *Journal) sessionStart(ctx context.Context, req HookRequest) ([]string, error) {
 	release, err := j.lock(ctx, true)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer release()
 	// The session's view of the index is staged while the snapshot's
@@ -56,22 +80,48 @@ func SessionStart(ctx context.Context, req HookRequest) (string, error) {
 	}
 	res, err := j.snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, Reads: req.Reads, besideManifest: stage})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if !saw {
 		_ = stage().commit()
 	}
-	st, err := j.sinceLastSession(res.Manifest)
-	if err != nil || st == nil {
-		return "", err
+	var notes []string
+	if res.Partial {
+		return []string{fmt.Sprintf("the journal has recorded %d of this store's %d files so far: a store this large is journaled in parts, one at each session start, within the hook's time; until it is whole, a file not yet recorded cannot be undone", len(res.Manifest.Files), res.Total)}, nil
 	}
-	return deletionNote(st, req.Store), nil
+	cur := res.Manifest
+	if res.Unchanged {
+		// Nothing was written: the store is as the newest snapshot has it,
+		// and this session starts from that state, just after it.
+		v := *cur
+		v.ID, v.Cause, v.Session = cur.ID+"~", "session-start", req.Session
+		cur = &v
+	}
+	st, err := j.sinceLastSession(cur)
+	if err == nil && st != nil {
+		if n := deletionNote(st, j.byUndo(st)); n != "" {
+			notes = append(notes, n)
+		}
+	}
+	var kept []File
+	for _, f := range res.Withheld {
+		if f.Withheld != "vanished" {
+			kept = append(kept, f)
+		}
+	}
+	if n := UnprotectedNote(kept); n != "" {
+		notes = append(notes, n)
+	}
+	return notes, err
 }
 
-// deletionNote is the one line that reports a step's mass removal or
-// unrecorded index drop, with the command that reverses it; "" when the
-// step has neither.
-func deletionNote(st *Step, store string) string {
+// deletionNote is the line that reports a step's mass removal or
+// unrecorded index drop, with the commands that reverse it: the entries
+// alone, or the whole store as it was (every other change of the step
+// too: truncations, reworded hooks, merges); "" when the step has
+// neither. byUndo says the removal was an undo's (one undoing an earlier
+// undo), not another writer's.
+func deletionNote(st *Step, byUndo bool) string {
 	var removed []string
 	for _, c := range st.Changes {
 		if c.Kind == "removed" && isEntry(c.Path) {
@@ -86,9 +136,68 @@ func deletionNote(st *Step, store string) string {
 		if len(removed) > 0 {
 			what = fmt.Sprintf("%d entr%s deleted (%s)", len(removed), map[bool]string{true: "y was", false: "ies were"}[len(removed) == 1], strings.Join(most(removed, 5), ", "))
 		}
-		return fmt.Sprintf("since the last session %s, by something other than this session. If that was not intended, tell the user; to bring them back: %s --yes", what, w.Undo)
+		who := "by something other than this session"
+		if byUndo {
+			who = "by 'memcompact undo' (an undo run since, such as one undoing an earlier undo)"
+		}
+		all := ""
+		if others := otherChanges(st, len(removed)); others != "" {
+			all = fmt.Sprintf("; to put the whole store back as it was, also undoing %s: %s --yes", others, w.UndoAll)
+		}
+		return fmt.Sprintf("since the last session %s, %s. If that was not intended, tell the user; to bring back the deleted entries and their pointers: %s --yes%s", what, who, w.Undo, all)
 	}
 	return ""
+}
+
+// otherChanges says what else st changed besides the removed entries it
+// names: files changed, added or renamed (the index among them) and
+// hooks reworded or stripped; "" when nothing.
+func otherChanges(st *Step, removed int) string {
+	var parts []string
+	if n := len(st.Changes) - removed; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d other file change(s)", n))
+	}
+	if n := len(st.Reworded); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d reworded or stripped hook(s) in MEMORY.md", n))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// byUndo reports whether every entry st removed was removed by an undo:
+// in a step, between st's snapshots, that begins at a pre-undo snapshot
+// (the state an undo saved before it wrote).
+func (j *Journal) byUndo(st *Step) bool {
+	ms, _, err := j.manifests()
+	if err != nil {
+		return false
+	}
+	var span []*Manifest
+	for _, m := range ms {
+		if m.ID >= st.From && m.ID <= strings.TrimSuffix(st.To, "~") {
+			span = append(span, m)
+		}
+	}
+	undone := map[string]bool{}
+	some := false
+	for i := 0; i+1 < len(span); i++ {
+		if span[i].Cause != "pre-undo" {
+			continue
+		}
+		for _, c := range fileChanges(span[i], span[i+1], "") {
+			if c.Kind == "removed" {
+				undone[c.Path] = true
+			}
+		}
+	}
+	for _, c := range st.Changes {
+		if c.Kind == "removed" && isEntry(c.Path) {
+			some = true
+			if !undone[c.Path] {
+				return false
+			}
+		}
+	}
+	return some
 }
 
 // BeforeWrite runs before an agent writes a memory file: for the index, it

@@ -26,7 +26,7 @@ func (c *clock) now() time.Time {
 func newClock() *clock { return &clock{t: time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)} }
 
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	store string
 	data  string
 	clk   *clock
@@ -35,10 +35,21 @@ type fixture struct {
 func newFixture(t *testing.T, files map[string]string) *fixture {
 	t.Helper()
 	f := &fixture{t: t, store: filepath.Join(t.TempDir(), "memory"), data: t.TempDir(), clk: newClock()}
+	later(t)
 	for p, s := range files {
 		f.write(p, s)
 	}
 	return f
+}
+
+// later makes the test's snapshots read as if taken a minute after the
+// files were written, as a session start usually is: files are then
+// trusted on their stats (see racyWindow).
+func later(t testing.TB) {
+	t.Helper()
+	old := wallClock
+	wallClock = func() time.Time { return time.Now().Add(time.Minute) }
+	t.Cleanup(func() { wallClock = old })
 }
 
 func (f *fixture) write(p, s string) {
@@ -113,7 +124,7 @@ func TestSnapshotUnchangedCostsNothing(t *testing.T) {
 	}
 }
 
-func mustJournal(t *testing.T, f *fixture) *Journal {
+func mustJournal(t testing.TB, f *fixture) *Journal {
 	t.Helper()
 	j, err := open(f.data, f.store)
 	if err != nil {
@@ -538,7 +549,7 @@ func corruptObject(t *testing.T, j *Journal, digest string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.WriteAt([]byte{'#'}, p.dataOff+e.off)
+		f.WriteAt([]byte{'#'}, p.dataOff+e.off+max(0, e.size-2)) // a stored byte, not the frame's header
 		f.Close()
 		spoiled++
 	}

@@ -28,6 +28,18 @@ type File struct {
 	Digest  string `json:"sha256,omitempty"`
 	Size    int64  `json:"size"`
 	ModTime int64  `json:"mtime_ns"`
+	// Ctime and Ino are the rest of the stat the file was trusted on: an
+	// edit that keeps the size and sets the modification time back (touch
+	// -d) still moves the inode change time, and a replace makes a new
+	// inode. 0 where the system has neither.
+	Ctime int64  `json:"ctime_ns,omitempty"`
+	Ino   uint64 `json:"ino,omitempty"`
+	// Hashed is when the digest was taken (the wall clock as the read
+	// began, in ns): a file whose stat matches is trusted on its stat only
+	// when it last changed more than racyWindow before (racy, in git's
+	// sense, otherwise: it could change again within the same clock tick
+	// of its times without them moving).
+	Hashed int64 `json:"hashed_ns,omitempty"`
 	// Withheld says why the bytes were not stored ("secret", "too-large");
 	// such a file is listed, so history still sees it come and go, but it
 	// cannot be restored from the journal.
@@ -43,6 +55,11 @@ type Manifest struct {
 	Session string    `json:"session,omitempty"`
 	Store   string    `json:"store"`
 	Files   []File    `json:"files"`
+	// Partial marks a snapshot of only part of the store (a first
+	// snapshot of a store too large for one hook's time): the next
+	// snapshot trusts what it lists, and history, undo and the session
+	// note never compare with it (a file it lacks was not removed).
+	Partial bool `json:"partial,omitempty"`
 
 	live bool // the store as it is now, never stored: its bytes are read from the store
 }
@@ -83,6 +100,22 @@ func newID(t time.Time) string {
 // parse (a half-written manifest cannot be under a real name, but a disk can
 // still corrupt one) are skipped and named in bad.
 func (j *Journal) manifests() (ms []*Manifest, bad []string, err error) {
+	return j.readManifests(false)
+}
+
+// allManifests is manifests with the partial snapshots too: prune keeps
+// what they name like any other's.
+func (j *Journal) allManifests() (ms []*Manifest, bad []string, err error) {
+	return j.readManifests(true)
+}
+
+// partExt ends the name of a partial snapshot's manifest, so the readers
+// that never use one skip it unread (a part of a 100,000-file store is a
+// large manifest), and the first whole snapshot removes them by name.
+const partExt = ".part.json"
+
+// readManifests reads the manifests, the partial ones too when parts.
+func (j *Journal) readManifests(parts bool) (ms []*Manifest, bad []string, err error) {
 	ents, err := os.ReadDir(j.manifestsDir())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -92,12 +125,15 @@ func (j *Journal) manifests() (ms []*Manifest, bad []string, err error) {
 	}
 	for _, e := range ents {
 		name := e.Name()
-		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || !parts && strings.HasSuffix(name, partExt) {
 			continue
 		}
 		m, err := j.readManifest(filepath.Join(j.manifestsDir(), name))
 		if err != nil {
 			bad = append(bad, name)
+			continue
+		}
+		if m.Partial && !parts {
 			continue
 		}
 		ms = append(ms, m)
@@ -201,10 +237,28 @@ func parseWhen(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// encodeManifest is m as stored: its JSON, zstd-compressed (a manifest
+// lists every file of the store with its digest, and is written once per
+// change: uncompressed, the manifests were half of a journal's bytes).
+func encodeManifest(m *Manifest) ([]byte, error) {
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return zenc().EncodeAll(raw, nil), nil
+}
+
+// readManifest reads a manifest: compressed JSON, or (written before
+// manifests were compressed) plain JSON.
 func (j *Journal) readManifest(path string) (*Manifest, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if bytes.HasPrefix(raw, zstdMagic) {
+		if raw, err = zdec().DecodeAll(raw, nil); err != nil {
+			return nil, fmt.Errorf("%s: the compressed manifest does not decode: %w", path, err)
+		}
 	}
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -220,4 +274,24 @@ func (j *Journal) readManifest(path string) (*Manifest, error) {
 // manifestPath is where the manifest of snapshot id is stored.
 func (j *Journal) manifestPath(id string) string {
 	return filepath.Join(j.manifestsDir(), id+".json")
+}
+
+// manifestFile is where m is stored: a partial one under partExt.
+func (j *Journal) manifestFile(m *Manifest) string {
+	if m.Partial {
+		return filepath.Join(j.manifestsDir(), m.ID+partExt)
+	}
+	return j.manifestPath(m.ID)
+}
+
+// dropParts removes the partial snapshots' manifests once a whole one
+// supersedes them: nothing reads them but the next snapshot, which now
+// has the whole one (what only they name, prune removes).
+func (j *Journal) dropParts() {
+	ents, _ := os.ReadDir(j.manifestsDir())
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), partExt) && !strings.HasPrefix(e.Name(), ".") {
+			os.Remove(filepath.Join(j.manifestsDir(), e.Name()))
+		}
+	}
 }

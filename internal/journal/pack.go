@@ -8,10 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
@@ -28,22 +30,29 @@ import (
 //
 // Packs lie in the objects folder, beside the shard folders of the loose
 // objects (a pack is a file, a shard a folder). The format is plain text
-// up to the bytes: a first line
-// "memcompact-pack 1 N", then N lines "DIGEST OFFSET SIZE" sorted by
-// digest, then an empty line, then the objects' bytes, each at OFFSET
-// from the end of that empty line.
+// up to the bytes: a first line "memcompact-pack 2 N", then N lines
+// "DIGEST OFFSET SIZE" sorted by digest, then "sum SHA256" (the digest of
+// every byte before that line), then an empty line, then the objects,
+// each a frame (frame.go: its own digest, compressed) at OFFSET from the
+// end of that empty line, one after the other. The table and the frames
+// each locate every object without the other: a table that fails its sum
+// or its checks is not used, and the frames are found by scanning; a
+// frame whose header is damaged is read from where the table says it
+// lies. Format 1 (no sum, raw bytes instead of frames) is still read.
 //
 // A pack is written under its final name and never renamed, so a process
 // killed while writing it leaves a pack that is short or torn. Nothing
 // trusts a pack's table alone: every object read from a pack is checked
-// against its digest, and a snapshot never skips storing an object
-// because some pack claims it (only because a loose object holds it, or
-// this run stored it). A manifest names a packed object only after its
+// against its digest, and a snapshot skips storing an object only when
+// this run stored it, or read it whole from a loose object or a pack
+// (which it then syncs with its own writes). A manifest names a packed object only after its
 // pack is durable, so the objects a manifest names are always whole;
-// prune removes a pack no kept snapshot needs once it is stale.
+// prune removes a pack only when it has read whole, in that run, another
+// copy of every object a kept snapshot names that the pack could hold.
 
 const (
-	packMagic = "memcompact-pack 1"
+	packMagic  = "memcompact-pack 1" // format 1: read, never written
+	packMagic2 = "memcompact-pack 2"
 	// packMin is the fewest new objects a snapshot writes as a pack; fewer
 	// are written loose (the common snapshot stores one or two changed
 	// files, and a pack per such snapshot would fragment the journal).
@@ -78,18 +87,28 @@ type packEntry struct {
 // pack is one pack file's table.
 type pack struct {
 	path    string
+	version int   // 1 or 2
 	dataOff int64 // where the data begins
 	objects map[string]packEntry
 	mtime   time.Time
 	size    int64 // the file's
+	// damaged says why the table was not used (its objects were found by
+	// scanning the frames); "" for a whole table.
+	damaged string
+
+	mu      sync.Mutex
+	scanned map[string]packEntry // the frames found by scanning, once asked (rescan)
 }
 
-// tornPack is a pack file whose table is not whole: nothing can be read
-// from it, and prune removes it once stale.
+// tornPack is a pack file whose table is not whole and whose frames, if
+// any, could not be found: nothing can be read from it, and prune
+// removes it only when no kept snapshot names an object it has not read
+// whole elsewhere.
 type tornPack struct {
 	path  string
 	size  int64
 	mtime time.Time
+	why   string
 }
 
 // packObject is an object bound for a pack.
@@ -108,23 +127,40 @@ func encodePack(objs []packObject) []byte {
 }
 
 // packLayout is a pack of objs as the parts it is written from, in order:
-// the table, then each object's bytes (not copied: a first snapshot of a
-// large store would otherwise hold every byte twice more).
+// the table, then each object's frame (its bytes not copied when stored
+// as they are: a first snapshot of a large store would otherwise hold
+// every byte twice more).
 func packLayout(objs []packObject) [][]byte {
 	objs = append([]packObject(nil), objs...)
 	sort.Slice(objs, func(a, b int) bool { return objs[a].digest < objs[b].digest })
-	var head bytes.Buffer
-	head.WriteString(packMagic + " " + strconv.Itoa(len(objs)) + "\n")
-	var off int64
-	for _, o := range objs {
-		head.WriteString(o.digest + " " + strconv.FormatInt(off, 10) + " " + strconv.Itoa(len(o.data)) + "\n")
-		off += int64(len(o.data))
+	objs = slices.CompactFunc(objs, func(a, b packObject) bool { return a.digest == b.digest }) // one frame a digest
+	frames := make([][][]byte, len(objs))
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range min(recordWorkers, len(objs)) {
+		wg.Go(func() {
+			for k := int(next.Add(1) - 1); k < len(objs); k = int(next.Add(1) - 1) {
+				frames[k] = encodeFrame(objs[k].digest, objs[k].data)
+			}
+		})
 	}
-	head.WriteByte('\n')
-	parts := make([][]byte, 0, len(objs)+1)
+	wg.Wait()
+	var head bytes.Buffer
+	head.WriteString(packMagic2 + " " + strconv.Itoa(len(objs)) + "\n")
+	var off int64
+	for i, o := range objs {
+		var n int
+		for _, part := range frames[i] {
+			n += len(part)
+		}
+		head.WriteString(o.digest + " " + strconv.FormatInt(off, 10) + " " + strconv.Itoa(n) + "\n")
+		off += int64(n)
+	}
+	head.WriteString("sum " + textfile.Digest(head.Bytes()) + "\n\n")
+	parts := make([][]byte, 0, 3*len(objs)+1)
 	parts = append(parts, head.Bytes())
-	for _, o := range objs {
-		parts = append(parts, o.data)
+	for _, f := range frames {
+		parts = append(parts, f...)
 	}
 	return parts
 }
@@ -132,6 +168,10 @@ func packLayout(objs []packObject) [][]byte {
 // readPackTable reads the table of the pack at path; an error for a file
 // that is not a whole pack table (a torn write, a foreign file). The
 // data is not read, and not trusted: readers check each object they take.
+// A table that is damaged (format 2: its sum or its checks fail, or its
+// first line) is replaced by the frames a scan of the file finds, and
+// the pack says why (damaged); only a file where no frame is found either
+// is an error.
 func readPackTable(path string) (*pack, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -144,10 +184,31 @@ func readPackTable(path string) (*pack, error) {
 	}
 	p, err := parsePackTable(bufio.NewReader(f), fi.Size())
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		var ok bool
+		if p, ok = scanPack(f, fi.Size(), err); !ok {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	p.path, p.mtime, p.size = path, fi.ModTime(), fi.Size()
 	return p, nil
+}
+
+// scanPack is the pack f holds as its frames tell, its table being
+// unusable for why; false when no frame is found (not a format-2 pack, or
+// one with nothing left whole).
+func scanPack(f *os.File, size int64, why error) (*pack, bool) {
+	if size > int64(packMaxBytes)+maxObject {
+		return nil, false
+	}
+	raw := make([]byte, size)
+	if _, err := f.ReadAt(raw, 0); err != nil && err != io.EOF {
+		return nil, false
+	}
+	found := scanFrames(raw)
+	if len(found) == 0 {
+		return nil, false
+	}
+	return &pack{version: 2, objects: found, damaged: why.Error(), scanned: found}, true
 }
 
 // errNotWhole marks a pack, or an object in one, that is not whole: cut
@@ -169,30 +230,41 @@ func notWhole(format string, a ...any) error {
 // which every object must lie within.
 func parsePackTable(r *bufio.Reader, size int64) (*pack, error) {
 	var read int64
+	var head bytes.Buffer
 	line := func(n int) (string, error) {
 		s, err := r.ReadString('\n')
 		read += int64(len(s))
+		head.WriteString(s)
 		if err == io.EOF {
 			err = notWhole("line %d: the table ends early", n)
 		}
 		return strings.TrimSuffix(s, "\n"), err
 	}
 	first, err := line(1)
-	if errors.Is(err, errNotWhole) && !strings.HasPrefix(packMagic+" ", first) {
+	known := func(s string) bool {
+		return strings.HasPrefix(packMagic+" ", s) || strings.HasPrefix(packMagic2+" ", s)
+	}
+	if errors.Is(err, errNotWhole) && !known(first) {
 		return nil, fmt.Errorf("line 1: not a pack this version of memcompact writes: %q (%w)", first, errForeign)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if !strings.HasPrefix(first, packMagic+" ") {
-		return nil, fmt.Errorf("line 1: not a pack this version of memcompact writes: %q (%w)", first, errForeign)
-	}
+	version := 1
 	ns, ok := strings.CutPrefix(first, packMagic+" ")
+	if !ok {
+		version = 2
+		if ns, ok = strings.CutPrefix(first, packMagic2+" "); !ok {
+			return nil, fmt.Errorf("line 1: not a pack this version of memcompact writes: %q (%w)", first, errForeign)
+		}
+	}
 	n, err := strconv.Atoi(ns)
-	if !ok || err != nil || n < 0 || int64(n) > size/66 {
+	if err != nil || n < 0 || int64(n) > size/66 || ns != strconv.Itoa(n) {
 		return nil, notWhole("line 1: not a pack header: %q", first)
 	}
-	p := &pack{objects: make(map[string]packEntry, n)}
+	p := &pack{version: version, objects: make(map[string]packEntry, n)}
+	var end int64 // format 2: where the next frame must begin
+	prev := ""
 	for i := range n {
 		l, err := line(i + 2)
 		if err != nil {
@@ -207,14 +279,31 @@ func parsePackTable(r *bufio.Reader, size int64) (*pack, error) {
 		if err1 != nil || err2 != nil || off < 0 || sz < 0 {
 			return nil, notWhole("line %d: bad offset or size: %q", i+2, l)
 		}
+		if version == 2 && (!isDigest(f[0]) || f[0] <= prev || off != end || l != f[0]+" "+f[1]+" "+f[2]) {
+			return nil, notWhole("line %d: not the next object line: %q", i+2, l)
+		}
+		prev, end = f[0], off+sz
 		p.objects[f[0]] = packEntry{off: off, size: sz}
 	}
-	if l, err := line(n + 2); err != nil {
+	if version == 2 {
+		sum := textfile.Digest(head.Bytes())
+		l, err := line(n + 2)
+		if err != nil {
+			return nil, err
+		}
+		if l != "sum "+sum {
+			return nil, notWhole("line %d: the table does not match its sum", n+2)
+		}
+	}
+	if l, err := line(n + 2 + version - 1); err != nil {
 		return nil, err
 	} else if l != "" {
-		return nil, notWhole("line %d: the table does not end with an empty line", n+2)
+		return nil, notWhole("line %d: the table does not end with an empty line", n+2+version-1)
 	}
 	p.dataOff = read
+	if version == 2 && end != size-p.dataOff {
+		return nil, notWhole("the table's objects end at %d, the file's data at %d (a torn write)", end, size-p.dataOff)
+	}
 	for d, e := range p.objects {
 		if e.off > size-p.dataOff || e.size > size-p.dataOff-e.off {
 			return nil, notWhole("object %s lies past the end of the file (a torn write)", d[:12])
@@ -305,8 +394,9 @@ func readsBack(f *os.File, parts [][]byte) error {
 }
 
 // packs returns the tables of the journal's packs, read once per Journal.
-// A pack whose table cannot be read is left out (its objects are read
-// from wherever else they are stored, or reported missing).
+// A pack whose table cannot be read, and whose frames cannot be found, is
+// left out (its objects are read from wherever else they are stored, or
+// reported missing) and listed as torn or foreign.
 func (j *Journal) packs() []*pack {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -317,7 +407,7 @@ func (j *Journal) packs() []*pack {
 	j.tornList, j.foreign = nil, nil
 	ents, _ := os.ReadDir(j.objectsDir())
 	for _, e := range ents {
-		if !strings.HasSuffix(e.Name(), ".pack") {
+		if !strings.HasSuffix(e.Name(), ".pack") || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		p, err := readPackTable(filepath.Join(j.objectsDir(), e.Name()))
@@ -326,9 +416,9 @@ func (j *Journal) packs() []*pack {
 			list = append(list, p)
 		case errors.Is(err, errForeign):
 			j.foreign = append(j.foreign, filepath.Join(j.objectsDir(), e.Name()))
-		case errors.Is(err, errNotWhole):
+		default:
 			if fi, ierr := e.Info(); ierr == nil {
-				j.tornList = append(j.tornList, tornPack{path: filepath.Join(j.objectsDir(), e.Name()), size: fi.Size(), mtime: fi.ModTime()})
+				j.tornList = append(j.tornList, tornPack{path: filepath.Join(j.objectsDir(), e.Name()), size: fi.Size(), mtime: fi.ModTime(), why: err.Error()})
 			}
 		}
 	}
@@ -344,38 +434,115 @@ func (j *Journal) forgetPacks() {
 }
 
 // packedObject returns the bytes of digest from the first pack that holds
-// them whole; false when none does.
-func (j *Journal) packedObject(digest string) ([]byte, bool) {
+// them whole; else, for each pack that claims it or could hold it, why
+// it could not be read there.
+func (j *Journal) packedObject(digest string) ([]byte, []string) {
+	var why []string
 	for _, p := range j.packs() {
-		if raw, err := p.object(digest); err == nil {
-			return raw, true
+		raw, err := p.object(digest)
+		if err == nil {
+			return raw, nil
+		}
+		if _, claims := p.objects[digest]; claims || p.damaged != "" {
+			why = append(why, err.Error())
 		}
 	}
-	return nil, false
+	for _, t := range j.tornList {
+		why = append(why, fmt.Sprintf("%s cannot be read (%s)", t.path, t.why))
+	}
+	return nil, why
 }
 
 // object returns digest's bytes from this pack, checked against the
 // digest: an errNotWhole when the pack does not hold them whole, another
-// error when the file could not be read.
+// error when the file could not be read. A format-2 pack whose table
+// does not lead to them whole is scanned for their frame.
 func (p *pack) object(digest string) ([]byte, error) {
 	e, ok := p.objects[digest]
-	if !ok {
+	var why error
+	if ok {
+		raw, err := p.readAt(e)
+		if err != nil && !errors.Is(err, errNotWhole) {
+			return nil, err
+		}
+		if err == nil {
+			data, err := p.decode(raw, digest)
+			if err == nil {
+				return data, nil
+			}
+			why = err
+		} else {
+			why = err
+		}
+	}
+	if p.version == 2 {
+		if e, found := p.rescan()[digest]; found {
+			if raw, err := p.readFrom(0, e); err == nil {
+				if data, _, err := decodeFrame(raw, digest); err == nil {
+					return data, nil
+				}
+			}
+		}
+	}
+	if why == nil {
 		return nil, notWhole("%s holds no object %s", p.path, digest[:min(12, len(digest))])
 	}
+	return nil, why
+}
+
+// decode is the object digest from raw, its entry's bytes.
+func (p *pack) decode(raw []byte, digest string) ([]byte, error) {
+	if p.version == 1 {
+		if textfile.Digest(raw) != digest {
+			return nil, notWhole("%s: object %s does not match its digest", p.path, digest[:12])
+		}
+		return raw, nil
+	}
+	data, n, err := decodeFrame(raw, digest)
+	if err == nil && n == int64(len(raw)) {
+		return data, nil
+	}
+	if data, ok := salvageFrame(raw, digest); ok {
+		return data, nil
+	}
+	if err == nil {
+		err = fmt.Errorf("the frame is not where the table says")
+	}
+	return nil, notWhole("%s: object %s: %v", p.path, digest[:12], err)
+}
+
+// readAt reads an entry of the table (offsets from the data's start).
+func (p *pack) readAt(e packEntry) ([]byte, error) { return p.readFrom(p.dataOff, e) }
+
+// readFrom reads e at base+e.off.
+func (p *pack) readFrom(base int64, e packEntry) ([]byte, error) {
 	f, err := os.Open(p.path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	raw := make([]byte, e.size)
-	if _, err := f.ReadAt(raw, p.dataOff+e.off); err != nil {
+	if _, err := f.ReadAt(raw, base+e.off); err != nil {
 		if err == io.EOF {
-			return nil, notWhole("%s: object %s is cut short", p.path, digest[:12])
+			return nil, notWhole("%s: an object is cut short", p.path)
 		}
 		return nil, err
 	}
-	if textfile.Digest(raw) != digest {
-		return nil, notWhole("%s: object %s does not match its digest", p.path, digest[:12])
-	}
 	return raw, nil
+}
+
+// rescan is the frames a scan of the whole file finds (offsets from the
+// file's start), scanned once.
+func (p *pack) rescan() map[string]packEntry {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.scanned != nil {
+		return p.scanned
+	}
+	p.scanned = map[string]packEntry{}
+	raw, err := os.ReadFile(p.path)
+	if err == nil {
+		p.scanned = scanFrames(raw)
+	}
+	return p.scanned
 }

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/outcome"
-	"github.com/memcompact/memcompact/internal/textfile"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -82,7 +82,71 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 		}
 		defer release()
 	}
-	ms, bad, err := j.manifests()
+	return j.prune(ctx, req.Retention, req.DryRun, now)
+}
+
+// autoPruneEvery is how often a session start measures its journal
+// against the cap: a measure lists every object folder.
+const autoPruneEvery = time.Hour
+
+// autoPruneWait is how long a session start waits for the journal's lock
+// to prune: other sessions' snapshots hold it shared, and the prune can
+// wait for the next session start.
+const autoPruneWait = 200 * time.Millisecond
+
+// maybePrune prunes the journal, within ctx, when its files pass r's cap:
+// what a session start does so the journal stays bounded without the
+// user's help. It measures at most once per autoPruneEvery (noted in the
+// journal's "measured" file); nil when it did not prune.
+func (j *Journal) maybePrune(ctx context.Context, r Retention, now func() time.Time) (*PruneResult, error) {
+	if r == (Retention{}) {
+		r = defaultRetention
+	}
+	marker := filepath.Join(j.Dir, "measured")
+	if fi, err := os.Stat(marker); err == nil && time.Since(fi.ModTime()) < autoPruneEvery {
+		return nil, nil
+	}
+	size := j.diskBytes()
+	_ = os.WriteFile(marker, []byte(strconv.FormatInt(size, 10)+"\n"), 0o600) // a hint, never trusted: not synced
+	if r.MaxBytes <= 0 || size <= r.MaxBytes {
+		return nil, nil
+	}
+	lctx, cancel := context.WithTimeout(ctx, autoPruneWait)
+	release, err := j.lock(lctx, false)
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	j.forgetPacks()
+	return j.prune(ctx, r, false, now)
+}
+
+// diskBytes is the bytes of the journal's objects and manifests.
+func (j *Journal) diskBytes() int64 {
+	var n int64
+	add := func(dir string) []os.DirEntry {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
+				n += fi.Size()
+			}
+		}
+		return ents
+	}
+	add(j.manifestsDir())
+	for _, e := range add(j.objectsDir()) {
+		if e.IsDir() {
+			add(filepath.Join(j.objectsDir(), e.Name()))
+		}
+	}
+	return n
+}
+
+// prune is journal prune of j, its lock held alone (unless dryRun).
+func (j *Journal) prune(ctx context.Context, r Retention, dryRun bool, now func() time.Time) (*PruneResult, error) {
+	req := PruneRequest{Retention: r, DryRun: dryRun}
+	ms, bad, err := j.allManifests()
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +173,7 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 		}
 		res.Removed = append(res.Removed, m.ID)
 		if !req.DryRun {
-			if err := os.Remove(filepath.Join(j.manifestsDir(), m.ID+".json")); err != nil && !isNotExist(err) {
+			if err := os.Remove(j.manifestFile(m)); err != nil && !isNotExist(err) {
 				return nil, err
 			}
 		}
@@ -125,10 +189,12 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 		return res, err
 	}
 	if !req.DryRun {
-		removeDebris(j.manifestsDir(), now())
+		j.removeAllDebris()
 		if subs, err := os.ReadDir(j.objectsDir()); err == nil {
 			for _, s := range subs {
-				removeDebris(filepath.Join(j.objectsDir(), s.Name()), now())
+				if s.IsDir() {
+					removeDebris(filepath.Join(j.objectsDir(), s.Name()))
+				}
 			}
 		}
 	}
@@ -144,7 +210,7 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 // what it removed and what stays, and names the first file it could not
 // remove.
 func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, refs map[string]bool, res *PruneResult, now time.Time) error {
-	drop, kept, err := j.dropPacks(refs, res.DryRun, now)
+	drop, kept, err := j.dropPacks(ctx, refs, res.DryRun, now)
 	if err != nil {
 		return err
 	}
@@ -160,9 +226,14 @@ func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, ref
 			stays[d] = true
 		}
 	}
-	for _, t := range j.tornList {
-		if now.Sub(t.mtime) >= staleAfter {
-			files, freed = append(files, t.path), freed+t.size
+	// A pack nothing can be read from may still hold the only copy of
+	// what a kept snapshot names: it goes only when every such object was
+	// read whole elsewhere in this run.
+	if len(j.tornList) > 0 && j.allReadWhole(refs) {
+		for _, t := range j.tornList {
+			if now.Sub(t.mtime) >= staleAfter {
+				files, freed = append(files, t.path), freed+t.size
+			}
 		}
 	}
 	for d, size := range sizes {
@@ -219,13 +290,16 @@ func (j *Journal) removeObjects(ctx context.Context, sizes map[string]int64, ref
 // durably (kept counts their bytes). A pack one of whose objects could
 // not be read (as opposed to read and found torn), or whose named objects
 // could not all be kept, stays.
-func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) (drop []*pack, kept int64, err error) {
+func (j *Journal) dropPacks(ctx context.Context, refs map[string]bool, dryRun bool, now time.Time) (drop []*pack, kept int64, err error) {
 	packs := j.packs() // oldest first: their names begin with their time
 	home := map[string]*pack{}
 	loose := map[string]bool{}
 	unsure := map[*pack]bool{}
 	for i := len(packs) - 1; i >= 0; i-- {
 		p := packs[i]
+		if ctx.Err() != nil {
+			return nil, 0, nil // out of time: no pack is dropped this run
+		}
 		for d := range p.objects {
 			if !refs[d] || home[d] != nil || loose[d] {
 				continue
@@ -251,7 +325,7 @@ func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) (d
 			continue
 		}
 		var homed, elsewhere []string
-		unneeded := false
+		unneeded, only := false, false
 		for d := range p.objects {
 			switch {
 			case !refs[d]:
@@ -262,9 +336,11 @@ func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) (d
 				elsewhere = append(elsewhere, j.objectPath(d))
 			case home[d] != nil:
 				elsewhere = append(elsewhere, home[d].path)
+			default:
+				only = true // needed, and read whole nowhere: this copy, damaged, is all there is
 			}
 		}
-		if len(homed) > 0 && !unneeded {
+		if only || len(homed) > 0 && !unneeded {
 			continue
 		}
 		if len(homed) > 0 && !dryRun {
@@ -289,6 +365,20 @@ func (j *Journal) dropPacks(refs map[string]bool, dryRun bool, now time.Time) (d
 	return drop, kept, nil
 }
 
+// allReadWhole reports whether every object refs names can be read
+// whole, now, from a loose copy or a pack's.
+func (j *Journal) allReadWhole(refs map[string]bool) bool {
+	for d := range refs {
+		if _, err := j.looseObject(d); err == nil {
+			continue
+		}
+		if data, _ := j.packedObject(d); data == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // wholeLoose reports whether a loose copy of digest, older than
 // staleAfter, holds its bytes whole.
 func (j *Journal) wholeLoose(digest string, now time.Time) bool {
@@ -298,7 +388,11 @@ func (j *Journal) wholeLoose(digest string, now time.Time) bool {
 		return false
 	}
 	raw, err := os.ReadFile(p)
-	return err == nil && textfile.Digest(raw) == digest
+	if err != nil {
+		return false
+	}
+	_, err = decodeLoose(raw, digest)
+	return err == nil
 }
 
 // keepLoose stores each of digests, read from the pack that holds it, as
@@ -308,15 +402,17 @@ func (j *Journal) keepLoose(digests []string) (n int64, err error) {
 	var written []string
 	for _, d := range digests {
 		raw, err := j.object(d)
+		var frame []byte
 		if err == nil {
-			err = writeFile(j.objectPath(d), raw, false)
+			frame = frameBytes(d, raw)
+			err = j.writeObjectFile(j.objectPath(d), frame)
 		}
 		if err != nil {
 			_ = syncFiles(written)
 			return 0, err
 		}
 		written = append(written, j.objectPath(d))
-		n += int64(len(raw))
+		n += int64(len(frame))
 	}
 	return n, syncFiles(written)
 }

@@ -3,7 +3,6 @@ package journal
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -38,6 +37,10 @@ type SnapshotRequest struct {
 	Secret      func(data []byte) bool
 	MaxFileSize int64            // 0: DefaultMaxFileSize
 	Now         func() time.Time // nil: time.Now
+	// Reread reads every file's bytes, trusting no stat: the safety
+	// snapshot before an undo, whose bytes may be the only copy of an
+	// edit the undo overwrites.
+	Reread bool
 	// Stats is the run's stat of each file, shared with the caller's
 	// other parts (a session-start hook's diagnosis); nil: stat here.
 	Stats *filecache.Stats
@@ -63,6 +66,36 @@ type SnapshotResult struct {
 	Unchanged bool
 	Read      int    // files whose bytes were read this time
 	Withheld  []File // files listed without their bytes
+	// Partial: the store was too large to read within the time given, so
+	// this snapshot lists only the files read (and those the previous one
+	// vouched for), of Total; the next snapshot goes on.
+	Partial bool
+	Total   int
+}
+
+// readingMargin is the share of a snapshot's remaining time kept for
+// storing and naming what it read, when the reading must stop early.
+const readingMargin = 4
+
+// readingTime is the context the reading of a store of n files stops at:
+// ctx's deadline less the time kept for storing and naming what was
+// read — a quarter of the time left, or 250 ms and 15 µs a file (a
+// manifest of 100,000 files takes most of a second to encode and
+// compress on a loaded machine), whichever is more, but never more than
+// three quarters — so that a store too large to read within a hook's
+// budget is journaled in parts, each part committed within (about) the
+// budget and each making progress.
+func readingTime(ctx context.Context, n int) (context.Context, context.CancelFunc) {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return context.WithCancel(ctx)
+	}
+	left := time.Until(dl)
+	keep := max(left/readingMargin, 250*time.Millisecond+time.Duration(n)*15*time.Microsecond)
+	// Whatever the walk left, a quarter of it is for reading: every part
+	// makes progress (its commit may then run past the budget a little).
+	keep = min(keep, left*(readingMargin-1)/readingMargin)
+	return context.WithDeadline(ctx, dl.Add(-keep))
 }
 
 // Snapshot records the store's current state, storing each new file's
@@ -96,6 +129,9 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	if err != nil {
 		return nil, err
 	}
+	if prev != nil {
+		j.removeAllDebris()
+	}
 	var dirs *madeDirs
 	if prev == nil {
 		// A first snapshot: its folders are made, each synced in its
@@ -104,6 +140,10 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 		dirs = j.makeDirs(req.Session != "")
 		defer dirs.wait()
 	}
+	// The wall clock before any file is stat'ed or read (by this snapshot:
+	// a run's shared reads may precede it by a little, well within
+	// racyWindow): every digest taken is of bytes at least this new.
+	hashed := wallClock().UnixNano()
 	seen, err := walkStore(ctx, j.Store, req.Stats)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, fmt.Errorf("snapshot of %s stopped before storing anything (%w); the next snapshot continues from there", j.Store, cerr)
@@ -116,7 +156,7 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	m.Files = make([]File, len(seen))
 	var todo []int // the files whose bytes must be read: new or changed
 	for i, f := range seen {
-		if p := prevFile(prev, f); p != nil {
+		if p := prevFile(prev, f); p != nil && !req.Reread {
 			m.Files[i] = *p
 			continue
 		}
@@ -125,22 +165,51 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	if len(todo) > 0 {
 		j.markStored(prev) // what need not be stored again (an unchanged store reads nothing)
 	}
-	fresh, err := j.recordAll(ctx, seen, todo, m.Files, limit, req, res)
+	readCtx, cancel := readingTime(ctx, len(seen))
+	defer cancel()
+	fresh, done, err := j.recordAll(ctx, readCtx, seen, todo, m.Files, limit, req, res)
 	if err != nil {
 		return nil, err
+	}
+	for _, i := range todo {
+		m.Files[i].Hashed = hashed
+	}
+	if done != nil && res.Read == 0 {
+		return nil, fmt.Errorf("snapshot of %s read no file in the time it had (%d to read); the next snapshot continues from there", j.Store, len(todo))
+	}
+	if done != nil {
+		// A snapshot in part: the files read, and those the previous
+		// snapshot vouches for; the next snapshot reads the rest.
+		var kept []File
+		skip := map[int]bool{}
+		for k, i := range todo {
+			if !done[k] {
+				skip[i] = true
+			}
+		}
+		for i, f := range m.Files {
+			if !skip[i] {
+				kept = append(kept, f)
+			}
+		}
+		m.Files, m.Partial = kept, true
+		res.Partial, res.Total = true, len(seen)
 	}
 	for _, f := range m.Files {
 		if f.Withheld != "" {
 			res.Withheld = append(res.Withheld, f)
 		}
 	}
-	if prev != nil && sameContent(prev, m) && (req.Session == "" || req.Session == prev.Session) {
+	// An undo's safety snapshot is always written, unchanged or not: the
+	// undo's writes are told from other writers' by the snapshot before
+	// them (a session note names an undo's removal as the undo's).
+	if prev != nil && !m.Partial && sameContent(prev, m) && !settlesStamps(prev, m, todo, hashed) && req.Cause != "pre-undo" {
 		res.Unchanged, res.Manifest = true, prev
 		return res, nil
 	}
 	m.Time = now()
 	m.ID = newID(m.Time)
-	raw, err := json.MarshalIndent(m, "", " ")
+	raw, err := encodeManifest(m)
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +218,9 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	}
 	if err := j.commitSnapshot(m, raw, fresh, req); err != nil {
 		return nil, err
+	}
+	if prev != nil && prev.Partial && !m.Partial {
+		j.dropParts()
 	}
 	res.Manifest = m
 	return res, nil
@@ -163,7 +235,7 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 // read the store (the objects' and the staged files' syncs side by side,
 // then the folders of the names), not three or five times.
 func (j *Journal) commitSnapshot(m *Manifest, raw []byte, fresh []packObject, req SnapshotRequest) error {
-	mpath := j.manifestPath(m.ID)
+	mpath := j.manifestFile(m)
 	if err := ensureDirs(j.manifestsDir()); err != nil {
 		return err
 	}
@@ -194,7 +266,6 @@ func (j *Journal) commitSnapshot(m *Manifest, raw []byte, fresh []packObject, re
 	if err != nil {
 		return err
 	}
-	removeDebris(j.manifestsDir(), m.Time)
 	return nil
 }
 
@@ -269,17 +340,56 @@ func (j *Journal) storeLoose(objs []packObject) error {
 	return syncFiles(synced)
 }
 
-// prevFile returns the previous snapshot's record of f when its size and
-// modification time are unchanged (its bytes need not be read again).
+// racyWindow is how long before its digest was taken a file must have
+// last changed for its stat alone to be trusted afterwards: file times
+// move in the kernel's coarse ticks, so a file changed within a tick of
+// its read could change again without its times moving (git's racy-git
+// rule; filecache trusts its records by the same window).
+const racyWindow = int64(2 * time.Second)
+
+// wallClock is the clock digests are timed by: the file system's, never
+// req.Now (a caller's notion of the date). A variable so tests can run a
+// snapshot as if taken later than their files were written.
+var wallClock = time.Now
+
+// prevFile returns the previous snapshot's record of f when f's stat is
+// the one that record was taken with (size, modification and inode change
+// times, inode) and the record's digest was taken more than racyWindow
+// after the file last changed: then its bytes need not be read again. A
+// record without a digest time (an older journal's) is never trusted on
+// its stat: the file is read once more.
 func prevFile(prev *Manifest, f File) *File {
 	if prev == nil {
 		return nil
 	}
 	p := prev.File(f.Path)
-	if p == nil || p.Size != f.Size || p.ModTime != f.ModTime {
+	if p == nil || p.Size != f.Size || p.ModTime != f.ModTime || p.Ctime != f.Ctime || p.Ino != f.Ino {
+		return nil
+	}
+	if p.Hashed == 0 || max(p.ModTime, p.Ctime) >= p.Hashed-racyWindow {
 		return nil
 	}
 	return p
+}
+
+// settlesStamps reports whether a snapshot whose content is prev's should
+// still be written because it would let the next snapshot trust, on
+// their stats, files it had to read again (touched, or read too soon
+// after their last change): each such file whose stat is new and would
+// now be trusted. A store that is merely unchanged writes nothing.
+func settlesStamps(prev, m *Manifest, read []int, hashed int64) bool {
+	for _, i := range read {
+		f := m.Files[i]
+		p := prev.File(f.Path)
+		if p == nil || f.Withheld != "" {
+			continue
+		}
+		same := p.ModTime == f.ModTime && p.Ctime == f.Ctime && p.Ino == f.Ino && p.Hashed != 0 && max(p.ModTime, p.Ctime) < p.Hashed-racyWindow
+		if !same && max(f.ModTime, f.Ctime) < hashed-racyWindow {
+			return true
+		}
+	}
+	return false
 }
 
 // recordWorkers is how many files a snapshot reads and checks at once: a
@@ -296,7 +406,7 @@ const recordWorkers = 4
 // returns the error: the next snapshot finds them stored and writes them
 // no more, so a store too large for one hook's time budget is journaled
 // over a few sessions.
-func (j *Journal) recordAll(ctx context.Context, seen []File, todo []int, files []File, limit int64, req SnapshotRequest, res *SnapshotResult) ([]packObject, error) {
+func (j *Journal) recordAll(ctx, readCtx context.Context, seen []File, todo []int, files []File, limit int64, req SnapshotRequest, res *SnapshotResult) ([]packObject, []bool, error) {
 	type outcome struct {
 		done bool
 		data []byte // bytes to store, nil when stored already or withheld
@@ -311,7 +421,7 @@ func (j *Journal) recordAll(ctx context.Context, seen []File, todo []int, files 
 		wg.Go(func() {
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= len(todo) || ctx.Err() != nil {
+				if k >= len(todo) || readCtx.Err() != nil {
 					return
 				}
 				i := todo[k]
@@ -343,15 +453,24 @@ func (j *Journal) recordAll(ctx context.Context, seen []File, todo []int, files 
 			fresh = append(fresh, packObject{digest: d, data: o.data})
 		}
 	}
-	if err == nil && res.Read < len(todo) {
-		err = fmt.Errorf("snapshot of %s stopped after storing %d of %d file(s) (%w); the next snapshot continues from there", j.Store, res.Read, len(seen), cmp.Or(ctx.Err(), context.Canceled))
+	if err == nil && res.Read < len(todo) && ctx.Err() != nil {
+		err = fmt.Errorf("snapshot of %s stopped after storing %d of %d file(s) (%w); the next snapshot continues from there", j.Store, res.Read, len(seen), ctx.Err())
 	}
 	if err != nil {
 		_ = j.storeLoose(fresh)
-		return nil, err
+		return nil, nil, err
+	}
+	var done []bool
+	if res.Read < len(todo) {
+		// Out of reading time, with time left to commit what was read: a
+		// snapshot in part.
+		done = make([]bool, len(todo))
+		for k, o := range outs {
+			done[k] = o.done
+		}
 	}
 	j.markFresh(fresh)
-	return fresh, nil
+	return fresh, done, nil
 }
 
 // record reads one file and checks it; data is its bytes when they must
@@ -413,7 +532,8 @@ func walkStore(ctx context.Context, store string, stats *filecache.Stats) ([]Fil
 			return nil
 		}
 		rel, _ := filepath.Rel(store, p)
-		out = append(out, File{Path: filepath.ToSlash(rel), Size: fi.Size(), ModTime: fi.ModTime().UnixNano()})
+		st := filecache.StampInfo(fi)
+		out = append(out, File{Path: filepath.ToSlash(rel), Size: fi.Size(), ModTime: st.Mtime, Ctime: st.Ctime, Ino: st.Ino})
 		return nil
 	})
 	sort.Slice(out, func(a, b int) bool { return out[a].Path < out[b].Path })

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/memcompact/memcompact/internal/shellword"
 )
 
 // WriteText prints what 'journal' recorded: the snapshot taken (or the
@@ -60,13 +62,31 @@ func (r *HistoryResult) WriteText(w io.Writer) {
 		for _, p := range st.Added {
 			fmt.Fprintf(w, "  MEMORY.md added line %d: %s\n", p.Line, p.Text)
 		}
+		for _, r := range st.Reworded {
+			what := "reworded the hook of"
+			if r.Stripped {
+				what = "stripped the hook of"
+			}
+			fmt.Fprintf(w, "  MEMORY.md %s %s: %s → %s\n", what, r.Target, r.Before, r.After)
+		}
+	}
+	if len(r.Unprotected) > 0 {
+		fmt.Fprintf(w, "\nunprotected: %s\n", UnprotectedNote(r.Unprotected))
 	}
 	if len(r.Warnings) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\nwarnings:\n")
 	for _, wn := range r.Warnings {
-		fmt.Fprintf(w, "- %s (snapshot %s): %s\n  undo: %s\n", wn.Kind, wn.Snapshot, wn.Message, wn.Undo)
+		fmt.Fprintf(w, "- %s (snapshot %s): %s\n", wn.Kind, wn.Snapshot, wn.Message)
+		switch {
+		case wn.Undo == "":
+			fmt.Fprintf(w, "  undo: none (the journal does not hold the bytes)\n")
+		case wn.UndoAll != "":
+			fmt.Fprintf(w, "  undo (the removed entries and their pointers): %s\n  undo (the whole store as it was before, every other change of that step too): %s\n", wn.Undo, wn.UndoAll)
+		default:
+			fmt.Fprintf(w, "  undo: %s\n", wn.Undo)
+		}
 	}
 }
 
@@ -75,7 +95,7 @@ func (r *HistoryResult) WriteText(w io.Writer) {
 // the index gets back, and what cannot be undone.
 func (r *UndoResult) WritePlanText(w io.Writer) {
 	p := r.Plan
-	fmt.Fprintf(w, "undo to snapshot %s:\n", p.Snapshot)
+	fmt.Fprintf(w, "%s:\n", p.title())
 	for _, a := range p.Actions {
 		switch a.Kind {
 		case "delete":
@@ -97,7 +117,22 @@ func (r *UndoResult) WritePlanText(w io.Writer) {
 // wrote and the command that undoes it. It prints nothing unless the
 // store was changed.
 func (r *UndoResult) WriteText(w io.Writer) {
-	if r.Status == "undone" {
-		fmt.Fprintf(w, "undone: %d file(s) written. To undo this: memcompact undo --to %s --store %s\n", len(r.Plan.Actions), r.Safety, r.Store)
+	if r.Status == "undone" || r.Status == "partly-undone" {
+		fmt.Fprintf(w, "undone: %d file(s) written. To undo this: %s\n", len(r.Plan.Actions),
+			shellword.Join([]string{"memcompact", "undo", "--to", r.Safety, "--store", r.Store}))
 	}
+}
+
+// title is the first line of the plan's preview, in the words of the mode
+// the user asked for.
+func (p *UndoPlan) title() string {
+	switch p.Mode {
+	case "removed-since":
+		return fmt.Sprintf("bring back the entries removed since snapshot %s, with their pointers", p.Snapshot)
+	case "entry":
+		return fmt.Sprintf("bring back %s as snapshot %s had it, with its pointers", p.Target, p.Snapshot)
+	case "file":
+		return fmt.Sprintf("bring back %s as snapshot %s had it", p.Target, p.Snapshot)
+	}
+	return fmt.Sprintf("bring the whole store back to snapshot %s", p.Snapshot)
 }

@@ -27,6 +27,10 @@ const (
 	ReasonChanged     outcome.Reason = "changed-underneath"
 	ReasonUsage       outcome.Reason = "usage"
 	ReasonOutside     outcome.Reason = "outside-store" // a write would leave the store through a symlink
+	// ReasonNotRestored: some file asked for cannot be brought back (its
+	// bytes were not kept, or the journal's copy cannot be read); the
+	// error names each one, and what could be undone was.
+	ReasonNotRestored outcome.Reason = "not-restored"
 )
 
 // UndoRequest names what to bring back: one removed entry (Entry), one
@@ -62,15 +66,32 @@ type Action struct {
 	Lines  []string `json:"pointer_lines,omitempty"` // reindex: the lines put back
 	Note   string   `json:"note,omitempty"`
 
-	data    []byte // what to write (restore, reindex)
-	current string // digest of the bytes now ("" when absent)
+	data    []byte          // what to write (restore, reindex)
+	current string          // digest of the bytes now ("" when absent)
+	targets map[string]bool // reindex: what the index being built points at
 }
 
 // UndoPlan is what an undo will do.
 type UndoPlan struct {
+	// Mode is what was asked: to (the whole store), removed-since, entry
+	// or file; Target the entry or file named.
+	Mode     string   `json:"mode"`
+	Target   string   `json:"target,omitempty"`
 	Snapshot string   `json:"snapshot"` // the state brought back
 	Actions  []Action `json:"actions"`
 	Skipped  []string `json:"skipped"` // files that cannot be brought back, and why
+
+	old *oldIndex // the snapshot's index, read and parsed once (planPointers)
+}
+
+// oldIndex is a snapshot's index as planPointers uses it, for every entry
+// a plan brings back: one read and one parse, not one per entry.
+type oldIndex struct {
+	id      string
+	ok      bool
+	lines   []string
+	ptrs    []Pointer
+	targets map[int]string
 }
 
 // UndoResult is the plan and, when confirmed, what was done.
@@ -107,8 +128,30 @@ func RunUndo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every path is checked against the store before a plan is shown: a
+	// path named outside it is a usage error, one a symlink carries out
+	// of it a refusal, and neither is ever planned.
+	for _, a := range plan.Actions {
+		if err := atomicfile.Within(j.Store, filepath.Join(j.Store, filepath.FromSlash(a.Path))); err != nil {
+			return nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonOutside, File: a.Path, Err: err,
+				Msg: fmt.Sprintf("%v; nothing was changed", err)}
+		}
+	}
+	switch {
+	case req.Entry != "":
+		plan.Mode, plan.Target = "entry", req.Entry
+	case req.File != "":
+		plan.Mode, plan.Target = "file", cleanRel(req.File)
+	case req.RemovedSince != "":
+		plan.Mode = "removed-since"
+	default:
+		plan.Mode = "to"
+	}
 	plan.dropNoOps()
 	res := &UndoResult{Status: "planned", Plan: plan, Store: req.Store}
+	if len(plan.Actions) == 0 && len(plan.Skipped) > 0 {
+		return res, notRestored(plan, "nothing was changed")
+	}
 	if len(plan.Actions) == 0 {
 		return res, outcome.Refuse(ReasonNothingToDo, "nothing to undo: the store already matches snapshot %s for what was asked", plan.Snapshot)
 	}
@@ -131,7 +174,7 @@ func RunUndo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 				Msg: fmt.Sprintf("%v; nothing was changed", err)}
 		}
 	}
-	safe, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "pre-undo", Secret: req.Secret, Now: req.Now})
+	safe, err := Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "pre-undo", Secret: req.Secret, Now: req.Now, Reread: true})
 	if err != nil {
 		return res, fmt.Errorf("cannot snapshot the store before the undo (nothing changed): %w", err)
 	}
@@ -147,7 +190,18 @@ func RunUndo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 		crashpoint.At("undo.file-written")
 	}
 	res.Status = "undone"
+	if len(plan.Skipped) > 0 {
+		res.Status = "partly-undone"
+		return res, notRestored(plan, fmt.Sprintf("the other %d file(s) were written", len(plan.Actions)))
+	}
 	return res, nil
+}
+
+// notRestored is the refusal naming every file the plan could not bring
+// back, and why; done says what happened to the rest.
+func notRestored(p *UndoPlan, done string) error {
+	return &outcome.Error{Status: outcome.Refused, Reason: ReasonNotRestored,
+		Msg: fmt.Sprintf("%d file(s) not restored: %s; %s", len(p.Skipped), strings.Join(p.Skipped, "; "), done)}
 }
 
 // plan works out the actions.
@@ -160,6 +214,11 @@ func (j *Journal) plan(req UndoRequest) (*UndoPlan, error) {
 	}
 	if modes != 1 {
 		return nil, outcome.Usagef(ReasonUsage, "name one of --entry NAME, --file PATH --at SNAPSHOT, --removed-since SNAPSHOT or --to SNAPSHOT")
+	}
+	for _, named := range []string{req.Entry, req.File} {
+		if named != "" && !filepath.IsLocal(filepath.FromSlash(cleanRel(named))) {
+			return nil, outcome.Usagef(ReasonOutside, "%s is not a path inside the store %s: name a file as the store has it (e.g. project_auth.md); nothing was changed", named, j.Store)
+		}
 	}
 	switch {
 	case req.Entry != "":
@@ -202,6 +261,7 @@ func (j *Journal) planRemovedSince(m *Manifest) (*UndoPlan, error) {
 	for _, f := range seen {
 		now[f.Path] = true
 	}
+	present := &presentFiles{j: j, seen: seen}
 	for _, f := range m.Files {
 		if !isEntry(f.Path) {
 			continue
@@ -210,7 +270,7 @@ func (j *Journal) planRemovedSince(m *Manifest) (*UndoPlan, error) {
 			j.planPointers(p, m, f.Path)
 			continue
 		}
-		if f.Digest != "" && j.presentElsewhere(seen, f) {
+		if f.Digest != "" && present.has(f) {
 			continue
 		}
 		j.planFile(p, m, f.Path)
@@ -219,19 +279,34 @@ func (j *Journal) planRemovedSince(m *Manifest) (*UndoPlan, error) {
 	return p, nil
 }
 
-// presentElsewhere reports whether the store holds f's bytes under
-// another name (a rename, not a removal).
-func (j *Journal) presentElsewhere(seen []File, f File) bool {
-	for _, g := range seen {
-		if g.Size != f.Size {
-			continue
-		}
-		raw, err := readStoreFile(filepath.Join(j.Store, filepath.FromSlash(g.Path)))
-		if err == nil && textfile.Digest(raw) == f.Digest {
-			return true
-		}
+// presentFiles answers whether the store holds a file's bytes under
+// another name (a rename, not a removal), reading each store file of a
+// size asked about once (a consolidation removes hundreds of entries of
+// the same few sizes).
+type presentFiles struct {
+	j      *Journal
+	seen   []File
+	bySize map[int64]map[string]bool // digests of the store's files, by size, once read
+}
+
+func (pf *presentFiles) has(f File) bool {
+	if pf.bySize == nil {
+		pf.bySize = map[int64]map[string]bool{}
 	}
-	return false
+	ds, ok := pf.bySize[f.Size]
+	if !ok {
+		ds = map[string]bool{}
+		for _, g := range pf.seen {
+			if g.Size != f.Size {
+				continue
+			}
+			if raw, err := readStoreFile(filepath.Join(pf.j.Store, filepath.FromSlash(g.Path))); err == nil {
+				ds[textfile.Digest(raw)] = true
+			}
+		}
+		pf.bySize[f.Size] = ds
+	}
+	return ds[f.Digest]
 }
 
 // find is lookup, a snapshot not found being a refusal.
@@ -333,23 +408,31 @@ func (j *Journal) planStore(m *Manifest) (*UndoPlan, error) {
 // after the nearest line before it that the index still has (else at the
 // end), unless the index already points at target.
 func (j *Journal) planPointers(p *UndoPlan, m *Manifest, target string) {
-	old, ok := j.text(m, IndexName)
-	if !ok {
+	if p.old == nil || p.old.id != m.ID {
+		p.old = &oldIndex{id: m.ID}
+		if old, ok := j.text(m, IndexName); ok {
+			p.old.ok, p.old.lines, p.old.ptrs = true, textfile.Lines(old), pointers(old)
+			p.old.targets = targetsByLine(strings.Join(p.old.lines, "\n"))
+		}
+	}
+	if !p.old.ok {
 		return
 	}
 	a := p.reindex(j)
 	if a == nil {
 		return
 	}
-	curText := string(a.data)
-	for _, ptr := range pointers(curText) {
-		if ptr.Target == target {
-			return
+	if a.targets == nil {
+		a.targets = map[string]bool{}
+		for _, ptr := range pointers(string(a.data)) {
+			a.targets[ptr.Target] = true
 		}
 	}
-	oldLines := textfile.Lines(old)
+	if a.targets[target] {
+		return
+	}
 	var put []Pointer
-	for _, ptr := range pointers(old) {
+	for _, ptr := range p.old.ptrs {
 		if ptr.Target == target {
 			put = append(put, ptr)
 		}
@@ -357,8 +440,9 @@ func (j *Journal) planPointers(p *UndoPlan, m *Manifest, target string) {
 	if len(put) == 0 {
 		return
 	}
-	a.data = []byte(insertLines(textfile.SplitKeep(curText), oldLines, put))
+	a.data = []byte(insertLines(textfile.SplitKeep(string(a.data)), p.old.lines, p.old.targets, put))
 	a.After = int64(len(a.data))
+	a.targets[target] = true
 	for _, ptr := range put {
 		a.Lines = append(a.Lines, ptr.Text)
 	}
@@ -367,7 +451,7 @@ func (j *Journal) planPointers(p *UndoPlan, m *Manifest, target string) {
 // dropNoOps removes an index action that changes nothing (every pointer
 // it would bring back is already there).
 func (p *UndoPlan) dropNoOps() {
-	kept := p.Actions[:0]
+	kept := make([]Action, 0, len(p.Actions))
 	for _, a := range p.Actions {
 		if a.Kind == "reindex" && textfile.Digest(a.data) == a.current {
 			continue
@@ -401,7 +485,7 @@ func (p *UndoPlan) reindex(j *Journal) *Action {
 // insertLines inserts each pointer line of the old index after the nearest
 // earlier old line that cur still holds — the same text, or a pointer to
 // the same target however its hook was reworded — or at the end.
-func insertLines(cur []string, oldLines []string, put []Pointer) string {
+func insertLines(cur []string, oldLines []string, oldTargets map[int]string, put []Pointer) string {
 	eol := "\n"
 	if len(cur) > 0 && strings.HasSuffix(cur[0], "\r\n") {
 		eol = "\r\n"
@@ -409,7 +493,6 @@ func insertLines(cur []string, oldLines []string, put []Pointer) string {
 	if n := len(cur); n > 0 && !strings.HasSuffix(cur[n-1], "\n") && !strings.HasSuffix(cur[n-1], "\r") {
 		cur[n-1] += eol
 	}
-	oldTargets := targetsByLine(strings.Join(oldLines, "\n"))
 	for _, ptr := range put {
 		at := len(cur)
 		for k := ptr.Line - 2; k >= 0; k-- {

@@ -91,7 +91,14 @@ func ScanFilesWith(paths []string, opt ScanOptions) *Report {
 			continue
 		}
 		var files []string
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		// A store that is a symlink to a folder is followed, as Claude
+		// Code follows it: WalkDir does not follow its root, but does a
+		// root that ends in a separator.
+		root := p
+		if li, err := os.Lstat(p); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+			root = p + string(filepath.Separator)
+		}
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				rep.Errors = append(rep.Errors, FileError{Path: path, Error: errText(err)})
 				if d != nil && d.IsDir() {
@@ -100,7 +107,7 @@ func ScanFilesWith(paths []string, opt ScanOptions) *Report {
 				return nil
 			}
 			if d.IsDir() {
-				if path != p && len(d.Name()) > 1 && d.Name()[0] == '.' {
+				if path != root && len(d.Name()) > 1 && d.Name()[0] == '.' {
 					return fs.SkipDir
 				}
 				return nil

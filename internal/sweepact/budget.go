@@ -2,11 +2,13 @@ package sweepact
 
 import (
 	"bufio"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/memcompact/memcompact/internal/policy"
 	"github.com/memcompact/memcompact/internal/records"
@@ -106,6 +108,11 @@ func RunRecordRead(req RecordReadRequest) (bool, error) {
 		return false, nil
 	}
 	name := records.EntryName(base)
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		// A newline (or any control character) would forge a line of the
+		// log: such a name is not counted.
+		return false, fmt.Errorf("%q: a file name with a control character is not counted in the recall log", base)
+	}
 	for _, own := range []string{"MEMORY", "LEDGER", "SLATE", "ARCHIVE", "POLICY"} {
 		if strings.EqualFold(name, own) {
 			return false, nil
