@@ -753,7 +753,7 @@ func UnprotectedNote(fs []File) string {
 	}
 	var names []string
 	for _, f := range fs {
-		names = append(names, fmt.Sprintf("%s (%s)", f.Path, withheldWhy(f.Withheld)))
+		names = append(names, fmt.Sprintf("%s (%s)", shown(f.Path), withheldWhy(f.Withheld)))
 	}
 	return fmt.Sprintf("%d file(s) are kept out of the journal, so no undo can bring them back if they are changed or deleted: %s", len(fs), strings.Join(most(names, 5), ", "))
 }
