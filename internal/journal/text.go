@@ -44,6 +44,9 @@ func (res *HistoryResult) WriteText(w io.Writer) {
 	for _, n := range res.Unread {
 		fmt.Fprintf(w, "  (snapshot file %s could not be read and was skipped)\n", n)
 	}
+	for _, n := range res.UnreadPacks {
+		fmt.Fprintf(w, "  (pack %s: nothing could be read from it; an undo that needs it says which files it could not restore)\n", n)
+	}
 	for _, st := range res.Steps {
 		t, _ := time.Parse(time.RFC3339, st.Time)
 		fmt.Fprintf(w, "\n%s  %s  (snapshot %s)\n", t.Local().Format("2006-01-02 15:04:05"), st.Cause, st.To)
