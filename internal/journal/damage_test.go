@@ -213,3 +213,16 @@ func FuzzFrames(f *testing.F) {
 		_, _ = salvageFrame(raw, strings.Repeat("a", 64))
 	})
 }
+
+// TestHistoryNamesUnreadablePacks: a pack nothing can be read from is
+// named by history, with why.
+func TestHistoryNamesUnreadablePacks(t *testing.T) {
+	f, _, path, objs := packedStore(t)
+	raw := encodePackV1(objs)
+	raw[len(packMagic)+1] ^= 0x01
+	os.WriteFile(path, raw, 0o600)
+	res, err := RunHistory(context.Background(), HistoryRequest{Store: f.store, DataDir: f.data, Now: f.clk.now})
+	if err != nil || len(res.UnreadPacks) != 1 || !strings.Contains(res.UnreadPacks[0], path) {
+		t.Errorf("unreadable packs %q, %v; want %s named", res.UnreadPacks, err, path)
+	}
+}

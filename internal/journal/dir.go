@@ -81,12 +81,13 @@ type Journal struct {
 	Dir   string // the journal's own folder
 	Store string // the store it records, absolute
 
-	mu       sync.Mutex      // guards the run's state below, shared by its goroutines
-	packList *[]*pack        // the packs' tables, once read (packs)
-	tornList []tornPack      // packs whose tables are not whole, found by packs
-	stored   map[string]bool // digests this run knows stored (markStored)
-	relied   []string        // loose objects this run names without storing (isStored)
-	foreign  []string        // pack files of another format (packs)
+	mu       sync.Mutex           // guards the run's state below, shared by its goroutines
+	packList *[]*pack             // the packs' tables, once read (packs)
+	tornList []tornPack           // packs whose tables are not whole, found by packs
+	stored   map[string]bool      // digests this run knows stored (markStored)
+	relied   []string             // loose objects this run names without storing (isStored)
+	foreign  []string             // pack files of another format (packs)
+	read     map[string]*Manifest // manifests this run decoded, by path (a named manifest never changes)
 }
 
 // open returns the journal of store under dataDir. Nothing is created

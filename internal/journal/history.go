@@ -112,6 +112,9 @@ type HistoryResult struct {
 	// Unprotected are the files the newest snapshot lists without their
 	// bytes (a secret, too large): no undo can bring them back.
 	Unprotected []File `json:"unprotected"`
+	// UnreadPacks are the packs nothing could be read from (a torn write,
+	// damage no frame survived, another version's format), and why.
+	UnreadPacks []string `json:"unreadable_packs"`
 }
 
 // RunHistory is history: it compares consecutive snapshots and reports
@@ -167,6 +170,13 @@ func RunHistory(ctx context.Context, req HistoryRequest) (*HistoryResult, error)
 			if f.Withheld != "" && f.Withheld != "vanished" {
 				res.Unprotected = append(res.Unprotected, f)
 			}
+		}
+		j.packs()
+		for _, t := range j.tornList {
+			res.UnreadPacks = append(res.UnreadPacks, t.why)
+		}
+		for _, f := range j.foreign {
+			res.UnreadPacks = append(res.UnreadPacks, f+": not a pack this version of memcompact reads")
 		}
 	}
 	return res, nil
@@ -755,7 +765,7 @@ func UnprotectedNote(fs []File) string {
 	}
 	var names []string
 	for _, f := range fs {
-		names = append(names, fmt.Sprintf("%s (%s)", f.Path, withheldWhy(f.Withheld)))
+		names = append(names, fmt.Sprintf("%s (%s)", shown(f.Path), withheldWhy(f.Withheld)))
 	}
 	return fmt.Sprintf("%d file(s) are kept out of the journal, so no undo can bring them back if they are changed or deleted: %s", len(fs), strings.Join(most(names, 5), ", "))
 }

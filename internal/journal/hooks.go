@@ -125,7 +125,7 @@ func deletionNote(st *Step, byUndo bool) string {
 	var removed []string
 	for _, c := range st.Changes {
 		if c.Kind == "removed" && isEntry(c.Path) {
-			removed = append(removed, c.Path)
+			removed = append(removed, shown(c.Path))
 		}
 	}
 	for _, w := range st.Warnings {

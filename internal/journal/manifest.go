@@ -251,6 +251,26 @@ func encodeManifest(m *Manifest) ([]byte, error) {
 // readManifest reads a manifest: compressed JSON, or (written before
 // manifests were compressed) plain JSON.
 func (j *Journal) readManifest(path string) (*Manifest, error) {
+	j.mu.Lock()
+	if m, ok := j.read[path]; ok {
+		j.mu.Unlock()
+		return m, nil
+	}
+	j.mu.Unlock()
+	m, err := j.decodeManifest(path)
+	if err == nil {
+		j.mu.Lock()
+		if j.read == nil {
+			j.read = map[string]*Manifest{}
+		}
+		j.read[path] = m
+		j.mu.Unlock()
+	}
+	return m, err
+}
+
+// decodeManifest reads and decodes the manifest at path.
+func (j *Journal) decodeManifest(path string) (*Manifest, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

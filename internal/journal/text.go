@@ -3,7 +3,10 @@ package journal
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/memcompact/memcompact/internal/shellword"
 )
@@ -41,19 +44,22 @@ func (r *HistoryResult) WriteText(w io.Writer) {
 	for _, n := range r.Unread {
 		fmt.Fprintf(w, "  (snapshot file %s could not be read and was skipped)\n", n)
 	}
+	for _, n := range r.UnreadPacks {
+		fmt.Fprintf(w, "  (pack %s: nothing could be read from it; an undo that needs it says which files it could not restore)\n", n)
+	}
 	for _, st := range r.Steps {
 		t, _ := time.Parse(time.RFC3339, st.Time)
 		fmt.Fprintf(w, "\n%s  %s  (snapshot %s)\n", t.Local().Format("2006-01-02 15:04:05"), st.Cause, st.To)
 		for _, c := range st.Changes {
 			switch c.Kind {
 			case "renamed":
-				fmt.Fprintf(w, "  renamed  %s → %s\n", c.From, c.Path)
+				fmt.Fprintf(w, "  renamed  %s → %s\n", shown(c.From), shown(c.Path))
 			case "changed":
-				fmt.Fprintf(w, "  changed  %s (%d → %d bytes)\n", c.Path, c.Before, c.After)
+				fmt.Fprintf(w, "  changed  %s (%d → %d bytes)\n", shown(c.Path), c.Before, c.After)
 			case "removed":
-				fmt.Fprintf(w, "  removed  %s (%d bytes)\n", c.Path, c.Before)
+				fmt.Fprintf(w, "  removed  %s (%d bytes)\n", shown(c.Path), c.Before)
 			default:
-				fmt.Fprintf(w, "  added    %s (%d bytes)\n", c.Path, c.After)
+				fmt.Fprintf(w, "  added    %s (%d bytes)\n", shown(c.Path), c.After)
 			}
 		}
 		for _, p := range st.Dropped {
@@ -99,13 +105,13 @@ func (r *UndoResult) WritePlanText(w io.Writer) {
 	for _, a := range p.Actions {
 		switch a.Kind {
 		case "delete":
-			fmt.Fprintf(w, "  remove   %s (%d bytes; it did not exist then)\n", a.Path, a.Before)
+			fmt.Fprintf(w, "  remove   %s (%d bytes; it did not exist then)\n", shown(a.Path), a.Before)
 		case "reindex":
 			for _, l := range a.Lines {
 				fmt.Fprintf(w, "  MEMORY.md gets back: %s\n", l)
 			}
 		default:
-			fmt.Fprintf(w, "  restore  %s (%d → %d bytes)\n", a.Path, a.Before, a.After)
+			fmt.Fprintf(w, "  restore  %s (%d → %d bytes)\n", shown(a.Path), a.Before, a.After)
 		}
 	}
 	for _, s := range p.Skipped {
@@ -135,4 +141,14 @@ func (p *UndoPlan) title() string {
 		return fmt.Sprintf("bring back %s as snapshot %s had it", p.Target, p.Snapshot)
 	}
 	return fmt.Sprintf("bring the whole store back to snapshot %s", p.Snapshot)
+}
+
+// shown is a store path as a line of text prints it: quoted, escapes and
+// all, when it holds a control character (a newline in a file name would
+// otherwise forge a line of the output).
+func shown(p string) string {
+	if strings.ContainsFunc(p, unicode.IsControl) {
+		return strconv.Quote(p)
+	}
+	return p
 }

@@ -146,6 +146,7 @@ type HistoryJSON struct {
 func (r *HistoryResult) JSON() HistoryJSON {
 	c := *r
 	c.Steps, c.Warnings, c.Unread = jsonout.NonNil(c.Steps), jsonout.NonNil(c.Warnings), jsonout.NonNil(c.Unread)
+	c.Unprotected, c.UnreadPacks = jsonout.NonNil(c.Unprotected), jsonout.NonNil(c.UnreadPacks)
 	return HistoryJSON{1, &c}
 }
 

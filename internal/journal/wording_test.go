@@ -205,3 +205,19 @@ func TestSecretFileIsNamedUnprotected(t *testing.T) {
 		t.Errorf("history offers an undo it cannot perform:\n%s", b.String())
 	}
 }
+
+// TestControlCharactersInNamesAreEscaped: a newline in a file name cannot
+// forge a line of history's or undo's text.
+func TestControlCharactersInNamesAreEscaped(t *testing.T) {
+	res := &HistoryResult{Steps: []Step{{Time: "2026-12-04T10:00:00Z", Changes: []Change{{Kind: "removed", Path: "evil\n  removed  MEMORY.md.md"}}}}}
+	var b bytes.Buffer
+	res.WriteText(&b)
+	if strings.Contains(b.String(), "\n  removed  MEMORY.md.md") || !strings.Contains(b.String(), `"evil\n  removed  MEMORY.md.md"`) {
+		t.Errorf("history:\n%s", b.String())
+	}
+	var u bytes.Buffer
+	(&UndoResult{Plan: &UndoPlan{Mode: "to", Snapshot: "S", Actions: []Action{{Kind: "restore", Path: "a\rb.md"}}}}).WritePlanText(&u)
+	if !strings.Contains(u.String(), `"a\rb.md"`) {
+		t.Errorf("plan: %q", u.String())
+	}
+}
