@@ -278,8 +278,12 @@ func decodeResult(t *testing.T, name string, res *mcp.CallToolResult) mcpResult 
 	}
 	r.ExitCode = int(code)
 	r.Outcome, _ = res.Meta["outcome"].(string)
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil || res.StructuredContent == nil {
+	env, _ := res.StructuredContent.(map[string]any)
+	if env["exit_code"] != code || env["status"] != r.Outcome {
+		t.Errorf("%s: structuredContent's exit_code %v and status %v differ from _meta's %v %v", name, env["exit_code"], env["status"], code, r.Outcome)
+	}
+	b, err := json.Marshal(env["result"])
+	if err != nil || env["result"] == nil {
 		t.Errorf("%s: structured content: %v", name, err)
 		return r
 	}

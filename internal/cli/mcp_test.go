@@ -154,14 +154,18 @@ func TestMCPMatchesCLI(t *testing.T) {
 			if err := json.Unmarshal(out.Bytes(), &want); err != nil {
 				t.Fatalf("CLI printed no JSON (exit %d): %v\n%s", code, err, out.String())
 			}
-			got := res.StructuredContent
+			env, _ := res.StructuredContent.(map[string]any)
+			got := env["result"]
+			if env["exit_code"] != float64(code) {
+				t.Errorf("structuredContent's exit_code %v, CLI %d", env["exit_code"], code)
+			}
 			if c.tool == "compact_apply" {
 				// The tool passes the summary as a value, named "agent";
 				// the CLI names the file it read it from.
 				got, want = withoutSummaryPath(got), withoutSummaryPath(want)
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("structuredContent differs from the CLI's --json\ntool: %v\nCLI:  %v", res.StructuredContent, want)
+				t.Errorf("structuredContent's result differs from the CLI's --json\ntool: %v\nCLI:  %v", env["result"], want)
 			}
 			if tc, ok := res.Content[0].(*mcp.TextContent); c.tool != "compact_apply" && (!ok || tc.Text != out.String()) {
 				t.Errorf("text content is not the CLI's stdout:\n%v\nCLI:\n%s", res.Content[0], out.String())
