@@ -81,6 +81,11 @@ func mcpCases(dir string) map[string]struct {
 		"sweep_plan":    {map[string]any{"index": p("memory/MEMORY.md")}, 0},
 		// Without confirm, a dry run that gates every act: nothing written.
 		"sweep_apply": {map[string]any{"index": p("memory/MEMORY.md")}, 0},
+		"history":     {map[string]any{"store": p("memory")}, 0},
+		"journal":     {map[string]any{"store": p("memory")}, 0},
+		// The store matches the snapshot journal just took (tools are
+		// called in name order): nothing to undo, refused.
+		"undo": {map[string]any{"store": p("memory"), "to": "2026"}, 2},
 	}
 }
 
@@ -152,7 +157,7 @@ func testMCP(t *testing.T, bin string) {
 		}
 		if tool.Annotations == nil {
 			t.Errorf("%s: no annotations", tool.Name)
-		} else if ro := tool.Annotations.ReadOnlyHint; ro == (strings.HasPrefix(tool.Name, "compact_apply") || strings.HasPrefix(tool.Name, "sweep_")) {
+		} else if ro := tool.Annotations.ReadOnlyHint; ro == (strings.HasPrefix(tool.Name, "compact_apply") || strings.HasPrefix(tool.Name, "sweep_") || tool.Name == "journal" || tool.Name == "undo") {
 			t.Errorf("%s: readOnlyHint %v", tool.Name, ro)
 		}
 		c, ok := cases[tool.Name]
@@ -225,6 +230,24 @@ func testMCP(t *testing.T, bin string) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "memory", "ARCHIVE.md")); !strings.Contains(string(b), "[Deploy](project_deploy.md)") {
 		t.Errorf("the demoted pointer is not in ARCHIVE.md:\n%s", b)
+	}
+
+	// undo previews without confirm and brings an entry back with it.
+	orphan := filepath.Join(dir, "memory", "project_orphan.md")
+	if err := os.Remove(orphan); err != nil {
+		t.Fatal(err)
+	}
+	for _, confirm := range []bool{false, true} {
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "undo", Arguments: map[string]any{
+			"store": filepath.Join(dir, "memory"), "entry": "project_orphan.md", "confirm": confirm}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := decodeResult(t, "undo", res)
+		_, statErr := os.Stat(orphan)
+		if got.ExitCode != 0 || (statErr == nil) != confirm {
+			t.Errorf("undo confirm=%v: exit %d, entry back %v: %s %q", confirm, got.ExitCode, statErr == nil, got.Result, got.Messages)
+		}
 	}
 
 	// Malformed arguments are a tool error, and the server keeps serving.

@@ -119,6 +119,18 @@ var mcpCases = []mcpCase{
 	}, func(f *fixture) []string {
 		return []string{"compact", "--json", "--summary", f.p(pSummary), "--dry-run", "--root", f.root, f.p(pMemFile)}
 	}},
+	{"history", "history", func(f *fixture) map[string]any { return map[string]any{"store": f.storeDir, "since": "7d"} },
+		func(f *fixture) []string { return []string{"history", "--json", "--since", "7d", f.storeDir} }},
+	{"journal-prune", "journal", func(f *fixture) map[string]any {
+		return map[string]any{"store": f.storeDir, "action": "prune", "dry_run": true}
+	}, func(f *fixture) []string { return []string{"journal", "prune", "--dry-run", "--json", f.storeDir} }},
+	{"journal-status", "journal", func(f *fixture) map[string]any { return map[string]any{"store": f.storeDir, "action": "status"} },
+		func(f *fixture) []string { return []string{"history", "--json", f.storeDir} }},
+	{"undo-missing", "undo", func(f *fixture) map[string]any {
+		return map[string]any{"store": filepath.Join(f.dir, "nosuch"), "entry": "x.md"}
+	}, func(f *fixture) []string {
+		return []string{"undo", "--json", "--entry", "x.md", "--store", filepath.Join(f.dir, "nosuch")}
+	}},
 	{"sweep_plan", "sweep_plan", func(f *fixture) map[string]any { return map[string]any{"index": f.p(pIndex)} },
 		func(f *fixture) []string { return []string{"sweep", "plan", "--json", f.p(pIndex)} }},
 	{"sweep_apply", "sweep_apply", func(f *fixture) map[string]any { return map[string]any{"index": f.p(pIndex)} },
