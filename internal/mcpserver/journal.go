@@ -6,8 +6,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/journal"
+	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/store"
 )
