@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -339,5 +342,89 @@ func mcpEnv(dir string) []string {
 		"MEMCOMPACT_TODAY=2026-12-02",
 		"MEMCOMPACT_REFERENCE=",
 		"TZ=UTC",
+	}
+}
+
+// TestMCPSignalAndEOF runs "memcompact mcp" as a real process: SIGINT
+// ends it (Claude Code gives a server 140 ms), and so does the end of its
+// input, after every request read has been answered. The times are
+// logged, not asserted (the machine may be busy); a server that does not
+// stop within seconds fails.
+func TestMCPSignalAndEOF(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to send on Windows")
+	}
+	bin, err := exec.LookPath("memcompact")
+	if err != nil {
+		t.Fatalf("memcompact not on PATH: %v", err)
+	}
+	dir := t.TempDir()
+	const init = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
+	start := func() (*exec.Cmd, io.WriteCloser, *bufio.Reader) {
+		cmd := exec.Command(bin, "mcp")
+		cmd.Dir, cmd.Env = dir, mcpEnv(dir)
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(stdin, init)
+		out := bufio.NewReader(stdout)
+		if _, err := out.ReadString('\n'); err != nil {
+			t.Fatalf("no answer to initialize: %v", err)
+		}
+		return cmd, stdin, out
+	}
+	waitExit := func(cmd *exec.Cmd, what string) time.Duration {
+		t0 := time.Now()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("%s: %v", what, err)
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%s: the server did not exit", what)
+		}
+		return time.Since(t0)
+	}
+
+	cmd, stdin, _ := start()
+	cmd.Process.Signal(os.Interrupt)
+	t.Logf("exit after SIGINT: %v", waitExit(cmd, "SIGINT"))
+	stdin.Close()
+
+	cmd, stdin, out := start()
+	for id := 2; id <= 6; id++ {
+		fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"measure","arguments":{"path":%q}}}`+"\n", id, dir)
+	}
+	stdin.Close()
+	answered := map[float64]bool{}
+	for {
+		line, err := out.ReadString('\n')
+		var m map[string]any
+		if json.Unmarshal([]byte(line), &m) == nil {
+			if id, ok := m["id"].(float64); ok {
+				answered[id] = true
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	t.Logf("exit after the end of input: %v", waitExit(cmd, "stdin closed"))
+	for id := 2.0; id <= 6; id++ {
+		if !answered[id] {
+			t.Errorf("request %v was not answered before the server exited", id)
+		}
 	}
 }
