@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -110,7 +111,10 @@ func TestMCP(t *testing.T) {
 	})
 }
 
-func testMCP(t *testing.T, bin string) {
+// mcpFixture lays mcpStore out in a new folder, with the sweep plan and
+// the inventory artifact two tools read, and returns the folder.
+func mcpFixture(t *testing.T, bin string) string {
+	t.Helper()
 	dir := t.TempDir()
 	for name, body := range mcpStore {
 		path := filepath.Join(dir, filepath.FromSlash(name))
@@ -135,6 +139,11 @@ func testMCP(t *testing.T, bin string) {
 		t.Fatalf("inventory: %v\n%s", err, out)
 	}
 
+	return dir
+}
+
+func testMCP(t *testing.T, bin string) {
+	dir := mcpFixture(t, bin)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.Command(bin, "mcp")
@@ -427,4 +436,110 @@ func TestMCPSignalAndEOF(t *testing.T) {
 			t.Errorf("request %v was not answered before the server exited", id)
 		}
 	}
+}
+
+// TestMCPOfficialClients: the official TypeScript MCP SDK's client lists
+// every tool (its listTools rejects an output schema whose root is not an
+// object) and calls each one (its callTool validates structuredContent
+// against the output schema), and the MCP Inspector's CLI lists them.
+// .ci/run installs the pinned packages with npm and names them in
+// MEMCOMPACT_MCP_SDK (the install prefix) and MEMCOMPACT_MCP_INSPECTOR
+// (its mcp-inspector executable); without them the test skips.
+func TestMCPOfficialClients(t *testing.T) {
+	prefix, inspector := os.Getenv("MEMCOMPACT_MCP_SDK"), os.Getenv("MEMCOMPACT_MCP_INSPECTOR")
+	if prefix == "" && inspector == "" {
+		t.Skip("MEMCOMPACT_MCP_SDK and MEMCOMPACT_MCP_INSPECTOR are not set (.ci/run installs them with npm)")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node on PATH")
+	}
+	bin, err := exec.LookPath("memcompact")
+	if err != nil {
+		t.Fatalf("memcompact not on PATH: %v", err)
+	}
+	dir := mcpFixture(t, bin)
+	cases := mcpCases(dir)
+	if prefix != "" {
+		t.Run("typescript-sdk", func(t *testing.T) {
+			env := map[string]string{}
+			for _, kv := range mcpEnv(dir) {
+				k, v, _ := strings.Cut(kv, "=")
+				env[k] = v
+			}
+			args := map[string]any{}
+			for name, c := range cases {
+				args[name] = c.args
+			}
+			b, _ := json.Marshal(map[string]any{"dir": dir, "env": env, "args": args})
+			casesFile := filepath.Join(t.TempDir(), "cases.json")
+			if err := os.WriteFile(casesFile, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			script, _ := filepath.Abs(filepath.Join("testdata", "tsclient.cjs"))
+			out, err := exec.Command(node, script, prefix, bin, casesFile).Output()
+			if err != nil {
+				t.Fatalf("the TypeScript client failed: %v\n%s%s", err, out, stderrOf(err))
+			}
+			var got struct {
+				Tools []string
+				Calls map[string]struct {
+					ExitCode  *int   `json:"exit_code"`
+					Status    string `json:"status"`
+					IsError   bool   `json:"is_error"`
+					HasResult bool   `json:"has_result"`
+					Error     string `json:"error"`
+				}
+			}
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			if len(got.Tools) != len(cases) {
+				t.Errorf("the TypeScript client listed %d tools %v; the Go cases name %d", len(got.Tools), got.Tools, len(cases))
+			}
+			for _, name := range got.Tools {
+				c, r := cases[name], got.Calls[name]
+				if r.Error != "" || r.ExitCode == nil || *r.ExitCode != c.code || r.IsError || !r.HasResult || r.Status == "" {
+					t.Errorf("%s through the TypeScript client: %+v; want exit %d with a result", name, r, c.code)
+				}
+			}
+		})
+	}
+	if inspector != "" {
+		t.Run("inspector", func(t *testing.T) {
+			cmd := exec.Command(inspector, "--cli", bin, "mcp", "--method", "tools/list")
+			cmd.Dir = dir
+			cmd.Env = append(mcpEnv(dir), "PATH="+os.Getenv("PATH"))
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("the Inspector failed: %v\n%s%s", err, out, stderrOf(err))
+			}
+			var list struct {
+				Tools []struct {
+					Name         string         `json:"name"`
+					OutputSchema map[string]any `json:"outputSchema"`
+				} `json:"tools"`
+			}
+			if err := json.Unmarshal(out, &list); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			if len(list.Tools) != len(cases) {
+				t.Errorf("the Inspector listed %d tools; the Go cases name %d", len(list.Tools), len(cases))
+			}
+			for _, tool := range list.Tools {
+				if tool.OutputSchema["type"] != "object" {
+					t.Errorf("%s: output schema type %v", tool.Name, tool.OutputSchema["type"])
+				}
+			}
+		})
+	}
+}
+
+// stderrOf is what a failed command wrote on stderr.
+func stderrOf(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return string(ee.Stderr)
+	}
+	return ""
 }
