@@ -85,11 +85,18 @@ type Result struct {
 	UnitLimit int `json:"unit_limit"`
 	// Lines and units as Claude Code counts them: of the text left once
 	// frontmatter and block comments are gone, after trimming, lines split
-	// at "\n", units in UTF-16 with every CR counted.
+	// at "\n", units in UTF-16 with every CR counted. UnitsLoaded is what
+	// the session receives of the memory (before escapes and the cut
+	// warning): Claude Code turns each CRLF into LF after the cut, so a
+	// CRLF file loads CRLFFolded units fewer than the limit counted.
 	LinesTotal  int `json:"lines_total"`
 	LinesLoaded int `json:"lines_loaded"`
 	UnitsTotal  int `json:"units_total"`
 	UnitsLoaded int `json:"units_loaded"`
+	// CRLFFolded counts the CRs of CRLF pairs in the loaded text, which
+	// the limit counts and the session does not receive; 0 (absent) for a
+	// file without CRLF.
+	CRLFFolded int `json:"crlf_folded,omitempty"`
 	// LinesOver and UnitsOver report each limit exceeded by the whole
 	// text, whichever one cut.
 	LinesOver bool `json:"lines_over"`
@@ -153,6 +160,10 @@ func ComputeGiven(text string, lines, units int) Result {
 	return compute(text, 0, lines, units, index.Parse(textfile.Lines(text)), true, true)
 }
 
+// UnitsCounted is the units the limit counted as loaded (CRs included):
+// the figure the cut is judged by.
+func (r Result) UnitsCounted() int { return r.UnitsLoaded + r.CRLFFolded }
+
 // ComputeParsed is Compute for a caller that has parsed the text already:
 // ix is index.Parse(textfile.Lines(text)), which it only reads. Without
 // withText the loaded text itself is not built (Result.Text, Warning and
@@ -213,7 +224,8 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 	if kept == "" && r.Cut {
 		r.LinesLoaded = 0
 	}
-	r.UnitsLoaded = keptUnits
+	r.CRLFFolded = strings.Count(kept, "\r\n")
+	r.UnitsLoaded = keptUnits - r.CRLFFolded
 	loaded := v.visible(start, start+len(kept), len(text))
 	r.CutOffset = len(text)
 	if r.Cut {
