@@ -39,7 +39,10 @@ func (o *Outcome) WriteText(out io.Writer) error {
 			textfile.N0(r.FileLines), textfile.N0(r.FileUnits), strings.Join(removed, " and "))
 	}
 	fmt.Fprintf(w, "lines: %s of %s loaded (limit %s)%s\n", textfile.N0(r.LinesLoaded), textfile.N0(r.LinesTotal), textfile.N0(r.LineLimit), over(r.LinesOver))
-	fmt.Fprintf(w, "units: %s of %s loaded (limit %s UTF-16 code units)%s\n", textfile.N0(r.UnitsLoaded), textfile.N0(r.UnitsTotal), textfile.N0(r.UnitLimit), over(r.UnitsOver))
+	fmt.Fprintf(w, "units: %s of %s loaded (limit %s UTF-16 code units)%s\n", textfile.N0(r.UnitsCounted()), textfile.N0(r.UnitsTotal), textfile.N0(r.UnitLimit), over(r.UnitsOver))
+	if r.CRLFFolded > 0 {
+		fmt.Fprintf(w, "line ends: the limit counts the CR of each CRLF; Claude Code then turns CRLF into LF, so the session receives %s units\n", textfile.N0(r.UnitsLoaded))
+	}
 	switch r.Limit {
 	case LimitSize:
 		fmt.Fprintf(w, "cut: the file is over %s bytes; Claude Code loads none of it\n", textfile.N0(MaxBytes))
