@@ -124,6 +124,10 @@ type Result struct {
 	FrontmatterLines int       `json:"frontmatter_lines,omitempty"`
 	CommentLines     int       `json:"comment_lines,omitempty"`
 	Hidden           []Subject `json:"hidden,omitempty"`
+	// MemoryOff says why the session loads no memory at all (memory is
+	// switched off by a setting or the environment; see
+	// store.MemoryOff): nothing loads, whatever the limits.
+	MemoryOff string `json:"memory_off,omitempty"`
 	// TooLarge is set when the file is over MaxBytes and nothing loads.
 	TooLarge bool `json:"too_large,omitempty"`
 	// Warning is the line Claude Code appends to a cut index.
@@ -158,6 +162,15 @@ func ComputeSized(text string, size, lines, units int) Result {
 // removal of frontmatter and block comments.
 func ComputeGiven(text string, lines, units int) Result {
 	return compute(text, 0, lines, units, index.Parse(textfile.Lines(text)), true, true)
+}
+
+// switchOff is r for a session whose memory is off: the totals stay, and
+// nothing loads.
+func (r Result) switchOff(why string) Result {
+	r.MemoryOff = why
+	r.LinesLoaded, r.UnitsLoaded, r.CRLFFolded = 0, 0, 0
+	r.Text, r.Warning, r.Escaped = "", "", 0
+	return r
 }
 
 // UnitsCounted is the units the limit counted as loaded (CRs included):

@@ -13,7 +13,9 @@ import (
 func (o *Outcome) WriteText(out io.Writer) error {
 	w := &errWriter{w: out}
 	indexPath, r := o.Index, o.Result
-	if r.Cut {
+	if r.MemoryOff != "" {
+		fmt.Fprintf(w, "RESULT: memory is off: Claude Code loads no memory here (%s)\n", r.MemoryOff)
+	} else if r.Cut {
 		fmt.Fprintln(w, "RESULT: cut")
 	} else if r.Lost() {
 		fmt.Fprintln(w, "RESULT: entries hidden")

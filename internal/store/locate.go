@@ -54,6 +54,9 @@ type Location struct {
 	// no index loads at all.
 	IndexFrom    string  `json:"index_from,omitempty"`
 	IndexContent *string `json:"-"`
+	// MemoryOff says why a session here loads no memory at all (see
+	// MemoryOff); "" when memory is on.
+	MemoryOff string `json:"memory_off,omitempty"`
 }
 
 // IndexContentVar is the environment variable whose value, when set,
@@ -125,6 +128,7 @@ func Locate(getenv func(string) string, home, cwd string, o Options) Location {
 	if v, set := o.lookup(getenv, IndexContentVar); set {
 		l.IndexFrom, l.IndexContent = IndexContentVar, &v
 	}
+	l.MemoryOff = MemoryOff(getenv, home, cwd, o)
 	return l
 }
 
