@@ -33,9 +33,9 @@ type Outcome struct {
 }
 
 // Status is clean when everything loads, defects when anything is cut or
-// hidden.
+// hidden, or when memory is switched off (nothing loads).
 func (o *Outcome) Status() outcome.Status {
-	if o.Result.Lost() {
+	if o.Result.Lost() || o.Result.MemoryOff != "" {
 		return outcome.Defects
 	}
 	return outcome.Clean

@@ -45,6 +45,10 @@ func (o *Outcome) WriteText(out io.Writer) error {
 	if r.CRLFFolded > 0 {
 		fmt.Fprintf(w, "line ends: the limit counts the CR of each CRLF; Claude Code then turns CRLF into LF, so the session receives %s units\n", textfile.N0(r.UnitsLoaded))
 	}
+	switch {
+	case r.MemoryOff != "":
+		fmt.Fprintln(w, "off: none of the index loads, whatever its size; the limits below would apply with memory on")
+	}
 	switch r.Limit {
 	case LimitSize:
 		fmt.Fprintf(w, "cut: the file is over %s bytes; Claude Code loads none of it\n", textfile.N0(MaxBytes))
