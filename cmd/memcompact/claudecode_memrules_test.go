@@ -70,6 +70,39 @@ func TestClaudeCodeMemoryRules(t *testing.T) {
 		})
 	})
 
+	// CLAUDE_MEMORY_STORES set: the client mounts the stores it names and
+	// does not load the project's MEMORY.md; memcompact load says so and
+	// lists the stores as the client parses them.
+	t.Run("memory-stores", func(t *testing.T) {
+		sc := newScratch(t)
+		writeFile(t, filepath.Join(sc.defaultStore(t), "MEMORY.md"), "# Memory\n- [a](a.md) — the project's own store\n")
+		team := filepath.Join(sc.root, "team-mem")
+		writeFile(t, filepath.Join(team, "MEMORY.md"), "# Team\n- [t](t.md) — the team's store\n")
+		sc.env["CLAUDE_MEMORY_STORES"] = `["` + team + `"]`
+		api := newFakeAPI()
+		srv := httptest.NewServer(api)
+		defer srv.Close()
+		env := append(sc.environ(), "ANTHROPIC_BASE_URL="+srv.URL)
+		s := runClaude(t, claude, sc.cwd, env, nil, api, "/")
+		t.Logf("Claude Code loaded index %q (%d characters)", s.indexPath, len(s.text))
+		if strings.Contains(s.text, "the project's own store") {
+			t.Errorf("with CLAUDE_MEMORY_STORES set, Claude Code loaded the project's MEMORY.md")
+		}
+		l := runLoad(t, bin, sc.cwd, env, nil)
+		var doc struct {
+			Result string `json:"result"`
+			Store  struct {
+				MemoryStores []struct {
+					Mount, Mode, Scope string
+				} `json:"memory_stores"`
+			} `json:"store"`
+		}
+		json.Unmarshal([]byte(l.raw), &doc)
+		if doc.Result != "off" || l.LoadedText == nil || *l.LoadedText != "" || len(doc.Store.MemoryStores) != 1 || doc.Store.MemoryStores[0].Mount != "team-mem" {
+			t.Errorf("memcompact load with CLAUDE_MEMORY_STORES: %.600s", l.raw)
+		}
+	})
+
 	t.Run("crlf", func(t *testing.T) {
 		sc := newScratch(t)
 		var b strings.Builder
