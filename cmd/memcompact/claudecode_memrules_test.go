@@ -35,6 +35,21 @@ func TestClaudeCodeMemoryRules(t *testing.T) {
 	claude := realClaude(t, "the client's memory rules are not tried against the real Claude Code")
 	bin := testshared.Install(t, t.TempDir(), "memcompact")
 
+	// The control: with memory on, the same store and hooks give the model
+	// the index and the note, so the two checks below can fail.
+	t.Run("on-control", func(t *testing.T) {
+		sc := newScratch(t)
+		writeHookStore(t, sc.defaultStore(t))
+		installHooks(t, bin, sc)
+		api := newFakeAPI()
+		srv := httptest.NewServer(api)
+		defer srv.Close()
+		s := runClaude(t, claude, sc.cwd, append(sc.environ(), "ANTHROPIC_BASE_URL="+srv.URL), nil, api, "/")
+		if s.indexPath == "" || !bytes.Contains(bytes.Join(api.raws, nil), []byte("memcompact: this project")) {
+			t.Errorf("memory on: index loaded %q, note carried %v", s.indexPath, bytes.Contains(bytes.Join(api.raws, nil), []byte("memcompact: this project")))
+		}
+	})
+
 	off := func(t *testing.T, setup func(sc *scratch)) {
 		sc := newScratch(t)
 		writeHookStore(t, sc.defaultStore(t)) // a store with a note to give when memory is on
