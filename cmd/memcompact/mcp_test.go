@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -81,6 +85,11 @@ func mcpCases(dir string) map[string]struct {
 		"sweep_plan":    {map[string]any{"index": p("memory/MEMORY.md")}, 0},
 		// Without confirm, a dry run that gates every act: nothing written.
 		"sweep_apply": {map[string]any{"index": p("memory/MEMORY.md")}, 0},
+		"history":     {map[string]any{"store": p("memory")}, 0},
+		"journal":     {map[string]any{"store": p("memory")}, 0},
+		// The store matches the snapshot journal just took (tools are
+		// called in name order): nothing to undo, refused.
+		"undo": {map[string]any{"store": p("memory"), "to": "2026"}, 2},
 	}
 }
 
@@ -101,7 +110,10 @@ func TestMCP(t *testing.T) {
 	})
 }
 
-func testMCP(t *testing.T, bin string) {
+// mcpFixture lays mcpStore out in a new folder, with the sweep plan and
+// the inventory artifact two tools read, and returns the folder.
+func mcpFixture(t *testing.T, bin string) string {
+	t.Helper()
 	dir := t.TempDir()
 	for name, body := range mcpStore {
 		path := filepath.Join(dir, filepath.FromSlash(name))
@@ -126,6 +138,11 @@ func testMCP(t *testing.T, bin string) {
 		t.Fatalf("inventory: %v\n%s", err, out)
 	}
 
+	return dir
+}
+
+func testMCP(t *testing.T, bin string) {
+	dir := mcpFixture(t, bin)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.Command(bin, "mcp")
@@ -151,7 +168,7 @@ func testMCP(t *testing.T, bin string) {
 		}
 		if tool.Annotations == nil {
 			t.Errorf("%s: no annotations", tool.Name)
-		} else if ro := tool.Annotations.ReadOnlyHint; ro == (strings.HasPrefix(tool.Name, "compact_apply") || strings.HasPrefix(tool.Name, "sweep_")) {
+		} else if ro := tool.Annotations.ReadOnlyHint; ro == (strings.HasPrefix(tool.Name, "compact_apply") || strings.HasPrefix(tool.Name, "sweep_") || tool.Name == "journal" || tool.Name == "undo") {
 			t.Errorf("%s: readOnlyHint %v", tool.Name, ro)
 		}
 		c, ok := cases[tool.Name]
@@ -226,6 +243,24 @@ func testMCP(t *testing.T, bin string) {
 		t.Errorf("the demoted pointer is not in ARCHIVE.md:\n%s", b)
 	}
 
+	// undo previews without confirm and brings an entry back with it.
+	orphan := filepath.Join(dir, "memory", "project_orphan.md")
+	if err := os.Remove(orphan); err != nil {
+		t.Fatal(err)
+	}
+	for _, confirm := range []bool{false, true} {
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "undo", Arguments: map[string]any{
+			"store": filepath.Join(dir, "memory"), "entry": "project_orphan.md", "confirm": confirm}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := decodeResult(t, "undo", res)
+		_, statErr := os.Stat(orphan)
+		if got.ExitCode != 0 || (statErr == nil) != confirm {
+			t.Errorf("undo confirm=%v: exit %d, entry back %v: %s %q", confirm, got.ExitCode, statErr == nil, got.Result, got.Messages)
+		}
+	}
+
 	// Malformed arguments are a tool error, and the server keeps serving.
 	for _, bad := range []map[string]any{
 		{"index": 42},
@@ -277,8 +312,12 @@ func decodeResult(t *testing.T, name string, res *mcp.CallToolResult) mcpResult 
 	}
 	r.ExitCode = int(code)
 	r.Outcome, _ = res.Meta["outcome"].(string)
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil || res.StructuredContent == nil {
+	env, _ := res.StructuredContent.(map[string]any)
+	if env["exit_code"] != code || env["status"] != r.Outcome {
+		t.Errorf("%s: structuredContent's exit_code %v and status %v differ from _meta's %v %v", name, env["exit_code"], env["status"], code, r.Outcome)
+	}
+	b, err := json.Marshal(env["result"])
+	if err != nil || env["result"] == nil {
 		t.Errorf("%s: structured content: %v", name, err)
 		return r
 	}
@@ -312,4 +351,194 @@ func mcpEnv(dir string) []string {
 		"MEMCOMPACT_REFERENCE=",
 		"TZ=UTC",
 	}
+}
+
+// TestMCPSignalAndEOF runs "memcompact mcp" as a real process: SIGINT
+// ends it (Claude Code gives a server 140 ms), and so does the end of its
+// input, after every request read has been answered. The times are
+// logged, not asserted (the machine may be busy); a server that does not
+// stop within seconds fails.
+func TestMCPSignalAndEOF(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to send on Windows")
+	}
+	bin, err := exec.LookPath("memcompact")
+	if err != nil {
+		t.Fatalf("memcompact not on PATH: %v", err)
+	}
+	dir := t.TempDir()
+	const init = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
+	start := func() (*exec.Cmd, io.WriteCloser, *bufio.Reader) {
+		cmd := exec.Command(bin, "mcp")
+		cmd.Dir, cmd.Env = dir, mcpEnv(dir)
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(stdin, init)
+		out := bufio.NewReader(stdout)
+		if _, err := out.ReadString('\n'); err != nil {
+			t.Fatalf("no answer to initialize: %v", err)
+		}
+		return cmd, stdin, out
+	}
+	waitExit := func(cmd *exec.Cmd, what string) time.Duration {
+		t0 := time.Now()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("%s: %v", what, err)
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%s: the server did not exit", what)
+		}
+		return time.Since(t0)
+	}
+
+	cmd, stdin, _ := start()
+	cmd.Process.Signal(os.Interrupt)
+	t.Logf("exit after SIGINT: %v", waitExit(cmd, "SIGINT"))
+	stdin.Close()
+
+	cmd, stdin, out := start()
+	for id := 2; id <= 6; id++ {
+		fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"measure","arguments":{"path":%q}}}`+"\n", id, dir)
+	}
+	stdin.Close()
+	answered := map[float64]bool{}
+	for {
+		line, err := out.ReadString('\n')
+		var m map[string]any
+		if json.Unmarshal([]byte(line), &m) == nil {
+			if id, ok := m["id"].(float64); ok {
+				answered[id] = true
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	t.Logf("exit after the end of input: %v", waitExit(cmd, "stdin closed"))
+	for id := 2.0; id <= 6; id++ {
+		if !answered[id] {
+			t.Errorf("request %v was not answered before the server exited", id)
+		}
+	}
+}
+
+// TestMCPOfficialClients: the official TypeScript MCP SDK's client lists
+// every tool (its listTools rejects an output schema whose root is not an
+// object) and calls each one (its callTool validates structuredContent
+// against the output schema), and the MCP Inspector's CLI lists them.
+// .ci/run installs the pinned packages with npm and names them in
+// MEMCOMPACT_MCP_SDK (the install prefix) and MEMCOMPACT_MCP_INSPECTOR
+// (its mcp-inspector executable); without them the test skips.
+func TestMCPOfficialClients(t *testing.T) {
+	prefix, inspector := os.Getenv("MEMCOMPACT_MCP_SDK"), os.Getenv("MEMCOMPACT_MCP_INSPECTOR")
+	if prefix == "" && inspector == "" {
+		t.Skip("MEMCOMPACT_MCP_SDK and MEMCOMPACT_MCP_INSPECTOR are not set (.ci/run installs them with npm)")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node on PATH")
+	}
+	bin, err := exec.LookPath("memcompact")
+	if err != nil {
+		t.Fatalf("memcompact not on PATH: %v", err)
+	}
+	dir := mcpFixture(t, bin)
+	cases := mcpCases(dir)
+	if prefix != "" {
+		t.Run("typescript-sdk", func(t *testing.T) {
+			env := map[string]string{}
+			for _, kv := range mcpEnv(dir) {
+				k, v, _ := strings.Cut(kv, "=")
+				env[k] = v
+			}
+			args := map[string]any{}
+			for name, c := range cases {
+				args[name] = c.args
+			}
+			b, _ := json.Marshal(map[string]any{"dir": dir, "env": env, "args": args})
+			casesFile := filepath.Join(t.TempDir(), "cases.json")
+			if err := os.WriteFile(casesFile, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			script, _ := filepath.Abs(filepath.Join("testdata", "tsclient.cjs"))
+			out, err := exec.Command(node, script, prefix, bin, casesFile).Output()
+			if err != nil {
+				t.Fatalf("the TypeScript client failed: %v\n%s%s", err, out, stderrOf(err))
+			}
+			var got struct {
+				Tools []string
+				Calls map[string]struct {
+					ExitCode  *int   `json:"exit_code"`
+					Status    string `json:"status"`
+					IsError   bool   `json:"is_error"`
+					HasResult bool   `json:"has_result"`
+					Error     string `json:"error"`
+				}
+			}
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			if len(got.Tools) != len(cases) {
+				t.Errorf("the TypeScript client listed %d tools %v; the Go cases name %d", len(got.Tools), got.Tools, len(cases))
+			}
+			for _, name := range got.Tools {
+				c, r := cases[name], got.Calls[name]
+				if r.Error != "" || r.ExitCode == nil || *r.ExitCode != c.code || r.IsError || !r.HasResult || r.Status == "" {
+					t.Errorf("%s through the TypeScript client: %+v; want exit %d with a result", name, r, c.code)
+				}
+			}
+		})
+	}
+	if inspector != "" {
+		t.Run("inspector", func(t *testing.T) {
+			cmd := exec.Command(inspector, "--cli", bin, "mcp", "--method", "tools/list")
+			cmd.Dir = dir
+			cmd.Env = append(mcpEnv(dir), "PATH="+os.Getenv("PATH"))
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("the Inspector failed: %v\n%s%s", err, out, stderrOf(err))
+			}
+			var list struct {
+				Tools []struct {
+					Name         string         `json:"name"`
+					OutputSchema map[string]any `json:"outputSchema"`
+				} `json:"tools"`
+			}
+			if err := json.Unmarshal(out, &list); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			if len(list.Tools) != len(cases) {
+				t.Errorf("the Inspector listed %d tools; the Go cases name %d", len(list.Tools), len(cases))
+			}
+			for _, tool := range list.Tools {
+				if tool.OutputSchema["type"] != "object" {
+					t.Errorf("%s: output schema type %v", tool.Name, tool.OutputSchema["type"])
+				}
+			}
+		})
+	}
+}
+
+// stderrOf is what a failed command wrote on stderr.
+func stderrOf(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return string(ee.Stderr)
+	}
+	return ""
 }

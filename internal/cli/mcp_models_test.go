@@ -37,7 +37,8 @@ func TestMCPCompactPlanCarriesThePrompt(t *testing.T) {
 
 func firstFile(t *testing.T, res *mcp.CallToolResult) map[string]any {
 	t.Helper()
-	doc, _ := res.StructuredContent.(map[string]any)
+	env, _ := res.StructuredContent.(map[string]any)
+	doc, _ := env["result"].(map[string]any)
 	files, _ := doc["files"].([]any)
 	if len(files) == 0 {
 		t.Fatalf("no files in %v", res.StructuredContent)

@@ -119,6 +119,18 @@ var mcpCases = []mcpCase{
 	}, func(f *fixture) []string {
 		return []string{"compact", "--json", "--summary", f.p(pSummary), "--dry-run", "--root", f.root, f.p(pMemFile)}
 	}},
+	{"history", "history", func(f *fixture) map[string]any { return map[string]any{"store": f.storeDir, "since": "7d"} },
+		func(f *fixture) []string { return []string{"history", "--json", "--since", "7d", f.storeDir} }},
+	{"journal-prune", "journal", func(f *fixture) map[string]any {
+		return map[string]any{"store": f.storeDir, "action": "prune", "dry_run": true}
+	}, func(f *fixture) []string { return []string{"journal", "prune", "--dry-run", "--json", f.storeDir} }},
+	{"journal-status", "journal", func(f *fixture) map[string]any { return map[string]any{"store": f.storeDir, "action": "status"} },
+		func(f *fixture) []string { return []string{"history", "--json", f.storeDir} }},
+	{"undo-missing", "undo", func(f *fixture) map[string]any {
+		return map[string]any{"store": filepath.Join(f.dir, "nosuch"), "entry": "x.md"}
+	}, func(f *fixture) []string {
+		return []string{"undo", "--json", "--entry", "x.md", "--store", filepath.Join(f.dir, "nosuch")}
+	}},
 	{"sweep_plan", "sweep_plan", func(f *fixture) map[string]any { return map[string]any{"index": f.p(pIndex)} },
 		func(f *fixture) []string { return []string{"sweep", "plan", "--json", f.p(pIndex)} }},
 	{"sweep_apply", "sweep_apply", func(f *fixture) map[string]any { return map[string]any{"index": f.p(pIndex)} },
@@ -154,14 +166,18 @@ func TestMCPMatchesCLI(t *testing.T) {
 			if err := json.Unmarshal(out.Bytes(), &want); err != nil {
 				t.Fatalf("CLI printed no JSON (exit %d): %v\n%s", code, err, out.String())
 			}
-			got := res.StructuredContent
+			env, _ := res.StructuredContent.(map[string]any)
+			got := env["result"]
+			if env["exit_code"] != float64(code) {
+				t.Errorf("structuredContent's exit_code %v, CLI %d", env["exit_code"], code)
+			}
 			if c.tool == "compact_apply" {
 				// The tool passes the summary as a value, named "agent";
 				// the CLI names the file it read it from.
 				got, want = withoutSummaryPath(got), withoutSummaryPath(want)
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("structuredContent differs from the CLI's --json\ntool: %v\nCLI:  %v", res.StructuredContent, want)
+				t.Errorf("structuredContent's result differs from the CLI's --json\ntool: %v\nCLI:  %v", env["result"], want)
 			}
 			if tc, ok := res.Content[0].(*mcp.TextContent); c.tool != "compact_apply" && (!ok || tc.Text != out.String()) {
 				t.Errorf("text content is not the CLI's stdout:\n%v\nCLI:\n%s", res.Content[0], out.String())

@@ -282,6 +282,12 @@ func (d *diagnosis) stores() {
 	if loc == nil {
 		return
 	}
+	if loc.MemoryOff != "" {
+		d.add(Finding{Area: AreaStore, Status: StatusProblem,
+			Summary: "memory is off: Claude Code loads none of this store in this project's sessions (" + loc.MemoryOff + ")",
+			Details: []string{"the agent neither reads MEMORY.md nor is told to keep memory; what the store holds is never recalled"},
+			Command: "turn it on where it was turned off: unset $" + store.DisableAutoMemoryVar + ", or remove \"autoMemoryEnabled\": false from the settings file named"})
+	}
 	var split []string
 	entries := 0
 	for _, r := range d.opt.Related {

@@ -181,6 +181,12 @@ func sessionStart(ctx context.Context, req Request, in *hookjson.Input, res *Res
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
+	// A session whose memory is switched off loads no memory, so the
+	// agent gets no note about one; the user is told on stderr.
+	if why := store.MemoryOff(req.Getenv, req.Home, cwd, store.Options{LookupEnv: req.LookupEnv}); why != "" {
+		res.note("memory is off (%s): Claude Code loads no memory in this session, so memcompact gives the agent no note", why)
+		return
+	}
 	_, indexPath, _, err := store.FindIndexWith(req.Getenv, req.Home, cwd, store.Options{LookupEnv: req.LookupEnv})
 	if err != nil {
 		res.note("%v; nothing to report", err)

@@ -6,7 +6,7 @@ import store "github.com/memcompact/memcompact/internal/store"
 // both return the same object. Result's fields are inlined.
 type Report struct {
 	SchemaVersion int    `json:"schema_version"` // 1
-	Outcome       string `json:"result"`         // "whole", "cut" or "hidden"
+	Outcome       string `json:"result"`         // "whole", "cut", "hidden" or "off" (memory switched off)
 	Index         string `json:"index"`          // the index path as given
 	Result
 	SubjectsPastCut int `json:"subjects_past_cut"`
@@ -32,6 +32,8 @@ type ErrorReport struct {
 func NewReport(index string, r Result) Report {
 	out := Report{SchemaVersion: 1, Outcome: "whole", Index: index, Result: r, SubjectsPastCut: len(r.PastCut)}
 	switch {
+	case r.MemoryOff != "":
+		out.Outcome = "off"
 	case r.Cut:
 		out.Outcome = "cut"
 	case r.Lost():

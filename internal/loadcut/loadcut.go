@@ -88,11 +88,18 @@ type Result struct {
 	UnitLimit int `json:"unit_limit"`
 	// Lines and units as Claude Code counts them: of the text left once
 	// frontmatter and block comments are gone, after trimming, lines split
-	// at "\n", units in UTF-16 with every CR counted.
+	// at "\n", units in UTF-16 with every CR counted. UnitsLoaded is what
+	// the session receives of the memory (before escapes and the cut
+	// warning): Claude Code turns each CRLF into LF after the cut, so a
+	// CRLF file loads CRLFFolded units fewer than the limit counted.
 	LinesTotal  int `json:"lines_total"`
 	LinesLoaded int `json:"lines_loaded"`
 	UnitsTotal  int `json:"units_total"`
 	UnitsLoaded int `json:"units_loaded"`
+	// CRLFFolded counts the CRs of CRLF pairs in the loaded text, which
+	// the limit counts and the session does not receive; 0 (absent) for a
+	// file without CRLF.
+	CRLFFolded int `json:"crlf_folded,omitempty"`
 	// LinesOver and UnitsOver report each limit exceeded by the whole
 	// text, whichever one cut.
 	LinesOver bool `json:"lines_over"`
@@ -120,6 +127,10 @@ type Result struct {
 	FrontmatterLines int       `json:"frontmatter_lines,omitempty"`
 	CommentLines     int       `json:"comment_lines,omitempty"`
 	Hidden           []Subject `json:"hidden,omitempty"`
+	// MemoryOff says why the session loads no memory at all (memory is
+	// switched off by a setting or the environment; see
+	// store.MemoryOff): nothing loads, whatever the limits.
+	MemoryOff string `json:"memory_off,omitempty"`
 	// TooLarge is set when the file is over MaxBytes and nothing loads.
 	TooLarge bool `json:"too_large,omitempty"`
 	// Warning is the line Claude Code appends to a cut index.
@@ -155,6 +166,19 @@ func ComputeSized(text string, size, lines, units int) Result {
 func ComputeGiven(text string, lines, units int) Result {
 	return compute(text, 0, lines, units, index.Parse(textfile.Lines(text)), true, true)
 }
+
+// switchOff is r for a session whose memory is off: the totals stay, and
+// nothing loads.
+func (r Result) switchOff(why string) Result {
+	r.MemoryOff = why
+	r.LinesLoaded, r.UnitsLoaded, r.CRLFFolded = 0, 0, 0
+	r.Text, r.Warning, r.Escaped = "", "", 0
+	return r
+}
+
+// UnitsCounted is the units the limit counted as loaded (CRs included):
+// the figure the cut is judged by.
+func (r Result) UnitsCounted() int { return r.UnitsLoaded + r.CRLFFolded }
 
 // ComputeParsed is Compute for a caller that has parsed the text already:
 // ix is index.Parse(textfile.Lines(text)), which it only reads. Without
@@ -216,7 +240,8 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 	if kept == "" && r.Cut {
 		r.LinesLoaded = 0
 	}
-	r.UnitsLoaded = keptUnits
+	r.CRLFFolded = strings.Count(kept, "\r\n")
+	r.UnitsLoaded = keptUnits - r.CRLFFolded
 	loaded := v.visible(start, start+len(kept), len(text))
 	r.CutOffset = len(text)
 	if r.Cut {

@@ -110,8 +110,8 @@ func TestCompute(t *testing.T) {
 			if r.Limit != w.limit || r.Cut != (w.limit != LimitNone) || r.FirstCutLine != w.firstCut {
 				t.Errorf("limit %s cut %v first cut line %d; want %s, %d", r.Limit, r.Cut, r.FirstCutLine, w.limit, w.firstCut)
 			}
-			if r.LinesLoaded != w.linesLoaded || r.UnitsLoaded != w.unitsLoaded || r.LinesOver != w.linesOver || r.UnitsOver != w.unitsOver {
-				t.Errorf("loaded %d lines %d units (over %v %v); want %d, %d (%v %v)", r.LinesLoaded, r.UnitsLoaded, r.LinesOver, r.UnitsOver, w.linesLoaded, w.unitsLoaded, w.linesOver, w.unitsOver)
+			if r.LinesLoaded != w.linesLoaded || r.UnitsCounted() != w.unitsLoaded || r.LinesOver != w.linesOver || r.UnitsOver != w.unitsOver {
+				t.Errorf("loaded %d lines %d units (over %v %v); want %d, %d (%v %v)", r.LinesLoaded, r.UnitsCounted(), r.LinesOver, r.UnitsOver, w.linesLoaded, w.unitsLoaded, w.linesOver, w.unitsOver)
 			}
 			if r.SubjectsTotal != w.subjectTotal {
 				t.Errorf("subjects total %d, want %d", r.SubjectsTotal, w.subjectTotal)
@@ -123,8 +123,8 @@ func TestCompute(t *testing.T) {
 			if fmt.Sprint(r.PastCut) != fmt.Sprint(wantPast) && !(len(r.PastCut) == 0 && len(wantPast) == 0) {
 				t.Errorf("past the cut:\n%v\nwant:\n%v", head(r.PastCut), head(wantPast))
 			}
-			if o := oracle(text, DefaultLines, DefaultUnits); o != r.UnitsLoaded {
-				t.Errorf("oracle keeps %d units, Compute %d", o, r.UnitsLoaded)
+			if o := oracle(text, DefaultLines, DefaultUnits); o != r.UnitsCounted() {
+				t.Errorf("oracle keeps %d units, Compute %d", o, r.UnitsCounted())
 			}
 		})
 	}
@@ -162,19 +162,19 @@ func TestUnitStraddle(t *testing.T) {
 					t.Fatalf("built %d units, want %d", r.UnitsTotal, 25000+extra)
 				}
 				if extra == 0 {
-					if r.Cut || len(r.PastCut) != 0 || r.UnitsLoaded != 25000 || r.LinesLoaded != 127 {
+					if r.Cut || len(r.PastCut) != 0 || r.UnitsCounted() != 25000 || r.LinesLoaded != 127 {
 						t.Errorf("at exactly the limit: %+v", r)
 					}
 					return
 				}
-				if !r.Cut || r.Limit != LimitUnits || r.UnitsLoaded != c.loadedIfCut || r.LinesLoaded != 126 || r.FirstCutLine != 127 {
+				if !r.Cut || r.Limit != LimitUnits || r.UnitsCounted() != c.loadedIfCut || r.LinesLoaded != 126 || r.FirstCutLine != 127 {
 					t.Errorf("one past the limit: %+v", r)
 				}
 				if fmt.Sprint(r.PastCut) != fmt.Sprint(subs[124:]) {
 					t.Errorf("past the cut %v, want %v", r.PastCut, subs[124:])
 				}
-				if o := oracle(text, DefaultLines, DefaultUnits); o != r.UnitsLoaded {
-					t.Errorf("oracle keeps %d units, Compute %d", o, r.UnitsLoaded)
+				if o := oracle(text, DefaultLines, DefaultUnits); o != r.UnitsCounted() {
+					t.Errorf("oracle keeps %d units, Compute %d", o, r.UnitsCounted())
 				}
 			})
 		}
@@ -220,8 +220,8 @@ func TestComputeSmall(t *testing.T) {
 			if r.Limit != c.limit || strings.Join(past, " ") != c.past || r.FirstCutLine != c.firstCut {
 				t.Errorf("got limit %s, past %q, first cut %d; want %s, %q, %d (%+v)", r.Limit, past, r.FirstCutLine, c.limit, c.past, c.firstCut, r)
 			}
-			if o := oracle(c.text, c.lines, c.units); o != r.UnitsLoaded {
-				t.Errorf("oracle keeps %d units, Compute %d", o, r.UnitsLoaded)
+			if o := oracle(c.text, c.lines, c.units); o != r.UnitsCounted() {
+				t.Errorf("oracle keeps %d units, Compute %d", o, r.UnitsCounted())
 			}
 		})
 	}
@@ -294,8 +294,8 @@ func FuzzCompute(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, lines, units int) {
 		lines, units = lines%300, units%400
 		r := Compute(text, lines, units)
-		if o := oracle(text, lines, units); o != r.UnitsLoaded {
-			t.Fatalf("oracle keeps %d units, Compute %d (%+v)", o, r.UnitsLoaded, r)
+		if o := oracle(text, lines, units); o != r.UnitsCounted() {
+			t.Fatalf("oracle keeps %d units, Compute %d (%+v)", o, r.UnitsCounted(), r)
 		}
 		if r.Cut != (len(r.PastCut) > 0 || r.Limit != LimitNone) && len(r.PastCut) > 0 {
 			t.Fatalf("subjects past a cut that did not happen: %+v", r)
@@ -343,8 +343,8 @@ func TestRealStores(t *testing.T) {
 			continue
 		}
 		r := Compute(f.Text, DefaultLines, DefaultUnits)
-		if o := oracle(f.Text, DefaultLines, DefaultUnits); o != r.UnitsLoaded {
-			t.Errorf("%s: oracle keeps %d units, Compute %d", p, o, r.UnitsLoaded)
+		if o := oracle(f.Text, DefaultLines, DefaultUnits); o != r.UnitsCounted() {
+			t.Errorf("%s: oracle keeps %d units, Compute %d", p, o, r.UnitsCounted())
 		}
 		name := filepath.Base(filepath.Dir(p))
 		got := ""
@@ -364,4 +364,25 @@ var wantCut = map[string]string{
 	"Warrenpoobear__claude-memory":                     "units 101 169/226",
 	"davidtleess__dg-cockpit":                          "units 77 42/111",
 	"khursheedkhanaiforgood-ai__claude-memory-private": "units 119 13/87",
+}
+
+// TestCRLFUnitsLoaded: Claude Code counts a CRLF file's CRs against the
+// limit, then turns each CRLF into LF; units_loaded is what the session
+// receives, and the folded CRs are counted beside it.
+func TestCRLFUnitsLoaded(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		folded     int
+	}{
+		{"LF", "# Memory\n- [a](a.md)\n- [b](b.md)\n", 0},
+		{"CRLF", "# Memory\r\n- [a](a.md)\r\n- [b](b.md)\r\n", 2},
+		{"lone CR", "# Memory\r- [a](a.md)\r\n", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := Compute(c.text, DefaultLines, DefaultUnits)
+			if r.UnitsLoaded != jsLen(r.Text) || r.CRLFFolded != c.folded || r.UnitsCounted() != r.UnitsTotal {
+				t.Errorf("units_loaded %d, text %d units, folded %d (want %d), counted %d of %d", r.UnitsLoaded, jsLen(r.Text), r.CRLFFolded, c.folded, r.UnitsCounted(), r.UnitsTotal)
+			}
+		})
+	}
 }

@@ -33,9 +33,9 @@ type Outcome struct {
 }
 
 // Status is clean when everything loads, defects when anything is cut or
-// hidden.
+// hidden, or when memory is switched off (nothing loads).
 func (o *Outcome) Status() outcome.Status {
-	if o.Result.Lost() {
+	if o.Result.Lost() || o.Result.MemoryOff != "" {
 		return outcome.Defects
 	}
 	return outcome.Clean
@@ -75,7 +75,7 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 		if l != nil && l.IndexContent != nil {
 			// The index text comes from the environment; the file on
 			// disk, if any, is not read.
-			return &Outcome{Index: filepath.Join(l.Dir, memstore.IndexName), Result: ComputeGiven(*l.IndexContent, lines, units), WithText: req.Text, Store: l}, nil
+			return offIf(&Outcome{Index: filepath.Join(l.Dir, memstore.IndexName), Result: ComputeGiven(*l.IndexContent, lines, units), WithText: req.Text, Store: l}), nil
 		}
 		if err != nil {
 			var e *outcome.Error
@@ -95,7 +95,17 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 	case err != nil:
 		return nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonUnreadable, File: indexPath, Msg: err.Error(), Err: err}
 	}
-	return &Outcome{Index: indexPath, Result: ComputeSized(f.Text, len(f.Raw), lines, units), WithText: req.Text, Store: loc}, nil
+	return offIf(&Outcome{Index: indexPath, Result: ComputeSized(f.Text, len(f.Raw), lines, units), WithText: req.Text, Store: loc}), nil
+}
+
+// offIf is o with nothing loaded when the current project's sessions load
+// no memory (memory switched off). An index named on the command line is
+// judged as a file, whatever this project's sessions do.
+func offIf(o *Outcome) *Outcome {
+	if o.Store != nil && o.Store.MemoryOff != "" {
+		o.Result = o.Result.switchOff(o.Store.MemoryOff)
+	}
+	return o
 }
 
 // locatedError is a failure to find the current project's index that

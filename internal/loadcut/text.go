@@ -13,7 +13,9 @@ import (
 func (o *Outcome) WriteText(out io.Writer) error {
 	w := &errWriter{w: out}
 	indexPath, r := o.Index, o.Result
-	if r.Cut {
+	if r.MemoryOff != "" {
+		fmt.Fprintf(w, "RESULT: memory is off: Claude Code loads no memory here (%s)\n", r.MemoryOff)
+	} else if r.Cut {
 		fmt.Fprintln(w, "RESULT: cut")
 	} else if r.Lost() {
 		fmt.Fprintln(w, "RESULT: entries hidden")
@@ -39,7 +41,14 @@ func (o *Outcome) WriteText(out io.Writer) error {
 			textfile.N0(r.FileLines), textfile.N0(r.FileUnits), strings.Join(removed, " and "))
 	}
 	fmt.Fprintf(w, "lines: %s of %s loaded (limit %s)%s\n", textfile.N0(r.LinesLoaded), textfile.N0(r.LinesTotal), textfile.N0(r.LineLimit), over(r.LinesOver))
-	fmt.Fprintf(w, "units: %s of %s loaded (limit %s UTF-16 code units)%s\n", textfile.N0(r.UnitsLoaded), textfile.N0(r.UnitsTotal), textfile.N0(r.UnitLimit), over(r.UnitsOver))
+	fmt.Fprintf(w, "units: %s of %s loaded (limit %s UTF-16 code units)%s\n", textfile.N0(r.UnitsCounted()), textfile.N0(r.UnitsTotal), textfile.N0(r.UnitLimit), over(r.UnitsOver))
+	if r.CRLFFolded > 0 {
+		fmt.Fprintf(w, "line ends: the limit counts the CR of each CRLF; Claude Code then turns CRLF into LF, so the session receives %s units\n", textfile.N0(r.UnitsLoaded))
+	}
+	switch {
+	case r.MemoryOff != "":
+		fmt.Fprintln(w, "off: none of the index loads, whatever its size; the limits below would apply with memory on")
+	}
 	switch r.Limit {
 	case LimitSize:
 		fmt.Fprintf(w, "cut: the file is over %s bytes; Claude Code loads none of it\n", textfile.N0(MaxBytes))

@@ -3,13 +3,14 @@
 //
 // Every tool is a thin face over a memcompact engine: its typed input
 // becomes the engine's Request, the engine's Run answers with the request's
-// context, and the tool returns as structuredContent the very document
-// 'memcompact VERB --json' prints for the same input, validated against the
-// tool's published output schema. An agent therefore sees what a person
-// sees at the command line, and no verdict can drift between the two faces.
-// The exit code the CLI would return rides beside it in the result's _meta
-// ({"exit_code": 1, "outcome": "defects"}) and in the second text content,
-// with what the CLI would say on stderr.
+// context, and the tool returns as structuredContent an envelope (type
+// Envelope) of the exit code, status, hints and stderr lines the CLI would
+// give, with in "result" the very document 'memcompact VERB --json' prints
+// for the same input. Claude Code hands the model only the structured
+// content, so the verdict and the way forward travel in it. An agent
+// therefore sees what a person sees at the command line, and no verdict can
+// drift between the two faces. The exit code also rides in the result's
+// _meta and in the second text content, with the stderr lines.
 //
 // A defects verdict is a successful call (the instrument worked); a usage
 // error, including malformed tool arguments, is a tool error, so the agent
@@ -63,7 +64,7 @@ func New(h *Host, version string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "memcompact", Version: version}, &mcp.ServerOptions{
 		Instructions: "memcompact keeps an agent's file-based memory (MEMORY.md and its entry files) small without forgetting. " +
 			"Start with doctor or check; every path argument defaults as the CLI's does (the current project's store). " +
-			"Each result's structured content is the CLI's --json output; its _meta carries the exit code.",
+			"Each result's structured content carries the exit code, status, hints and messages the CLI would give, and in result the CLI's --json output.",
 	})
 	for _, add := range tools {
 		add(s, h)
@@ -110,23 +111,46 @@ func genericFailure(err error) reply {
 
 // addTool registers a tool whose handler answers with a reply. Its input
 // schema accepts null for every property (null counts as not given), and
-// its output schema is derived from outs, the documents it may return.
+// its output schema is the result envelope around the documents outs it
+// may return. The arguments are checked here, before they reach the
+// handler, so a wrong type is a tool error in plain words.
 func addTool[In any](s *mcp.Server, t *mcp.Tool, outs []any, h func(context.Context, In) reply) {
-	t.InputSchema = inputSchema[In]()
-	t.OutputSchema = outputSchema(outs...)
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-		return finish(t.Name, h(ctx, in))
+	in := inputSchema[In]()
+	t.InputSchema = in
+	t.OutputSchema = envelopeSchema(outputSchema(outs...))
+	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var v In
+		if err := decodeArgs(in, req.Params.Arguments, &v); err != nil {
+			res, _, ferr := finish(t.Name, reply{status: outcome.Usage, messages: []string{"memcompact: error: " + t.Name + ": " + err.Error()}})
+			return res, ferr
+		}
+		res, _, err := finish(t.Name, h(ctx, v))
+		return res, err
 	})
 }
 
-// finish shapes a reply as the tool's result: the document as the CLI
-// prints it, then the status and the CLI's stderr lines. A usage error
-// is a tool error carrying the same result, so the agent sees what was
-// wrong with its arguments.
+// Envelope is every tool's structuredContent: the exit code and status
+// the CLI would give, its hints and stderr lines, and the document
+// 'memcompact VERB --json' prints (absent when the verb prints none).
+// Claude Code hands the model only the structured content, so the verdict
+// and the way forward travel in it, not only in _meta and the text.
+type Envelope struct {
+	ExitCode int      `json:"exit_code"`
+	Status   string   `json:"status"`
+	Hints    []string `json:"hints"`
+	Messages []string `json:"messages"`
+	Result   any      `json:"result,omitempty"`
+}
+
+// finish shapes a reply as the tool's result: the envelope as structured
+// content, the document as the CLI prints it, then the status and the
+// CLI's stderr lines as text. A usage error is a tool error carrying the
+// same result, so the agent sees what was wrong with its arguments.
 func finish(tool string, r reply) (*mcp.CallToolResult, any, error) {
 	word := r.status.String()
 	res := &mcp.CallToolResult{Meta: mcp.Meta{"exit_code": int(r.status), "outcome": word}, IsError: r.status == outcome.Usage}
 	var text bytes.Buffer
+	var doc any
 	if r.doc != nil {
 		if raw, ok := r.doc.(json.RawMessage); ok {
 			text.Write(raw)
@@ -134,16 +158,54 @@ func finish(tool string, r reply) (*mcp.CallToolResult, any, error) {
 		} else if err := jsonout.Write(&text, r.doc); err != nil {
 			return nil, nil, fmt.Errorf("%s: %v", tool, err)
 		}
+		// The document as a client decodes it, so what is sent is what
+		// the CLI prints whatever Go type built it.
+		if err := json.Unmarshal(text.Bytes(), &doc); err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", tool, err)
+		}
 	}
 	status := fmt.Sprintf("exit %d (%s)", int(r.status), word)
 	if len(r.messages) > 0 {
 		status += "\n" + strings.Join(r.messages, "\n")
 	}
-	res.Content = []mcp.Content{&mcp.TextContent{Text: text.String()}, &mcp.TextContent{Text: status}}
-	if r.doc == nil {
-		return res, nil, nil
+	env := Envelope{ExitCode: int(r.status), Status: word, Hints: hintsOf(r.messages), Messages: r.messages, Result: doc}
+	if env.Messages == nil {
+		env.Messages = []string{}
 	}
-	return res, r.doc, nil
+	res.Content = []mcp.Content{&mcp.TextContent{Text: text.String()}, &mcp.TextContent{Text: status}}
+	res.StructuredContent = env
+	return res, env, nil
+}
+
+// hintsOf is the text of the CLI's hint lines among messages.
+func hintsOf(messages []string) []string {
+	hints := []string{}
+	for _, m := range messages {
+		if h, ok := strings.CutPrefix(m, "memcompact: hint: "); ok {
+			hints = append(hints, h)
+		}
+	}
+	return hints
+}
+
+// envelopeSchema is the output schema of a tool whose documents doc
+// describes: an object at the root, as every MCP client requires.
+func envelopeSchema(doc *jsonschema.Schema) *jsonschema.Schema {
+	strs := func(d string) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: d}
+	}
+	doc.Description = "the document 'memcompact VERB --json' prints; absent when the verb prints none"
+	return &jsonschema.Schema{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"exit_code": {Type: "integer", Description: "the exit code the CLI would return: 0 ok, 1 defects, 2 refused, 3 usage"},
+			"status":    {Type: "string", Description: "the exit code's word"},
+			"hints":     strs("what to do next, as the CLI's hint lines say it"),
+			"messages":  strs("what the CLI would print on stderr (errors, hints, warnings)"),
+			"result":    doc,
+		},
+		Required: []string{"exit_code", "status", "hints", "messages"},
+	}
 }
 
 // readOnly and writes are the annotations of the two kinds of tools.

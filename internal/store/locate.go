@@ -54,6 +54,15 @@ type Location struct {
 	// no index loads at all.
 	IndexFrom    string  `json:"index_from,omitempty"`
 	IndexContent *string `json:"-"`
+	// MemoryOff says why a session here loads no memory at all (see
+	// MemoryOff); "" when memory is on.
+	MemoryOff string `json:"memory_off,omitempty"`
+	// MemoryStores are the stores CLAUDE_MEMORY_STORES names, as the
+	// client parses them; MemoryStoresError is why it rejects the value.
+	// While the variable is set the client does not load this store's
+	// MEMORY.md (see MemoryStoresVar).
+	MemoryStores      []MemoryStore `json:"memory_stores,omitempty"`
+	MemoryStoresError string        `json:"memory_stores_error,omitempty"`
 }
 
 // IndexContentVar is the environment variable whose value, when set,
@@ -124,6 +133,17 @@ func Locate(getenv func(string) string, home, cwd string, o Options) Location {
 	l.Dir, l.Default = norm.NFC.String(l.Dir), norm.NFC.String(l.Default)
 	if v, set := o.lookup(getenv, IndexContentVar); set {
 		l.IndexFrom, l.IndexContent = IndexContentVar, &v
+	}
+	l.MemoryOff = MemoryOff(getenv, home, cwd, o)
+	if v := getenv(MemoryStoresVar); strings.TrimSpace(v) != "" {
+		stores, err := MemoryStores(getenv)
+		l.MemoryStores = stores
+		if err != nil {
+			l.MemoryStoresError = err.Error()
+		}
+		if l.MemoryOff == "" {
+			l.MemoryOff = "$" + MemoryStoresVar + " is set: Claude Code mounts the stores it names and does not load this MEMORY.md"
+		}
 	}
 	return l
 }

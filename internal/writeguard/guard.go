@@ -73,6 +73,10 @@ type Verdict struct {
 	Store    string    `json:"store,omitempty"` // the store directory, when the file is in one
 	Index    bool      `json:"index"`           // the file is the store's MEMORY.md
 	Problems []Problem `json:"problems"`
+	// Guidance, on a denied write to an index near or past Claude Code's
+	// read limit, is the way to shrink it that the guard allows (see
+	// capacityGuidance); the agent reads it after the problems.
+	Guidance string `json:"guidance,omitempty"`
 	// Skipped says why the guard did not judge a call outside every
 	// memory store; the hook prints it on stderr.
 	Skipped []string `json:"skipped,omitempty"`
@@ -111,6 +115,9 @@ func (v *Verdict) Reason() string {
 	fmt.Fprintf(&b, "memcompact blocked this write to %s (memory store %s):", name, v.Store)
 	for _, p := range v.Problems {
 		fmt.Fprintf(&b, "\n- %s. %s", p.Message, p.Fix)
+	}
+	if v.Guidance != "" {
+		b.WriteString("\n" + v.Guidance)
 	}
 	return b.String()
 }
@@ -286,4 +293,5 @@ var checks = []func(*change){
 	checkHooks,
 	checkSharedNotes,
 	checkDroppedPointers,
+	capacityGuidance, // last: it speaks only when another check denied
 }

@@ -169,8 +169,8 @@ func checkLoadCut(c *change) {
 	for _, s := range added(before.PastCut, after.PastCut, func(s loadcut.Subject) string { return s.Target }) {
 		lost = append(lost, fmt.Sprintf("line %d [%s](%s)", s.Line, s.LinkText, s.Target))
 	}
-	pastBefore := before.UnitsTotal - before.UnitsLoaded
-	pastAfter := after.UnitsTotal - after.UnitsLoaded
+	pastBefore := before.UnitsTotal - before.UnitsCounted()
+	pastAfter := after.UnitsTotal - after.UnitsCounted()
 	if before.Cut && len(lost) == 0 && pastAfter <= pastBefore {
 		return
 	}
