@@ -82,6 +82,10 @@ type UndoPlan struct {
 	Skipped  []string `json:"skipped"` // files that cannot be brought back, and why
 
 	old *oldIndex // the snapshot's index, read and parsed once (planPointers)
+	// unreadable names a file of the store itself (not of the journal)
+	// the plan had to read and could not: the safety snapshot could not
+	// keep it, so the undo is refused whole rather than done in part.
+	unreadable string
 }
 
 // oldIndex is a snapshot's index as planPointers uses it, for every entry
@@ -149,7 +153,7 @@ func RunUndo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 	}
 	plan.dropNoOps()
 	res := &UndoResult{Status: "planned", Plan: plan, Store: req.Store}
-	if len(plan.Actions) == 0 && len(plan.Skipped) > 0 {
+	if len(plan.Actions) == 0 && len(plan.Skipped) > 0 || plan.unreadable != "" {
 		return res, notRestored(plan, "nothing was changed")
 	}
 	if len(plan.Actions) == 0 {
@@ -472,6 +476,7 @@ func (p *UndoPlan) reindex(j *Journal) *Action {
 	raw, err := readStoreFile(filepath.Join(j.Store, IndexName))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		p.Skipped = append(p.Skipped, fmt.Sprintf("%s: %v", IndexName, err))
+		p.unreadable = IndexName
 		return nil
 	}
 	a := Action{Kind: "reindex", Path: IndexName, Before: int64(len(raw)), After: int64(len(raw)), data: raw}
