@@ -2,6 +2,8 @@ package distill
 
 import (
 	"strconv"
+
+	"github.com/memcompact/memcompact/internal/facts"
 	"strings"
 )
 
@@ -172,7 +174,10 @@ type builtin struct {
 }
 
 // stmt is a statement of a later entry.
-type stmt struct{ stamp, key, subj string }
+type stmt struct {
+	stamp, key, subj string
+	rev              bool // says it replaces an earlier statement
+}
 
 // item is one bullet being built.
 type item struct {
@@ -186,6 +191,8 @@ type item struct {
 	parent string   // the section the entry sits under
 	month  string   // YYYY-MM of the first stamp
 	keep   bool     // head must stay live
+	prio   bool     // head is a priority fact
+	rev    bool     // head says it replaces an earlier statement
 	sup    string   // set when a later statement reverses the head
 	fkey   string   // firstKey(head), for a stated head
 	subj   string   // subjectKey(fkey)
@@ -197,6 +204,9 @@ type part struct {
 	nested []string // or, for a list item with items of its own, lines below it
 	keep   bool
 	signal bool
+	prio   bool // a priority fact: health and safety, a person's attribute
+	code   bool // nested is a code block or a table, whole
+	rev    bool // says it replaces an earlier statement ("… instead")
 	sup    string // the stamp of a later statement that reverses this one
 	fkey   string // firstKey(text)
 	subj   string // subjectKey(fkey)
@@ -243,9 +253,11 @@ func headingEntry(s Source) *item {
 		switch u.kind {
 		case unitCode:
 			codes++
+			it.parts = append(it.parts, &part{nested: blockLines(u.lines), code: true})
 			continue
 		case unitTable:
 			tables++
+			it.parts = append(it.parts, &part{nested: blockLines(u.lines), code: true})
 			continue
 		}
 		if u.chatter() {
@@ -257,10 +269,10 @@ func headingEntry(s Source) *item {
 			continue // an exact repeat inside the entry
 		}
 		seen[sk] = true
-		if u.weak && !u.signal() {
-			continue
+		if u.weak && !u.signal() && !u.priority() && len(facts.Extract(u.text())) == 0 {
+			continue // one-off context with no fact in it
 		}
-		p := &part{keep: u.mustKeep(), signal: u.signal()}
+		p := &part{keep: u.mustKeep(), signal: u.signal(), prio: u.priority(), rev: has(u.key, classReversal)}
 		if u.nested() {
 			p.nested = relLines(u.lines)
 		} else {
@@ -284,13 +296,34 @@ func headingEntry(s Source) *item {
 	return it
 }
 
+// blockLines is a code block's or a table's lines, their common
+// indentation removed, to be nested whole under a bullet.
+func blockLines(lines []string) []string {
+	least := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			if n := len(l) - len(strings.TrimLeft(l, " ")); least < 0 || n < least {
+				least = n
+			}
+		}
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		out[i] = strings.TrimRight(l[max(least, 0):], " \t")
+	}
+	return out
+}
+
 // listEntry distills a list item: its statement, and its nested items
 // each under it.
 func listEntry(s Source) *parsedEntry {
 	text, rest := listHead(splitLines(s.Text))
 	stamp, sep, body := splitStamp(text)
 	hu := &unit{kind: unitText, lines: []string{body}, key: Key(body)}
-	it := &item{sep: sep, head: body, stated: true, keep: hu.mustKeep(), parent: s.Parent}
+	it := &item{sep: sep, head: body, stated: true, keep: hu.mustKeep(), prio: hu.priority(), rev: has(hu.key, classReversal), parent: s.Parent}
 	it.addStamp(stamp)
 	codes, tables := 0, 0
 	seen := map[string]bool{}
@@ -298,9 +331,11 @@ func listEntry(s Source) *parsedEntry {
 		switch u.kind {
 		case unitCode:
 			codes++
+			it.parts = append(it.parts, &part{nested: blockLines(u.lines), code: true})
 			continue
 		case unitTable:
 			tables++
+			it.parts = append(it.parts, &part{nested: blockLines(u.lines), code: true})
 			continue
 		}
 		if u.chatter() {
@@ -311,7 +346,7 @@ func listEntry(s Source) *parsedEntry {
 			continue
 		}
 		seen[sk] = true
-		it.parts = append(it.parts, &part{nested: relLines(u.lines), keep: u.mustKeep(), signal: true})
+		it.parts = append(it.parts, &part{nested: relLines(u.lines), keep: u.mustKeep(), signal: true, prio: u.priority()})
 	}
 	if codes > 0 {
 		it.notes = append(it.notes, count(codes, "code block", "code blocks"))
@@ -321,7 +356,7 @@ func listEntry(s Source) *parsedEntry {
 	}
 	it.index()
 	if len(it.parts) == 0 && len(it.notes) == 0 {
-		if hu.chatter() {
+		if hu.key == "" || is(hu.key, classFiller) || chatterSentence(body) {
 			return &parsedEntry{}
 		}
 		return &parsedEntry{it: it, mergeKey: s.Parent + "\x00" + sameKey(body), stamp: stamp}
@@ -359,7 +394,7 @@ func laterStatements(s Source) []stmt {
 			st = stamp
 		}
 		if k := firstKey(body); k != "" {
-			out = append(out, stmt{stamp: st, key: k, subj: subjectKey(k)})
+			out = append(out, stmt{stamp: st, key: k, subj: subjectKey(k), rev: has(k, classReversal)})
 		}
 	}
 	return out
@@ -374,6 +409,7 @@ func (b *builtin) supersede() {
 		p    *part
 		key  string
 		subj string
+		rev  bool
 	}
 	var all []ref
 	for _, it := range b.items {
@@ -381,11 +417,11 @@ func (b *builtin) supersede() {
 			continue
 		}
 		if it.stated {
-			all = append(all, ref{it: it, key: it.fkey, subj: it.subj})
+			all = append(all, ref{it: it, key: it.fkey, subj: it.subj, rev: it.rev})
 		}
 		for _, p := range it.parts {
 			if p.text != "" {
-				all = append(all, ref{it: it, p: p, key: p.fkey, subj: p.subj})
+				all = append(all, ref{it: it, p: p, key: p.fkey, subj: p.subj, rev: p.rev})
 			}
 		}
 	}
@@ -441,6 +477,71 @@ func (b *builtin) supersede() {
 			}
 		}
 	}
+	// A statement that says it replaces another ("… on Sundays instead",
+	// "nicht mehr …", "改为…") supersedes an earlier one under the same
+	// parent that shares most of its words.
+	for j, n := range all {
+		if !n.rev {
+			continue
+		}
+		for _, r := range all[:j] {
+			if r.key != n.key && r.it.parent == n.it.parent && replaces(n.key, r.key) {
+				mark(r, stampOf(n.it))
+				if n.p != nil {
+					n.p.keep, n.p.signal = true, true
+				} else {
+					n.it.keep = true
+				}
+			}
+		}
+	}
+	for _, s := range b.after {
+		if !s.rev {
+			continue
+		}
+		for _, r := range all {
+			if r.key != s.key && replaces(s.key, r.key) {
+				mark(r, s.stamp)
+			}
+		}
+	}
+}
+
+// replaces reports whether the statement of key newer, which says it
+// replaces something, replaces the one of key older: at least two of
+// older's words (or, in Chinese, Japanese and Korean, pairs of letters)
+// and at least half of them are in newer.
+func replaces(newer, older string) bool {
+	ow, nw := wordSet(older), wordSet(newer)
+	if len(ow) == 0 {
+		return false
+	}
+	shared := 0
+	for w := range ow {
+		if nw[w] {
+			shared++
+		}
+	}
+	return shared >= 2 && 2*shared >= len(ow)
+}
+
+// wordSet is the words of a Key of three letters or more, and the letter
+// pairs of its CJK words.
+func wordSet(k string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(k) {
+		if hasCJK(w) {
+			rs := []rune(w)
+			for i := 0; i+1 < len(rs); i++ {
+				out[string(rs[i:i+2])] = true
+			}
+			continue
+		}
+		if len(w) >= 3 {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 // firstKey is the Key of a statement's first sentence: a reason that

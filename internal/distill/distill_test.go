@@ -132,18 +132,26 @@ func TestFullWidthColonMerges(t *testing.T) {
 }
 
 // TestStructureWhole: code blocks and tables are never split into
-// bullets; the bullet names them; a Why/How group stays with its rule.
+// bullets: they stay whole, nested under their entry's bullet, and only
+// at the keep level leave for the snapshot, the bullet naming them; a
+// Why/How group stays with its rule.
 func TestStructureWhole(t *testing.T) {
 	body := "- Always run the linter before pushing.\n**Why:** CI rejects unlinted code.\n**How to apply:** run `make lint`.\n\n```sh\nmake lint\n  go vet ./...\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
 	got := bullets([]Source{entry("2026-01-02 09:00 — Lint", body)}, LevelSignal)
-	want := "2026-01-02 09:00 — Lint: Always run the linter before pushing. **Why:** CI rejects unlinted code. **How to apply:** run `make lint`. (1 code block, 1 table in the snapshot)"
+	want := "2026-01-02 09:00 — Lint: Always run the linter before pushing. **Why:** CI rejects unlinted code. **How to apply:** run `make lint`.\n```sh\nmake lint\n  go vet ./...\n```\n| a | b |\n|---|---|\n| 1 | 2 |"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+	got = bullets([]Source{entry("2026-01-02 09:00 — Lint", body)}, LevelKeep)
+	want = "2026-01-02 09:00 — Lint: Always run the linter before pushing. **Why:** CI rejects unlinted code. **How to apply:** run `make lint`. (1 code block, 1 table in the snapshot)"
+	if got != want {
+		t.Errorf("keep level: got\n%s\nwant\n%s", got, want)
+	}
 }
 
-// TestLevels: each level keeps less; the must-keep statement stays, at
-// the last level on its year's line.
+// TestLevels: each level keeps less; the must-keep statement stays on
+// its own bullet at every level: a year folds into a count only the
+// entries with nothing to keep.
 func TestLevels(t *testing.T) {
 	srcs := []Source{
 		entry("2026-01-02 09:00 — Setup", "- Installed the tools.\n- Fixed the PATH by adding ~/bin.\n"),
@@ -151,10 +159,10 @@ func TestLevels(t *testing.T) {
 		entry("2026-02-01 09:00 — Misc", "- Looked at logs.\n"),
 	}
 	for lv, want := range []string{
-		"2026-01-02 09:00 — Setup: Fixed the PATH by adding ~/bin.\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02-01 09:00 — Misc",
+		"2026-01-02 09:00 — Setup: Installed the tools. Fixed the PATH by adding ~/bin.\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02-01 09:00 — Misc: Looked at logs.",
 		"2026-01-02 09:00 — Setup\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02-01 09:00 — Misc",
 		"2026-01 — 1 entry: Setup.\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02 — 1 entry: Misc.",
-		"2026 — 3 entries. Kept: Prefers tabs.",
+		"2026 — 2 entries.\n2026-01-09 09:00 — Style: Prefers tabs.",
 	} {
 		if got := bullets(srcs, lv); got != want {
 			t.Errorf("level %d: got\n%s\nwant\n%s", lv, got, want)
@@ -169,7 +177,7 @@ func TestLevels(t *testing.T) {
 	if got := bullets([]Source{kept}, LevelMonth); got != "2025-12-01 10:00 — Old: Never force-push main.\n2025-12 — 2 entries: A; B." {
 		t.Errorf("kept, level 2: %q", got)
 	}
-	if got := bullets([]Source{kept, srcs[0]}, LevelYear); got != "2025 — 3 entries. Kept: Never force-push main.\n2026 — 1 entry." {
+	if got := bullets([]Source{kept, srcs[0]}, LevelYear); got != "2025-12-01 10:00 — Old: Never force-push main.\n2025 — 2 entries.\n2026 — 1 entry." {
 		t.Errorf("kept, level 3: %q", got)
 	}
 }
@@ -284,7 +292,7 @@ func TestMergeAcrossRounds(t *testing.T) {
 	}
 	// At the keep level the merged statement is written once.
 	srcs := []Source{{Text: block, Kept: true, Parent: "## P"}, item("- 2026-02-07: Prefers tabs in Go files.\n", "## P")}
-	if got := bullets(srcs, LevelYear); strings.Count(got, "Prefers tabs") != 1 || !strings.Contains(got, "2026 — 2 entries") {
+	if got := bullets(srcs, LevelYear); strings.Count(got, "Prefers tabs") != 1 || !strings.Contains(got, "2026 — 1 entry") {
 		t.Errorf("year level: %s", got)
 	}
 }

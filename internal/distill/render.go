@@ -36,7 +36,9 @@ func (b *builtin) render() []string {
 		}
 		g.n += n
 		g.kept = append(g.kept, kept...)
-		if b.level < LevelYear {
+		if b.level < LevelYear || label == "Undated" {
+			// Undated entries are titled by who or what they are about (a
+			// people file's sections): their names stay.
 			g.titles = append(g.titles, titles...)
 		}
 	}
@@ -58,7 +60,9 @@ func (b *builtin) render() []string {
 			out = append(out, it.raw)
 			continue
 		}
-		if (b.level >= LevelMonth && !it.hasKeep()) || b.level >= LevelYear {
+		// Only an entry with nothing that must stay live folds: a year
+		// never becomes a count while a fact of it has nowhere else to live.
+		if b.level >= LevelMonth && !it.hasKeep() {
 			title := strings.TrimSpace(it.head)
 			if title == "" && len(it.stamps) > 0 {
 				title = it.stamps[0]
@@ -180,7 +184,7 @@ func (b *builtin) line(it *item) string {
 		}
 		s.WriteString(strings.Join(inline, " "))
 	}
-	if b.level == LevelSignal && len(it.notes) > 0 {
+	if b.level >= LevelKeep && len(it.notes) > 0 {
 		s.WriteString(" (" + strings.Join(it.notes, ", ") + " in the snapshot)")
 	}
 	if strings.TrimSpace(s.String()) == "" && len(nested) == 0 {
@@ -197,7 +201,7 @@ func (b *builtin) wants(it *item, p *part) bool {
 	if b.level >= LevelKeep {
 		return p.keep
 	}
-	return p.signal || it.stated
+	return true
 }
 
 // kept reads the body of an existing block into items: a bullet written
@@ -227,7 +231,12 @@ func (b *builtin) kept(s Source) {
 		for _, sn := range pb.parts {
 			it.parts = append(it.parts, &part{text: sn, keep: keepText(sn), signal: true})
 		}
-		for _, n := range pb.nested {
+		for _, g := range nestedGroups(pb.nested) {
+			if g.code {
+				it.parts = append(it.parts, &part{nested: g.lines, code: true})
+				continue
+			}
+			n := g.lines[0]
 			it.parts = append(it.parts, &part{nested: []string{n}, keep: keepText(n), signal: true})
 		}
 		it.index()
@@ -322,4 +331,40 @@ func sentences(s string) []string {
 		merged = append(merged, sn)
 	}
 	return merged
+}
+
+// nestedGroup is a line nested under a bullet, or a code block or table
+// nested there, whole.
+type nestedGroup struct {
+	lines []string
+	code  bool
+}
+
+// nestedGroups cuts a bullet's nested lines into single lines and whole
+// code blocks and tables, so that condensing never splits one.
+func nestedGroups(lines []string) []nestedGroup {
+	var out []nestedGroup
+	fence := ""
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case fence != "":
+			g := &out[len(out)-1]
+			g.lines = append(g.lines, l)
+			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+			out = append(out, nestedGroup{lines: []string{l}, code: true})
+		case tableRE().MatchString(l) && len(out) > 0 && out[len(out)-1].code && tableRE().MatchString(out[len(out)-1].lines[0]):
+			g := &out[len(out)-1]
+			g.lines = append(g.lines, l)
+		case tableRE().MatchString(l):
+			out = append(out, nestedGroup{lines: []string{l}, code: true})
+		default:
+			out = append(out, nestedGroup{lines: []string{l}})
+		}
+	}
+	return out
 }
