@@ -204,9 +204,9 @@ type part struct {
 	nested []string // or, for a list item with items of its own, lines below it
 	keep   bool
 	signal bool
-	prio   bool // a priority fact: health and safety, a person's attribute
-	code   bool // nested is a code block or a table, whole
-	rev    bool // says it replaces an earlier statement ("… instead")
+	prio   bool   // a priority fact: health and safety, a person's attribute
+	code   bool   // nested is a code block or a table, whole
+	rev    bool   // says it replaces an earlier statement ("… instead")
 	sup    string // the stamp of a later statement that reverses this one
 	fkey   string // firstKey(text)
 	subj   string // subjectKey(fkey)
