@@ -149,9 +149,8 @@ func TestStructureWhole(t *testing.T) {
 	}
 }
 
-// TestLevels: each level keeps less; the must-keep statement stays on
-// its own bullet at every level: a year folds into a count only the
-// entries with nothing to keep.
+// TestLevels: each level keeps less; the must-keep statement stays, at
+// the last level on its year's line.
 func TestLevels(t *testing.T) {
 	srcs := []Source{
 		entry("2026-01-02 09:00 — Setup", "- Installed the tools.\n- Fixed the PATH by adding ~/bin.\n"),
@@ -162,7 +161,7 @@ func TestLevels(t *testing.T) {
 		"2026-01-02 09:00 — Setup: Installed the tools. Fixed the PATH by adding ~/bin.\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02-01 09:00 — Misc: Looked at logs.",
 		"2026-01-02 09:00 — Setup\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02-01 09:00 — Misc",
 		"2026-01 — 1 entry: Setup.\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02 — 1 entry: Misc.",
-		"2026 — 2 entries.\n2026-01-09 09:00 — Style: Prefers tabs.",
+		"2026 — 3 entries. Kept: Prefers tabs.",
 	} {
 		if got := bullets(srcs, lv); got != want {
 			t.Errorf("level %d: got\n%s\nwant\n%s", lv, got, want)
@@ -177,7 +176,7 @@ func TestLevels(t *testing.T) {
 	if got := bullets([]Source{kept}, LevelMonth); got != "2025-12-01 10:00 — Old: Never force-push main.\n2025-12 — 2 entries: A; B." {
 		t.Errorf("kept, level 2: %q", got)
 	}
-	if got := bullets([]Source{kept, srcs[0]}, LevelYear); got != "2025-12-01 10:00 — Old: Never force-push main.\n2025 — 2 entries.\n2026 — 1 entry." {
+	if got := bullets([]Source{kept, srcs[0]}, LevelYear); got != "2025 — 3 entries. Kept: Never force-push main.\n2026 — 1 entry." {
 		t.Errorf("kept, level 3: %q", got)
 	}
 }
@@ -292,7 +291,7 @@ func TestMergeAcrossRounds(t *testing.T) {
 	}
 	// At the keep level the merged statement is written once.
 	srcs := []Source{{Text: block, Kept: true, Parent: "## P"}, item("- 2026-02-07: Prefers tabs in Go files.\n", "## P")}
-	if got := bullets(srcs, LevelYear); strings.Count(got, "Prefers tabs") != 1 || !strings.Contains(got, "2026 — 1 entry") {
+	if got := bullets(srcs, LevelYear); strings.Count(got, "Prefers tabs") != 1 || !strings.Contains(got, "2026 — 2 entries") {
 		t.Errorf("year level: %s", got)
 	}
 }

@@ -60,9 +60,11 @@ func (b *builtin) render() []string {
 			out = append(out, it.raw)
 			continue
 		}
-		// Only an entry with nothing that must stay live folds: a year
-		// never becomes a count while a fact of it has nowhere else to live.
-		if b.level >= LevelMonth && !it.hasKeep() {
+		// At the month level only an entry with nothing that must stay
+		// live folds; at the year level every entry does, its must-keep
+		// statements written out on the year's line ("Kept: …"), so a year
+		// never becomes a bare count while a fact of it must stay live.
+		if (b.level >= LevelMonth && !it.hasKeep()) || b.level >= LevelYear {
 			title := strings.TrimSpace(it.head)
 			if title == "" && len(it.stamps) > 0 {
 				title = it.stamps[0]
