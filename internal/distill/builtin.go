@@ -69,6 +69,8 @@ func NewCache() *Cache { return &Cache{entries: map[Source]*parsedEntry{}} }
 // entry after the tier, its statements.
 type parsedEntry struct {
 	it       *item
+	chatter  int // chatter sentences and units left out
+	repeats  int // statements that repeat one of the same entry
 	mergeKey string
 	stamp    string
 	after    []stmt
@@ -77,6 +79,12 @@ type parsedEntry struct {
 // Distill distills srcs at the given level, reading each entry through
 // the cache.
 func (c *Cache) Distill(srcs []Source, level int) []string {
+	return c.run(srcs, level).render()
+}
+
+// run reads srcs into one run of the summarizer, reversals marked, ready
+// to render.
+func (c *Cache) run(srcs []Source, level int) *builtin {
 	b := &builtin{level: level, merged: map[string]*item{}, earlier: map[string]*item{}}
 	for _, s := range srcs {
 		if s.Kept {
@@ -92,6 +100,8 @@ func (c *Cache) Distill(srcs []Source, level int) []string {
 			b.after = append(b.after, pe.after...)
 			continue
 		}
+		b.stats.drop(KindChatter, pe.chatter)
+		b.stats.drop(KindDuplicate, pe.repeats)
 		if pe.it == nil {
 			continue
 		}
@@ -100,6 +110,7 @@ func (c *Cache) Distill(srcs []Source, level int) []string {
 			// date — an earlier round's bullet included.
 			if old := b.mergeTarget(pe.mergeKey); old != nil {
 				old.addStamp(pe.stamp)
+				b.stats.drop(KindDuplicate, 1)
 				continue
 			}
 		}
@@ -110,7 +121,15 @@ func (c *Cache) Distill(srcs []Source, level int) []string {
 		b.items = append(b.items, it)
 	}
 	b.supersede()
-	return b.render()
+	return b
+}
+
+// DistillStats is Distill with the count of statements kept and dropped
+// at the level, by kind (see Stats).
+func (c *Cache) DistillStats(srcs []Source, level int) ([]string, Stats) {
+	b := c.run(srcs, level)
+	out := b.render()
+	return out, b.stats
 }
 
 // mergeTarget is the item a list statement with merge key k merges into:
@@ -145,7 +164,8 @@ func parseEntry(s Source) *parsedEntry {
 	case s.Title == "":
 		return listEntry(s)
 	}
-	return &parsedEntry{it: headingEntry(s)}
+	it, chat, reps := headingEntry(s)
+	return &parsedEntry{it: it, chatter: chat, repeats: reps}
 }
 
 // clone copies an item and its parts, which a run marks.
@@ -171,6 +191,7 @@ type builtin struct {
 	earlier map[string]*item
 	after   []stmt          // statements of later entries, for reversals
 	said    map[string]bool // parent + sameKey of every statement written
+	stats   Stats
 }
 
 // stmt is a statement of a later entry.
@@ -240,11 +261,12 @@ func (it *item) addStamp(s string) {
 }
 
 // headingEntry distills a heading entry: its title leads one bullet that
-// carries the entry's kept statements.
-func headingEntry(s Source) *item {
+// carries the entry's kept statements. It also counts the chatter and the
+// repeats it left out.
+func headingEntry(s Source) (it *item, chat, reps int) {
 	lines := splitLines(s.Text)
 	stamp, sep, title := splitStamp(strings.TrimSpace(s.Title))
-	it := &item{sep: sep, head: title, parent: s.Parent}
+	it = &item{sep: sep, head: title, parent: s.Parent}
 	it.addStamp(stamp)
 	us := splitUnits(lines[1:])
 	content, codes, tables := false, 0, 0
@@ -260,16 +282,22 @@ func headingEntry(s Source) *item {
 			it.parts = append(it.parts, &part{nested: blockLines(u.lines), code: true})
 			continue
 		}
+		chat += u.chat
 		if u.chatter() {
+			if u.chat == 0 {
+				chat++
+			}
 			continue
 		}
 		content = true
 		sk := sameKey(u.text())
 		if seen[sk] {
+			reps++
 			continue // an exact repeat inside the entry
 		}
 		seen[sk] = true
 		if u.weak && !u.signal() && !u.priority() && len(facts.Extract(u.text())) == 0 {
+			chat++
 			continue // one-off context with no fact in it
 		}
 		p := &part{keep: u.mustKeep(), signal: u.signal(), prio: u.priority(), rev: has(u.key, classReversal)}
@@ -283,7 +311,7 @@ func headingEntry(s Source) *item {
 	if !content && codes == 0 && tables == 0 {
 		tu := &unit{kind: unitText, lines: []string{title}, key: Key(title)}
 		if len(us) > 0 || tu.chatter() {
-			return nil // chatter only: the entry vanishes (its text stays in the snapshot)
+			return nil, max(chat, 1), reps // chatter only: the entry vanishes (its text stays in the snapshot)
 		}
 	}
 	if codes > 0 {
@@ -293,7 +321,7 @@ func headingEntry(s Source) *item {
 		it.notes = append(it.notes, count(tables, "table", "tables"))
 	}
 	it.index()
-	return it
+	return it, chat, reps
 }
 
 // blockLines is a code block's or a table's lines, their common
@@ -327,6 +355,7 @@ func listEntry(s Source) *parsedEntry {
 	it.addStamp(stamp)
 	codes, tables := 0, 0
 	seen := map[string]bool{}
+	pe := &parsedEntry{}
 	for _, u := range splitUnits(dedent(rest)) {
 		switch u.kind {
 		case unitCode:
@@ -338,11 +367,16 @@ func listEntry(s Source) *parsedEntry {
 			it.parts = append(it.parts, &part{nested: blockLines(u.lines), code: true})
 			continue
 		}
+		pe.chatter += u.chat
 		if u.chatter() {
+			if u.chat == 0 {
+				pe.chatter++
+			}
 			continue
 		}
 		sk := sameKey(u.text())
 		if seen[sk] {
+			pe.repeats++
 			continue
 		}
 		seen[sk] = true
@@ -357,11 +391,14 @@ func listEntry(s Source) *parsedEntry {
 	it.index()
 	if len(it.parts) == 0 && len(it.notes) == 0 {
 		if hu.key == "" || is(hu.key, classFiller) || chatterSentence(body) {
-			return &parsedEntry{}
+			pe.chatter++
+			return pe
 		}
-		return &parsedEntry{it: it, mergeKey: s.Parent + "\x00" + sameKey(body), stamp: stamp}
+		pe.it, pe.mergeKey, pe.stamp = it, s.Parent+"\x00"+sameKey(body), stamp
+		return pe
 	}
-	return &parsedEntry{it: it}
+	pe.it = it
+	return pe
 }
 
 // index computes the keys supersede compares.

@@ -87,3 +87,24 @@ func TestPeopleFileNoDates(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsByKind: the counts say what was kept and what went, by kind,
+// and a level that drops observations counts them dropped.
+func TestStatsByKind(t *testing.T) {
+	srcs := []Source{
+		entry("2025-01-17 10:00 — Allergy", "Omar is allergic to peanuts. Nothing more.\n"),
+		entry("2025-01-18 10:00 — Infra", "The box runs Postgres 16.\n\nThe box runs Postgres 16.\n\nDecided to keep nightly backups.\n"),
+		entry("2025-01-19 10:00 — Chat", "Thanks, good session!\n"),
+	}
+	_, st := NewCache().DistillStats(srcs, LevelSignal)
+	if st.Kept[KindPriority] != 1 || st.Kept[KindObservation] != 1 || st.Kept[KindDecision] != 1 {
+		t.Errorf("kept at the first level: %v", st.Kept)
+	}
+	if st.Dropped[KindChatter] != 2 || st.Dropped[KindDuplicate] != 1 || st.Dropped[KindPriority] != 0 {
+		t.Errorf("dropped at the first level: %v", st.Dropped)
+	}
+	_, st = NewCache().DistillStats(srcs, LevelKeep)
+	if st.Dropped[KindObservation] != 1 || st.Kept[KindPriority] != 1 || st.Kept[KindDecision] != 1 {
+		t.Errorf("keep level: kept %v dropped %v", st.Kept, st.Dropped)
+	}
+}

@@ -102,11 +102,16 @@ func (b *builtin) keptOf(it *item) []string {
 	}
 	if it.stated && it.keep {
 		out = append(out, sup(it.head, it.sup))
+		b.stats.keep(headKind(it), 1)
+	} else if it.stated {
+		b.stats.drop(headKind(it), 1)
 	}
 	for _, p := range it.parts {
 		if !p.keep {
+			b.stats.drop(kindOf(p), 1)
 			continue
 		}
+		b.stats.keep(kindOf(p), 1)
 		if p.text != "" {
 			k := it.parent + "\x00" + sameKey(p.text)
 			if b.said[k] && p.sup == "" {
@@ -140,8 +145,12 @@ func (b *builtin) label(m string) string {
 func (b *builtin) line(it *item) string {
 	var inline []string
 	var nested []string
+	if it.stated {
+		b.stats.keep(headKind(it), 1)
+	}
 	for _, p := range it.parts {
 		if !b.wants(it, p) {
+			b.stats.drop(kindOf(p), 1)
 			continue
 		}
 		if p.text != "" {
@@ -149,6 +158,7 @@ func (b *builtin) line(it *item) string {
 			// made is not made again, unless either was reversed.
 			k := it.parent + "\x00" + sameKey(p.text)
 			if b.said[k] && p.sup == "" {
+				b.stats.drop(KindDuplicate, 1)
 				continue
 			}
 			t := p.text
@@ -159,6 +169,7 @@ func (b *builtin) line(it *item) string {
 			}
 			inline = append(inline, t)
 		}
+		b.stats.keep(kindOf(p), 1)
 		nested = append(nested, p.nested...)
 	}
 	if it.head == "" && len(inline) == 0 && len(nested) == 0 {

@@ -27,6 +27,7 @@ type unit struct {
 	weak    bool     // under a Context or Follow-ups sub-heading
 	key     string   // Key of the text
 	memo    int8     // 0 unknown; else 1 + 2*mustKeep
+	chat    int      // chatter sentences taken out of it
 }
 
 var (
@@ -149,7 +150,9 @@ func splitUnits(lines []string) []*unit {
 		if cur != nil {
 			if cur.kind == unitText {
 				for i, l := range cur.lines {
-					cur.lines[i] = withoutChatterSentences(l)
+					var n int
+					cur.lines[i], n = withoutChatterSentences(l)
+					cur.chat += n
 				}
 			}
 			cur.key = Key(cur.text())
@@ -244,10 +247,10 @@ func splitUnits(lines []string) []*unit {
 // its indentation and list marker kept. A line that is all chatter
 // becomes "" (a unit of nothing else is then chatter); a line with no
 // chatter is returned as it is.
-func withoutChatterSentences(l string) string {
+func withoutChatterSentences(l string) (string, int) {
 	t := strings.TrimSpace(l)
 	if t == "" {
-		return l
+		return l, 0
 	}
 	prefix := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
 	body := strings.TrimLeft(l, " \t")
@@ -263,11 +266,11 @@ func withoutChatterSentences(l string) string {
 	}
 	switch {
 	case len(kept) == len(ss):
-		return l
+		return l, 0
 	case len(kept) == 0:
-		return ""
+		return "", len(ss)
 	}
-	return prefix + strings.Join(kept, " ")
+	return prefix + strings.Join(kept, " "), len(ss) - len(kept)
 }
 
 // chatterSentence reports whether one sentence is filler, chatter or an
