@@ -83,6 +83,12 @@ type Report struct {
 	// lightest); Grown how many entries the oldest tier grew by.
 	Level int `json:"level"`
 	Grown int `json:"tier_grown,omitempty"`
+	// FactsKept and FactsDropped count the distilled statements the live
+	// file keeps and those it drops, by kind (distill.StatKinds): the
+	// dropped ones are in the snapshots the block names. Set by the
+	// built-in summarizer.
+	FactsKept    map[string]int `json:"facts_kept,omitempty"`
+	FactsDropped map[string]int `json:"facts_dropped,omitempty"`
 	// SnapshotOnly are the facts of the distilled entries (and of an
 	// earlier block) that the live file no longer holds: they are in the
 	// snapshots the block names. MustKeep (--plan) are the statements

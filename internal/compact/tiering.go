@@ -46,6 +46,7 @@ type attempt struct {
 	size     int
 	distill  []int
 	bullets  []string
+	stats    distill.Stats
 }
 
 // search finds the lightest attempt that fits the budget.
@@ -96,14 +97,17 @@ func (pl *Plan) try(k, level int) *attempt {
 	pl.setTier(k)
 	pl.level = level
 	pl.bullets = nil
+	var stats distill.Stats
 	if len(pl.distill) > 0 || pl.kept != "" {
 		if pl.o.cache == nil {
 			pl.o.cache = distill.NewCache()
 		}
-		pl.bullets = dedupe(pl.o.cache.Distill(pl.sources(k), level), pl.oldBody)
+		var bl []string
+		bl, stats = pl.o.cache.DistillStats(pl.sources(k), level)
+		pl.bullets = dedupe(bl, pl.oldBody)
 	}
 	a := pl.assembleBest(k)
-	a.level = level
+	a.level, a.stats = level, stats
 	pl.tried[[2]int{k, level}] = a
 	return a
 }
@@ -129,6 +133,7 @@ func (pl *Plan) take(a *attempt) *Plan {
 	pl.distill, pl.bullets, pl.level, pl.lighten = a.distill, a.bullets, a.level, a.lighten
 	pl.Report.MidLightened, pl.Report.MidRemoved = a.lighten, a.removed
 	pl.Report.Level = a.level
+	pl.Report.FactsKept, pl.Report.FactsDropped = a.stats.Kept, a.stats.Dropped
 	if a.k > pl.tiers.MidStart {
 		pl.Report.Grown = a.k - pl.tiers.MidStart
 	}

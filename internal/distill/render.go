@@ -37,8 +37,6 @@ func (b *builtin) render() []string {
 		g.n += n
 		g.kept = append(g.kept, kept...)
 		if b.level < LevelYear || label == "Undated" {
-			// Undated entries are titled by who or what they are about (a
-			// people file's sections): their names stay.
 			g.titles = append(g.titles, titles...)
 		}
 	}
@@ -69,7 +67,15 @@ func (b *builtin) render() []string {
 			if title == "" && len(it.stamps) > 0 {
 				title = it.stamps[0]
 			}
-			fold(b.label(it.month), 1, b.keptOf(it), strings.ReplaceAll(title, "; ", ", "))
+			label := b.label(it.month)
+			if b.level >= LevelYear && (label != "Undated" || it.stated) {
+				// The year level counts; only an undated heading entry's
+				// title stays, for it names who or what the entry is
+				// about (a people file's sections).
+				fold(label, 1, b.keptOf(it))
+				continue
+			}
+			fold(label, 1, b.keptOf(it), strings.ReplaceAll(title, "; ", ", "))
 			continue
 		}
 		if s := b.line(it); s != "" {
