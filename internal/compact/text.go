@@ -57,7 +57,7 @@ func (r *Report) WriteText(w io.Writer) {
 // writeFacts prints the statements the built-in summarizer kept in the
 // live file and dropped from it, by kind, and where the dropped ones are.
 func (r *Report) writeFacts(w io.Writer) {
-	if len(r.FactsKept) == 0 && len(r.FactsDropped) == 0 {
+	if r.FactsKept == nil && r.FactsDropped == nil {
 		return
 	}
 	line := func(m map[string]int) string {
@@ -72,12 +72,12 @@ func (r *Report) writeFacts(w io.Writer) {
 		}
 		return strings.Join(parts, ", ")
 	}
-	fmt.Fprintf(w, "  statements kept in the file: %s\n", line(r.FactsKept))
+	fmt.Fprintf(w, "  statements kept in the file: %s\n", line(r.FactsKept.byKind()))
 	where := "the snapshot"
 	if r.Snapshot != "" {
 		where = r.Snapshot
 	}
-	fmt.Fprintf(w, "  statements dropped (their text is in %s): %s\n", where, line(r.FactsDropped))
+	fmt.Fprintf(w, "  statements dropped (their text is in %s): %s\n", where, line(r.FactsDropped.byKind()))
 }
 
 // WriteDryRunText prints what a dry run adds to WriteText: the facts that

@@ -133,7 +133,13 @@ func (pl *Plan) take(a *attempt) *Plan {
 	pl.distill, pl.bullets, pl.level, pl.lighten = a.distill, a.bullets, a.level, a.lighten
 	pl.Report.MidLightened, pl.Report.MidRemoved = a.lighten, a.removed
 	pl.Report.Level = a.level
-	pl.Report.FactsKept, pl.Report.FactsDropped = a.stats.Kept, a.stats.Dropped
+	pl.Report.FactsKept, pl.Report.FactsDropped = countsOf(a.stats.Kept), countsOf(a.stats.Dropped)
+	if pl.Report.FactsKept == nil && pl.Report.FactsDropped != nil {
+		pl.Report.FactsKept = &FactCounts{}
+	}
+	if pl.Report.FactsDropped == nil && pl.Report.FactsKept != nil {
+		pl.Report.FactsDropped = &FactCounts{}
+	}
 	if a.k > pl.tiers.MidStart {
 		pl.Report.Grown = a.k - pl.tiers.MidStart
 	}
