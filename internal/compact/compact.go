@@ -65,6 +65,13 @@ type Options struct {
 	// file fits (see tiering.go).
 	Steps bool
 
+	// AllowLoss lets the search go past the last level when even that
+	// does not fit: statements that must stay live (priority facts,
+	// decisions, instructions) may then leave the file for the snapshot,
+	// counted in the report. Without it such a file is a shortfall that
+	// says how many would be lost and the budget that keeps them.
+	AllowLoss bool
+
 	noSuggest bool           // set while a suggestion is being verified
 	cache     *distill.Cache // entries read once, shared by the suggestions' plans
 	consent   *consent       // asked before Model is first given a tier; nil: not needed

@@ -57,8 +57,8 @@ func (r *Report) WriteText(w io.Writer) {
 // writeFacts prints the statements the built-in summarizer kept in the
 // live file and dropped from it, by kind, and where the dropped ones are.
 func (r *Report) writeFacts(w io.Writer) {
-	if r.FactsKept == nil && r.FactsDropped == nil {
-		return
+	if r.FactsKept == nil && r.FactsDropped == nil || r.Status != StatusCompacted {
+		return // a shortfall's best attempt was not written: nothing was kept or dropped
 	}
 	line := func(m map[string]int) string {
 		var parts []string

@@ -57,6 +57,9 @@ func (pl *Plan) search() *Plan {
 	limit := pl.o.Row.Budget - pl.o.Reserve
 	lo, hi := pl.tiers.MidStart, pl.tiers.NewestStart
 	levels := distill.Levels
+	if pl.o.AllowLoss {
+		levels = distill.LevelLoss + 1
+	}
 	if a := pl.try(lo, 0); a.size <= limit || pl.o.Steps {
 		return pl.take(a) // the design's own step is enough
 	}
@@ -143,7 +146,12 @@ func (pl *Plan) take(a *attempt) *Plan {
 	if a.k > pl.tiers.MidStart {
 		pl.Report.Grown = a.k - pl.tiers.MidStart
 	}
-	return pl.finish(a.text, a.block)
+	pl.finish(a.text, a.block)
+	if d := pl.Report.FactsDropped; pl.Report.Status == StatusCompacted && a.level >= distill.LevelLoss && d != nil && d.Priority+d.Decision > 0 {
+		n := d.Priority + d.Decision
+		pl.Report.Message += fmt.Sprintf(" Loss allowed: %d %s that must stay live (%d priority) moved to the snapshot.", n, textfile.Plural(n, "statement", "statements"), d.Priority)
+	}
+	return pl
 }
 
 // setTier makes entries [0, k) the oldest tier: pl.distill holds those
@@ -274,18 +282,30 @@ func (pl *Plan) cannotFit(best *attempt) *Plan {
 		why = fmt.Sprintf("even with everything before the newest tier distilled as far as it goes, it would be %d/%d %s: beside the newest tier (last %d %s), the statements that must stay in the file (%d) do not fit",
 			best.size, o.Row.Budget-o.Reserve, o.Row.Unit, newest, textfile.Plural(newest, "entry", "entries"), len(distill.MustKeep(pl.sources(pl.tiers.NewestStart))))
 	}
+	if !o.AllowLoss && !o.noSuggest && pl.newestOnly() <= o.Row.Budget-o.Reserve {
+		if lost := pl.lossToFit(); lost > 0 {
+			why += fmt.Sprintf(" (--allow-loss would fit it by moving %d %s that must stay live to the snapshot)", lost, textfile.Plural(lost, "statement", "statements"))
+		}
+	}
 	pl.shortfall(best.size, why)
 	if o.noSuggest {
 		return pl
 	}
-	if b := best.size + o.Reserve; pl.works(func(x *Options) { x.Row.Budget = b }) {
+	// The changes suggested keep every statement that must stay live,
+	// --allow-loss or not: a budget that keeps them is what the user is
+	// told first.
+	b := best.size + o.Reserve
+	if o.AllowLoss {
+		b = pl.keepAllBudget(b)
+	}
+	if pl.works(func(x *Options) { x.Row.Budget, x.AllowLoss = b, false }) {
 		rep.SuggestBudget = b
 	}
 	// The largest newest tier that fits, checked by planning with it.
 	lo, hi, found := 0, newest-1, -1
 	for lo <= hi {
 		m := (lo + hi) / 2
-		if pl.works(func(x *Options) { x.Row.Newest = m }) {
+		if pl.works(func(x *Options) { x.Row.Newest, x.AllowLoss = m, false }) {
 			found, lo = m, m+1
 		} else {
 			hi = m - 1
@@ -372,4 +392,41 @@ func (pl *Plan) newestOnly() int {
 		b.WriteString(d.EntryText(i))
 	}
 	return budget.Measure(b.String(), pl.o.Row.Unit)
+}
+
+// mustKeep is what verification requires to stay in the live file: the
+// must-keep statements of the tier and of an earlier block, or, when the
+// user allowed the loss, nothing (the statements left out are counted in
+// the report and stay in the snapshot the block names).
+func (pl *Plan) mustKeep() []string {
+	if pl.o.AllowLoss && pl.level >= distill.LevelLoss {
+		return nil
+	}
+	return distill.MustKeep(pl.sources(pl.k))
+}
+
+// lossToFit is how many must-keep statements a compaction allowed to lose
+// them would move to the snapshot to fit, checked by planning it; 0 when
+// even that does not fit.
+func (pl *Plan) lossToFit() int {
+	o := pl.o
+	o.AllowLoss, o.noSuggest, o.cache, o.once = true, true, nil, nil
+	lp := Prepare(context.Background(), o)
+	if lp.Report.Status != StatusCompacted || lp.Report.FactsDropped == nil {
+		return 0
+	}
+	d := lp.Report.FactsDropped
+	return d.Priority + d.Decision
+}
+
+// keepAllBudget is the smallest size at which the file compacts with
+// nothing that must stay live lost: the best attempt without --allow-loss,
+// or at least b.
+func (pl *Plan) keepAllBudget(b int) int {
+	o := pl.o
+	o.AllowLoss, o.noSuggest, o.cache, o.once = false, true, nil, nil
+	if lp := Prepare(context.Background(), o); lp.Report.Floor+o.Reserve > b {
+		return lp.Report.Floor + o.Reserve
+	}
+	return b
 }

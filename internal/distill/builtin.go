@@ -25,6 +25,10 @@ const (
 	LevelYear
 	// Levels is the number of levels.
 	Levels
+	// LevelLoss is past the last level, used only when the user allows
+	// the loss: every entry folds into its year's count, the statements
+	// that must stay live included (they stay in the snapshot).
+	LevelLoss = Levels
 )
 
 // Source is one entry handed to a summarizer, with its parent.

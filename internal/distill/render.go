@@ -49,7 +49,7 @@ func (b *builtin) render() []string {
 					titles = strings.Split(m[3], "; ")
 				}
 				var kept []string
-				if m[4] != "" {
+				if m[4] != "" && b.level < LevelLoss {
 					kept = []string{m[4]}
 				}
 				fold(b.label(m[1]), n, kept, titles...)
@@ -106,14 +106,15 @@ func (b *builtin) keptOf(it *item) []string {
 		}
 		return t
 	}
-	if it.stated && it.keep {
+	loss := b.level >= LevelLoss
+	if it.stated && it.keep && !loss {
 		out = append(out, sup(it.head, it.sup))
 		b.stats.keep(headKind(it), 1)
 	} else if it.stated {
 		b.stats.drop(headKind(it), 1)
 	}
 	for _, p := range it.parts {
-		if !p.keep {
+		if !p.keep || loss {
 			b.stats.drop(kindOf(p), 1)
 			continue
 		}
