@@ -123,6 +123,7 @@ type Plan struct {
 	oldBody    []string       // an existing block's body lines, kept as they are (a block not ours)
 	kept       string         // an existing block's bullets, distilled again with the tier (ours)
 	prov       provenance     // what an existing block was distilled from
+	provErr    error          // a catalogue the block names that cannot be read
 	level      int            // the built-in summarizer's level of the chosen attempt
 	k          int            // entries [0, k) are the oldest tier
 	parents    []string       // entry index -> the section heading above it
@@ -163,6 +164,9 @@ func Prepare(ctx context.Context, o Options) *Plan {
 	}
 	pl.findSecrets()
 	pl.readBlock()
+	if pl.provErr != nil {
+		return pl.refuse(outcome.Refused, "%s: %v; nothing was written", o.Rel, pl.provErr)
+	}
 	if done := pl.nothingToCompact(limit); done != nil {
 		return done
 	}

@@ -3,6 +3,7 @@ package compact
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/budget"
@@ -351,6 +352,14 @@ func (pl *Plan) readBlock() {
 		}
 		break
 	}
+	read := func(rel string) (string, error) {
+		f, err := textfile.Read(filepath.Join(pl.o.Root, filepath.FromSlash(rel)))
+		if err != nil {
+			return "", err
+		}
+		return f.Text, nil
+	}
+	pl.provErr = pl.prov.useCatalogue(catalogueRel(budget.SnapshotsRel, pl.o.Rel), read)
 	for len(body) > 0 && isBlankOrBreak(body[0]) {
 		body, skipped = body[1:], skipped+1
 	}
