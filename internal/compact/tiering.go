@@ -56,8 +56,18 @@ func (pl *Plan) search() *Plan {
 		return pl.refuse(outcome.Refused, "%v", err)
 	}
 	limit := pl.o.Row.Budget - pl.o.Reserve
+	// A file within its budget, compacted because it was named, is never
+	// made larger: the block's heading and provenance lines cost more
+	// than a few short entries save.
+	within := pl.Report.SizeBefore <= limit
+	if within {
+		limit = pl.Report.SizeBefore
+	}
 	lo, hi := pl.tiers.MidStart, pl.tiers.NewestStart
 	levels := distill.Levels
+	if within {
+		levels = 1 // nothing is dropped from a file within its budget
+	}
 	if pl.o.AllowLoss {
 		levels = distill.LevelLoss + 1
 	}
@@ -83,6 +93,12 @@ func (pl *Plan) search() *Plan {
 			}
 		}
 		return pl.take(pl.try(h, lv))
+	}
+	if within {
+		rep := pl.Report
+		rep.Status, rep.SizeAfter = StatusNothing, rep.SizeBefore
+		rep.Message = fmt.Sprintf("%s: nothing to compact: distilling its older entries would not make it smaller than %d %s; it is %d/%d %s.", pl.o.Rel, rep.SizeBefore, pl.o.Row.Unit, rep.SizeBefore, pl.o.Row.Budget, pl.o.Row.Unit)
+		return pl
 	}
 	if pl.take(best); pl.Report.Status == StatusAborted {
 		return pl
