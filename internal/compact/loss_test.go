@@ -50,7 +50,7 @@ func TestPriorityFactsShortfall(t *testing.T) {
 	if rep.Status != StatusCompacted || rep.FactsDropped == nil || rep.FactsDropped.Priority != 10 {
 		t.Fatalf("%s: %s (%+v)", rep.Status, rep.Message, rep.FactsDropped)
 	}
-	if !strings.Contains(rep.Message, "Loss allowed: 10 statements that must stay live (10 priority) moved to the snapshot.") {
+	if !strings.Contains(rep.Message, "(--allow-loss: 10 statements that must stay live, 10 of them priority, moved to the snapshot.)") {
 		t.Errorf("message: %q", rep.Message)
 	}
 	// With the suggested budget nothing is lost.

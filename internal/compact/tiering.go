@@ -166,7 +166,7 @@ func (pl *Plan) take(a *attempt) *Plan {
 	pl.finish(a.text, a.block)
 	if d := pl.Report.FactsDropped; pl.Report.Status == StatusCompacted && a.level >= distill.LevelLoss && d != nil && d.Priority+d.Decision > 0 {
 		n := d.Priority + d.Decision
-		pl.Report.Message += fmt.Sprintf(" Loss allowed: %d %s that must stay live (%d priority) moved to the snapshot.", n, textfile.Plural(n, "statement", "statements"), d.Priority)
+		pl.Report.Message += fmt.Sprintf(" (--allow-loss: %d %s that must stay live, %d of them priority, moved to the snapshot.)", n, textfile.Plural(n, "statement", "statements"), d.Priority)
 	}
 	return pl
 }

@@ -296,7 +296,7 @@ func chatterSentence(sn string) bool {
 }
 
 // hasDigit reports whether s holds an ASCII digit: a number is a fact.
-func hasDigit(s string) bool { return strings.IndexAny(s, "0123456789") >= 0 }
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
 // startsWithReason reports whether a line begins with a reason word
 // ("Because …", "Weil …", "因为…").
