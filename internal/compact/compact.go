@@ -154,7 +154,7 @@ func Prepare(ctx context.Context, o Options) *Plan {
 	limit := o.Row.Budget - o.Reserve
 	rep.SizeBefore = budget.Measure(pl.orig.Text, o.Row.Unit)
 	rep.SizeAfter = rep.SizeBefore
-	if !o.Explicit && rep.SizeBefore <= limit {
+	if !o.Explicit && rep.SizeBefore <= limit && !overCeiling(pl.orig.Text, o.Row) {
 		rep.Status = StatusWithin
 		rep.Message = fmt.Sprintf("%s is %d/%d %s, within budget; nothing to do.", o.Rel, rep.SizeBefore, o.Row.Budget, o.Row.Unit)
 		return pl

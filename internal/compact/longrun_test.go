@@ -38,6 +38,9 @@ func TestLongRun(t *testing.T) {
 		if i%10 == 3 {
 			entry += "- " + name + " is allergic to peanuts and carries an EpiPen.\n"
 		}
+		if i%10 == 7 {
+			entry += "- Decided to pin service-" + itoa(i) + " to v" + itoa(i%9) + ".2 because of the flaky migration.\n"
+		}
 		added += len(entry)
 		res, err := Save(context.Background(), SaveRequest{Root: root, File: path, Entry: []byte(entry), EntryName: "the entry",
 			Timeout: distill.DefaultTimeout, Confirmed: true, Today: at, Now: at})

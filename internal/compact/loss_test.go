@@ -61,3 +61,31 @@ func TestPriorityFactsShortfall(t *testing.T) {
 		t.Errorf("at the suggested budget: %s %+v %+v", pl.Report.Message, pl.Report.FactsKept, pl.Report.FactsDropped)
 	}
 }
+
+// TestCharacterCeiling: a file within its lines budget whose lines are
+// long past the ceiling (Budget × CharsPerLine characters) is over budget:
+// it is compacted, and the result is within the ceiling.
+func TestCharacterCeiling(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Notes\n\n")
+	for i := 1; i <= 6; i++ {
+		b.WriteString("## 2026-01-0" + itoa(i) + " 10:00 — Note " + itoa(i) + "\n")
+		b.WriteString(strings.Repeat("Chatted about the weather. ", 60) + "The build of service-" + itoa(i) + " takes " + itoa(i) + " minutes.\n\n")
+	}
+	text := b.String()
+	root := setup(t, "notes.md", text)
+	o := opts(root, "notes.md", 30, 2)
+	if n := budget.Measure(text, budget.Lines); n > 30 {
+		t.Fatalf("the fixture is %d lines", n)
+	}
+	pl := Prepare(context.Background(), o)
+	if pl.Report.Status != StatusCompacted {
+		t.Fatalf("%s: %s", pl.Report.Status, pl.Report.Message)
+	}
+	if n := len([]rune(pl.NewText())); n > 30*CharsPerLine {
+		t.Errorf("%d characters after, ceiling %d", n, 30*CharsPerLine)
+	}
+	if !strings.Contains(pl.NewText(), "The build of service-1 takes 1 minutes.") {
+		t.Errorf("lost a fact:\n%s", pl.NewText())
+	}
+}

@@ -174,7 +174,7 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 		return res, res.appendTo(abs, cur, add, nil)
 	}
 	res.Budget, res.Unit = row.Budget, string(row.Unit)
-	if cur == nil || budget.Measure(text, row.Unit) <= row.Budget {
+	if cur == nil || budget.Measure(text, row.Unit) <= row.Budget && !overCeiling(text, *row) {
 		return res, res.appendTo(abs, cur, add, row)
 	}
 	pl, err := req.compaction(ctx, root, rel, row, cur, add)

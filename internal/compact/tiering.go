@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/distill"
@@ -37,6 +38,28 @@ import (
 // At each step the mid tier that is left is lightened too if that is
 // what it takes.
 
+// CharsPerLine is the character ceiling of a lines budget, per budgeted
+// line: a file budgeted in lines may hold at most Budget × CharsPerLine
+// characters. Without it a lines budget holds while the lines grow long
+// (a year's "Kept: …" line gains every round's statements), and the file
+// a session loads grows without bound.
+const CharsPerLine = 160
+
+// ceiling is the character ceiling of the file's budget, 0 for none (a
+// chars budget is its own).
+func ceiling(row budget.Row) int {
+	if row.Unit != budget.Lines {
+		return 0
+	}
+	return row.Budget * CharsPerLine
+}
+
+// overCeiling reports whether text passes the character ceiling of row.
+func overCeiling(text string, row budget.Row) bool {
+	c := ceiling(row)
+	return c > 0 && utf8.RuneCountInString(text) > c
+}
+
 // attempt is one way of rewriting the file.
 type attempt struct {
 	k, level int // entries [0, k) distilled at level
@@ -45,6 +68,7 @@ type attempt struct {
 	block    string
 	removed  int
 	size     int
+	over     bool // past the character ceiling of a lines budget
 	distill  []int
 	bullets  []string
 	stats    distill.Stats
@@ -59,10 +83,11 @@ func (pl *Plan) search() *Plan {
 	// A file within its budget, compacted because it was named, is never
 	// made larger: the block's heading and provenance lines cost more
 	// than a few short entries save.
-	within := pl.Report.SizeBefore <= limit
+	within := pl.Report.SizeBefore <= limit && !overCeiling(pl.orig.Text, pl.o.Row)
 	if within {
 		limit = pl.Report.SizeBefore
 	}
+	fits := func(a *attempt) bool { return a.size <= limit && !a.over }
 	lo, hi := pl.tiers.MidStart, pl.tiers.NewestStart
 	levels := distill.Levels
 	if within {
@@ -71,22 +96,22 @@ func (pl *Plan) search() *Plan {
 	if pl.o.AllowLoss {
 		levels = distill.LevelLoss + 1
 	}
-	if a := pl.try(lo, 0); a.size <= limit || pl.o.Steps {
+	if a := pl.try(lo, 0); fits(a) || pl.o.Steps {
 		return pl.take(a) // the design's own step is enough
 	}
 	var best *attempt
 	for lv := 0; lv < levels; lv++ {
 		a := pl.try(hi, lv)
-		if best == nil || a.size < best.size {
+		if best == nil || a.size < best.size || a.size == best.size && best.over && !a.over {
 			best = a
 		}
-		if a.size > limit {
+		if !fits(a) {
 			continue
 		}
 		l, h := lo, hi // try(h) fits
 		for l < h {
 			m := (l + h) / 2
-			if pl.try(m, lv).size <= limit {
+			if fits(pl.try(m, lv)) {
 				h = m
 			} else {
 				l = m + 1
@@ -138,10 +163,12 @@ func (pl *Plan) assembleBest(k int) *attempt {
 	a := &attempt{k: k, distill: pl.distill, bullets: pl.bullets}
 	a.text, a.block, _ = pl.assemble(pl.snapRel(), false)
 	a.size = budget.Measure(a.text, pl.o.Row.Unit)
-	if a.size > pl.o.Row.Budget-pl.o.Reserve && k < pl.tiers.NewestStart {
+	a.over = overCeiling(a.text+pl.o.Append, pl.o.Row)
+	if (a.size > pl.o.Row.Budget-pl.o.Reserve || a.over) && k < pl.tiers.NewestStart {
 		text, block, removed := pl.assemble(pl.snapRel(), true)
-		if size := budget.Measure(text, pl.o.Row.Unit); size < a.size {
+		if size := budget.Measure(text, pl.o.Row.Unit); size < a.size || a.over && len(text) < len(a.text) {
 			a.text, a.block, a.removed, a.size, a.lighten = text, block, removed, size, true
+			a.over = overCeiling(a.text+pl.o.Append, pl.o.Row)
 		}
 	}
 	return a
@@ -295,6 +322,10 @@ func (pl *Plan) cannotFit(best *attempt) *Plan {
 	newest := rep.Newest.Entries
 	why := fmt.Sprintf("even with everything before the newest tier distilled as far as it goes, it would be %d/%d %s: the newest tier (last %d %s), the preamble and the secret entries do not fit",
 		best.size, o.Row.Budget-o.Reserve, o.Row.Unit, newest, textfile.Plural(newest, "entry", "entries"))
+	if best.over && best.size <= o.Row.Budget-o.Reserve {
+		why = fmt.Sprintf("even with everything before the newest tier distilled as far as it goes, it would be %d/%d %s but %d characters, past the ceiling of a %d-line budget (%d characters, %d a line): the statements that must stay in the file do not fit in it",
+			best.size, o.Row.Budget-o.Reserve, o.Row.Unit, utf8.RuneCountInString(best.text+o.Append), o.Row.Budget, ceiling(o.Row), CharsPerLine)
+	}
 	if pl.newestOnly() <= o.Row.Budget-o.Reserve {
 		why = fmt.Sprintf("even with everything before the newest tier distilled as far as it goes, it would be %d/%d %s: beside the newest tier (last %d %s), the statements that must stay in the file (%d) do not fit",
 			best.size, o.Row.Budget-o.Reserve, o.Row.Unit, newest, textfile.Plural(newest, "entry", "entries"), len(distill.MustKeep(pl.sources(pl.tiers.NewestStart))))
