@@ -322,10 +322,6 @@ func (pl *Plan) cannotFit(best *attempt) *Plan {
 	newest := rep.Newest.Entries
 	why := fmt.Sprintf("even with everything before the newest tier distilled as far as it goes, it would be %d/%d %s: the newest tier (last %d %s), the preamble and the secret entries do not fit",
 		best.size, o.Row.Budget-o.Reserve, o.Row.Unit, newest, textfile.Plural(newest, "entry", "entries"))
-	if best.over && best.size <= o.Row.Budget-o.Reserve {
-		why = fmt.Sprintf("even with everything before the newest tier distilled as far as it goes, it would be %d/%d %s but %d characters, past the ceiling of a %d-line budget (%d characters, %d a line): the statements that must stay in the file do not fit in it",
-			best.size, o.Row.Budget-o.Reserve, o.Row.Unit, utf8.RuneCountInString(best.text+o.Append), o.Row.Budget, ceiling(o.Row), CharsPerLine)
-	}
 	if pl.newestOnly() <= o.Row.Budget-o.Reserve {
 		why = fmt.Sprintf("even with everything before the newest tier distilled as far as it goes, it would be %d/%d %s: beside the newest tier (last %d %s), the statements that must stay in the file (%d) do not fit",
 			best.size, o.Row.Budget-o.Reserve, o.Row.Unit, newest, textfile.Plural(newest, "entry", "entries"), len(distill.MustKeep(pl.sources(pl.tiers.NewestStart))))
@@ -336,6 +332,13 @@ func (pl *Plan) cannotFit(best *attempt) *Plan {
 		}
 	}
 	pl.shortfall(best.size, why)
+	if best.over && best.size <= o.Row.Budget-o.Reserve {
+		// Within the lines, past the character ceiling.
+		chars := utf8.RuneCountInString(best.text + o.Append)
+		rep.Shortfall = chars - ceiling(o.Row)
+		rep.Message = fmt.Sprintf("%s is still over budget: even with everything before the newest tier distilled as far as it goes, it would be %d/%d %s but %d characters, past the ceiling of a %d-line budget (%d characters, %d a line): the statements that must stay in the file do not fit in it, %d characters over; nothing was written.",
+			o.Rel, best.size, o.Row.Budget-o.Reserve, o.Row.Unit, chars, o.Row.Budget, ceiling(o.Row), CharsPerLine, rep.Shortfall)
+	}
 	if o.noSuggest {
 		return pl
 	}

@@ -297,6 +297,9 @@ func parseBullet(bl string) (p parsed, ok bool) {
 
 // keepText reports whether a statement must stay live.
 func keepText(s string) bool {
+	if len(s) > maxProseLine {
+		return keepMarkRE().MatchString(s) // data, not a statement (see unit.proseKey), unless marked
+	}
 	return keepMarkRE().MatchString(s) || has(withoutChatter(Key(s)), classKeep)
 }
 

@@ -108,14 +108,37 @@ func (u *unit) computeKeep() bool {
 			return true
 		}
 	}
-	k := withoutChatter(u.key)
+	k := withoutChatter(u.proseKey())
 	return has(k, classKeep) || has(k, classPriority)
+}
+
+// proseKey is the unit's key without its data lines (longer than
+// maxProseLine: a blob, minified code), in which a keep word would only
+// be a chance run of letters.
+func (u *unit) proseKey() string {
+	long := false
+	for _, l := range u.lines {
+		if len(l) > maxProseLine {
+			long = true
+			break
+		}
+	}
+	if !long {
+		return u.key
+	}
+	var parts []string
+	for _, l := range u.lines {
+		if len(l) <= maxProseLine {
+			parts = append(parts, strip(l))
+		}
+	}
+	return Key(strings.Join(parts, " "))
 }
 
 // priority reports whether the unit is a priority fact — health and
 // safety, a person's attribute — which compaction never drops silently.
 func (u *unit) priority() bool {
-	return u.kind == unitText && has(withoutChatter(u.key), classPriority)
+	return u.kind == unitText && has(withoutChatter(u.proseKey()), classPriority)
 }
 
 // withoutChatter is k with its chatter phrases blanked: "no decision" is
@@ -249,8 +272,8 @@ func splitUnits(lines []string) []*unit {
 // chatter is returned as it is.
 func withoutChatterSentences(l string) (string, int) {
 	t := strings.TrimSpace(l)
-	if t == "" {
-		return l, 0
+	if t == "" || len(t) > maxProseLine {
+		return l, 0 // a line this long is data (a blob, minified code), not chatter
 	}
 	prefix := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
 	body := strings.TrimLeft(l, " \t")
@@ -272,6 +295,10 @@ func withoutChatterSentences(l string) (string, int) {
 	}
 	return prefix + strings.Join(kept, " "), len(ss) - len(kept)
 }
+
+// maxProseLine is the longest line read sentence by sentence for
+// chatter: a longer one is kept whole, which keeps a 20 MB line linear.
+const maxProseLine = 4096
 
 // chatterSentence reports whether one sentence is filler, chatter or an
 // open question with nothing in it worth keeping: no rule, result,
