@@ -18,7 +18,7 @@ import (
 	"github.com/memcompact/memcompact/internal/shellword"
 )
 
-const compactUsage = "compact [FILE...] [--all] [--dry-run] [--yes] [--summarizer claude|anthropic|openai|CMD [--model M] [--base-url URL] [--strict] [--timeout D]] [--plan | --summary FILE] [--steps] [--entry-heading H] [--root DIR] [--json]"
+const compactUsage = "compact [FILE...] [--all] [--dry-run] [--yes] [--summarizer claude|anthropic|openai|CMD [--model M] [--base-url URL] [--strict] [--timeout D]] [--plan | --summary FILE] [--steps] [--allow-loss] [--entry-heading H] [--root DIR] [--json]"
 
 func init() {
 	register(compactUsage, runCompact)
@@ -77,6 +77,7 @@ func runCompact(env *Env, args []string) (err error) {
 	fset := compactFlagSet(&f, "compact")
 	fset.BoolVar(&f.req.All, "all", false, "compact every over-budget file of the policy (the default without FILE)")
 	fset.BoolVar(&f.req.DryRun, "dry-run", false, "show everything, write nothing")
+	fset.BoolVar(&f.req.AllowLoss, "allow-loss", false, "when the budget cannot hold the statements that must stay live (health and safety, people, decisions, instructions), compact anyway and move them to the snapshot, counted in the report")
 	fset.BoolVar(&f.req.Steps, "steps", false, "only the design's one step: distill the oldest tier as drawn, and report a shortfall if that is not enough")
 	fset.BoolVar(&f.req.Plan, "plan", false, "print the oldest tier and the facts that must survive, for an agent to summarize; write nothing")
 	fset.StringVar(&f.req.SummaryFile, "summary", "", "use the bullets in this file (written from --plan) as the summary")

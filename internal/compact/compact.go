@@ -65,6 +65,13 @@ type Options struct {
 	// file fits (see tiering.go).
 	Steps bool
 
+	// AllowLoss lets the search go past the last level when even that
+	// does not fit: statements that must stay live (priority facts,
+	// decisions, instructions) may then leave the file for the snapshot,
+	// counted in the report. Without it such a file is a shortfall that
+	// says how many would be lost and the budget that keeps them.
+	AllowLoss bool
+
 	noSuggest bool           // set while a suggestion is being verified
 	cache     *distill.Cache // entries read once, shared by the suggestions' plans
 	consent   *consent       // asked before Model is first given a tier; nil: not needed
@@ -116,6 +123,7 @@ type Plan struct {
 	oldBody    []string       // an existing block's body lines, kept as they are (a block not ours)
 	kept       string         // an existing block's bullets, distilled again with the tier (ours)
 	prov       provenance     // what an existing block was distilled from
+	provErr    error          // a catalogue the block names that cannot be read
 	level      int            // the built-in summarizer's level of the chosen attempt
 	k          int            // entries [0, k) are the oldest tier
 	parents    []string       // entry index -> the section heading above it
@@ -146,7 +154,7 @@ func Prepare(ctx context.Context, o Options) *Plan {
 	limit := o.Row.Budget - o.Reserve
 	rep.SizeBefore = budget.Measure(pl.orig.Text, o.Row.Unit)
 	rep.SizeAfter = rep.SizeBefore
-	if !o.Explicit && rep.SizeBefore <= limit {
+	if !o.Explicit && rep.SizeBefore <= limit && !overCeiling(pl.orig.Text, o.Row) {
 		rep.Status = StatusWithin
 		rep.Message = fmt.Sprintf("%s is %d/%d %s, within budget; nothing to do.", o.Rel, rep.SizeBefore, o.Row.Budget, o.Row.Unit)
 		return pl
@@ -156,6 +164,9 @@ func Prepare(ctx context.Context, o Options) *Plan {
 	}
 	pl.findSecrets()
 	pl.readBlock()
+	if pl.provErr != nil {
+		return pl.refuse(outcome.Refused, "%s: %v; nothing was written", o.Rel, pl.provErr)
+	}
 	if done := pl.nothingToCompact(limit); done != nil {
 		return done
 	}

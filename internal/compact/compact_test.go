@@ -148,7 +148,7 @@ func testMergeIntoExistingBlock(t *testing.T, eol string) {
 	}
 	// Both rounds' snapshots stay named: the first holds the originals of
 	// the entries distilled first.
-	for _, want := range []string{"*Distilled from 7 entries on 2026-12-02. Full detail in compaction/snapshots/tools-2026-12-02.md, compaction/snapshots/tools-2026-12-02-101113.md.*", "- 2026-01-02 10:00 — Note 1" + eol, "- 2026-01-08 10:00 — Note 7" + eol} {
+	for _, want := range []string{"*Distilled from 7 entries on 2026-12-02. Full detail in compaction/snapshots/tools-2026-12-02.md, compaction/snapshots/tools-2026-12-02-101113.md.*", "- 2026-01-02 10:00 — Note 1", "- 2026-01-08 10:00 — Note 7"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("missing %q in:\n%s", want, s)
 		}
@@ -222,7 +222,7 @@ func TestBlockBeforeSection(t *testing.T) {
 	}
 	got := pl.NewText()
 	want := "# Main Memory\n\n## User Profile\n- Works in Go.\n\n## Compacted History\n*Distilled from 3 entries on 2026-12-02. Full detail in compaction/snapshots/main-memory-2026-12-02.md.*\n" +
-		"- 2026-01-02 — Session 2\n- 2026-01-03 — Session 3\n- 2026-01-04 — Session 4\n\n" +
+		"- 2026-01-02 — Session 2: Tuned job 2 to 2 retries.\n- 2026-01-03 — Session 3: Tuned job 3 to 3 retries.\n- 2026-01-04 — Session 4: Tuned job 4 to 4 retries.\n\n" +
 		"## Important Memories\n*Sessions we remember.*\n\n### 2026-01-01 — Vault\n- API_TOKEN=abcd1234efgh5678ijkl9012mnop3456\n\n### 2026-01-05 — Session 5\n"
 	if !strings.HasPrefix(got, want) {
 		t.Errorf("got:\n%s\nwant prefix:\n%s", got, want)

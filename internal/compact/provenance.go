@@ -1,10 +1,14 @@
 package compact
 
 import (
-	"github.com/memcompact/memcompact/internal/lazyre"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/memcompact/memcompact/internal/lazyre"
+	"github.com/memcompact/memcompact/internal/snapshot"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -17,6 +21,20 @@ import (
 //
 // An earlier block may hold one such line or several (one per round); all
 // are read.
+//
+// A line that names every snapshot grows with every round (about 50
+// characters each), so past MaxNamed snapshots the block names only the
+// latest and a catalogue, one file per memory file beside the snapshots,
+// that lists every snapshot, oldest first, one per line:
+//
+//	*Distilled from 412 entries on 2026-01-03 to 2026-12-02. Full detail in compaction/snapshots/a-2026-12-02.md; every earlier snapshot is listed in compaction/snapshots/a-1f3e9a-catalogue.md.*
+//
+// The catalogue is written before the file is replaced, and read back
+// (its snapshots made the block's) when the block is compacted again.
+
+// MaxNamed is how many snapshots a provenance line names before it names
+// a catalogue instead.
+const MaxNamed = 3
 
 var (
 	provRE  = lazyre.New(`^\*Distilled from (\d+) (?:more )?entr(?:y|ies)\b(.*)\*\s*$`)
@@ -28,7 +46,38 @@ var (
 type provenance struct {
 	n         int      // entries
 	dates     []string // the days of the rounds
-	snapshots []string // root-relative snapshot paths, oldest first
+	snapshots []string // root-relative paths the block names, oldest first (a catalogue among them)
+	// catalogue, when set, is the catalogue the new block names, and
+	// listed every snapshot it must list (the earlier ones, oldest first).
+	catalogue string
+	listed    []string
+}
+
+// catalogueRel is the root-relative catalogue of rel's snapshots: the
+// snapshot base name and a short digest of rel (two files of one base
+// name in different folders share the snapshot name sequence, not a
+// catalogue).
+func catalogueRel(snapDirRel, rel string) string {
+	sum := sha256.Sum256([]byte(rel))
+	return snapDirRel + "/" + snapshot.Base(rel) + "-" + hex.EncodeToString(sum[:3]) + "-catalogue.md"
+}
+
+// isCatalogue reports whether a root-relative path is a catalogue.
+func isCatalogue(rel string) bool { return strings.HasSuffix(rel, "-catalogue.md") }
+
+// catalogueText is the catalogue listing snaps, for the file rel.
+func catalogueText(rel string, snaps []string) string {
+	var b strings.Builder
+	b.WriteString("# Snapshots of " + rel + "\n\nEvery snapshot a Compacted History block of " + rel + " was distilled from, oldest first.\n\n")
+	for _, s := range snaps {
+		b.WriteString("- " + s + "\n")
+	}
+	return b.String()
+}
+
+// readCatalogue returns the snapshots a catalogue lists.
+func readCatalogue(text string) []string {
+	return snapsRE().FindAllString(text, -1)
 }
 
 // parseProvenance reads one provenance line.
@@ -58,8 +107,51 @@ func (p *provenance) add(q provenance) {
 func (p provenance) line(n int, day, snapRel string) string {
 	total := p.n + n
 	dates := appendNew(append([]string(nil), p.dates...), day)
+	if p.catalogue != "" {
+		on := dates[0]
+		if last := dates[len(dates)-1]; last != on {
+			on += " to " + last
+		}
+		latest := snapRel
+		if latest == "" && len(p.listed) > 0 {
+			latest = p.listed[len(p.listed)-1]
+		}
+		return "*Distilled from " + strconv.Itoa(total) + " " + textfile.Plural(total, "entry", "entries") + " on " + on + ". Full detail in " + latest + "; every earlier snapshot is listed in " + p.catalogue + ".*"
+	}
 	snaps := appendNew(append([]string(nil), p.snapshots...), snapRel)
 	return "*Distilled from " + strconv.Itoa(total) + " " + textfile.Plural(total, "entry", "entries") + " on " + strings.Join(dates, ", ") + ". Full detail in " + strings.Join(snaps, ", ") + ".*"
+}
+
+// useCatalogue turns p into the catalogue form when the block would name
+// more than MaxNamed snapshots, or already names a catalogue: every
+// snapshot named so far (those a catalogue lists included, read with
+// read) goes to listed, and the block names the catalogue cat.
+func (p *provenance) useCatalogue(cat string, read func(rel string) (string, error)) error {
+	var all []string
+	named := false
+	for _, s := range p.snapshots {
+		if !isCatalogue(s) {
+			all = appendNew(all, s)
+			continue
+		}
+		named = true
+		text, err := read(s)
+		if err != nil {
+			return fmt.Errorf("the history block names the catalogue %s, which cannot be read: %w", s, err)
+		}
+		// The catalogue lists the earlier snapshots; the one the line
+		// names beside it is the latest.
+		all = appendNew(readCatalogue(text), all...)
+	}
+	if !named && len(p.snapshots)+1 <= MaxNamed {
+		return nil
+	}
+	p.listed, p.catalogue, p.snapshots = all, cat, []string{cat}
+	// Dates: the first and the last are all the line says.
+	if len(p.dates) > 2 {
+		p.dates = []string{p.dates[0], p.dates[len(p.dates)-1]}
+	}
+	return nil
 }
 
 func appendNew(list []string, add ...string) []string {

@@ -53,7 +53,9 @@ func TestRepeatAcrossRounds(t *testing.T) {
 		merged      bool
 	}{{"one section", "", true}, {"two sections", "### Tools\n\n- 2026-01-02: Uses make.\n- 2026-01-09: Builds with Go 1.26.\n\n", false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			first := "# Prefs\n\n" + tc.other + "## Preferences\n\n- 2026-01-03: Builds with Go 1.26.\n- 2026-01-04: Lives in Berlin.\n- 2026-01-05: Works remotely.\n- 2026-01-06: Has a cat.\n"
+			// Each item carries a filler line, so that distilling makes
+			// the file smaller (a file within budget is never made larger).
+			first := "# Prefs\n\n" + tc.other + "## Preferences\n\n- 2026-01-03: Builds with Go 1.26.\n  - ok\n  - n/a\n- 2026-01-04: Lives in Berlin.\n  - ok\n  - n/a\n- 2026-01-05: Works remotely.\n  - ok\n  - n/a\n- 2026-01-06: Has a cat.\n"
 			root := setup(t, "main/prefs.md", first)
 			round := func(i, budget int) string {
 				o := opts(root, "main/prefs.md", budget, 2)
@@ -72,7 +74,7 @@ func TestRepeatAcrossRounds(t *testing.T) {
 			if !strings.Contains(after1, "- 2026-01-03: Builds with Go 1.26.\n") {
 				t.Fatalf("round 1:\n%s", after1)
 			}
-			second := after1 + "- 2026-02-07: Builds with Go 1.26.\n- 2026-02-08: Reads a lot.\n- 2026-02-09: Swims.\n"
+			second := after1 + "- 2026-02-07: Builds with Go 1.26.\n  - ok\n  - n/a\n- 2026-02-08: Reads a lot.\n  - ok\n  - n/a\n- 2026-02-09: Swims.\n  - ok\n  - n/a\n- 2026-02-10: Runs.\n  - ok\n  - n/a\n"
 			os.WriteFile(filepath.Join(root, "main/prefs.md"), []byte(second), 0o644)
 			after2 := round(2, 1000)
 			n := strings.Count(after2, "Builds with Go 1.26.")

@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/facts"
 	"github.com/memcompact/memcompact/internal/outcome"
 )
@@ -34,6 +35,35 @@ type Secret struct {
 	Line   int    `json:"line"` // 1-based line of the entry's start in the original file
 	Title  string `json:"title"`
 	Reason string `json:"reason"` // "heading" or the scanner's rule id
+}
+
+// FactCounts counts statements by kind (see distill.StatKinds).
+type FactCounts struct {
+	Priority    int `json:"priority"` // health and safety, a person's attributes
+	Decision    int `json:"decision"` // decisions, instructions, preferences, rules
+	Observation int `json:"observation"`
+	Code        int `json:"code"` // code blocks and tables, whole
+	Superseded  int `json:"superseded"`
+	Duplicate   int `json:"duplicate"`
+	Chatter     int `json:"chatter"`
+}
+
+// countsOf is m (distill's counts by kind) as FactCounts; nil for none.
+func countsOf(m map[string]int) *FactCounts {
+	if m == nil {
+		return nil
+	}
+	return &FactCounts{Priority: m[distill.KindPriority], Decision: m[distill.KindDecision], Observation: m[distill.KindObservation],
+		Code: m[distill.KindCode], Superseded: m[distill.KindSuperseded], Duplicate: m[distill.KindDuplicate], Chatter: m[distill.KindChatter]}
+}
+
+// byKind is c as distill's counts by kind.
+func (c *FactCounts) byKind() map[string]int {
+	if c == nil {
+		return nil
+	}
+	return map[string]int{distill.KindPriority: c.Priority, distill.KindDecision: c.Decision, distill.KindObservation: c.Observation,
+		distill.KindCode: c.Code, distill.KindSuperseded: c.Superseded, distill.KindDuplicate: c.Duplicate, distill.KindChatter: c.Chatter}
 }
 
 // Report is the result of compacting one file.
@@ -83,6 +113,12 @@ type Report struct {
 	// lightest); Grown how many entries the oldest tier grew by.
 	Level int `json:"level"`
 	Grown int `json:"tier_grown,omitempty"`
+	// FactsKept and FactsDropped count the distilled statements the live
+	// file keeps and those it drops, by kind (distill.StatKinds): the
+	// dropped ones are in the snapshots the block names. Set by the
+	// built-in summarizer.
+	FactsKept    *FactCounts `json:"facts_kept,omitempty"`
+	FactsDropped *FactCounts `json:"facts_dropped,omitempty"`
 	// SnapshotOnly are the facts of the distilled entries (and of an
 	// earlier block) that the live file no longer holds: they are in the
 	// snapshots the block names. MustKeep (--plan) are the statements

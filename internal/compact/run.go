@@ -50,6 +50,8 @@ type Request struct {
 	Plan bool
 	// Steps keeps the design's one step (see Options.Steps).
 	Steps bool
+	// AllowLoss (see Options.AllowLoss).
+	AllowLoss bool
 
 	// The summarizer: an agent's bullets (SummaryFile, a file read here,
 	// or Summary, the same as a value), else Command (an external command
@@ -135,7 +137,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		o := Options{
 			Root: root, Rel: t.rel, Row: *t.row, EntryHeading: req.EntryHeading,
 			Summary: summary, SummaryName: req.summaryName(), Command: req.Command, Timeout: req.Timeout,
-			Explicit: t.explicit, Today: req.Today, Now: req.Now, PlanOnly: req.Plan, Steps: req.Steps,
+			Explicit: t.explicit, Today: req.Today, Now: req.Now, PlanOnly: req.Plan, Steps: req.Steps, AllowLoss: req.AllowLoss,
 			Model: ch.model, Strict: ch.strict, consent: ch.consent,
 		}
 		pl := Prepare(ctx, o)

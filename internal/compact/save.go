@@ -174,7 +174,7 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 		return res, res.appendTo(abs, cur, add, nil)
 	}
 	res.Budget, res.Unit = row.Budget, string(row.Unit)
-	if cur == nil || budget.Measure(text, row.Unit) <= row.Budget {
+	if cur == nil || budget.Measure(text, row.Unit) <= row.Budget && !overCeiling(text, *row) {
 		return res, res.appendTo(abs, cur, add, row)
 	}
 	pl, err := req.compaction(ctx, root, rel, row, cur, add)
@@ -192,6 +192,7 @@ func Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 		switch st := pl.write(req.Confirmed, req.Confirm); {
 		case st == outcome.Clean:
 			res.Status, res.Size = StatusCompactedAndSaved, budget.Measure(pl.NewText()+add, row.Unit)
+			res.measure(abs, row)
 			if res.Size > row.Budget {
 				res.Status, res.Outcome = StatusSavedOverBudget, outcome.Defects
 				res.Next = req.next(ctx, root, rel, row, abs)
@@ -366,7 +367,30 @@ func (res *SaveResult) appendTo(abs string, cur *textfile.File, add string, row 
 	if row != nil {
 		res.Size = budget.Measure(text+add, row.Unit)
 	}
+	res.measure(abs, row)
 	return nil
+}
+
+// measure sets the size a save reports to the file's as it is on disk
+// now, read back while the root's lock is still held: the figure printed
+// is the file's real one even when something that does not take the lock
+// (an agent's own write) changed it between the read and the write. When
+// the file cannot be read back, the size computed from what was written
+// stands.
+func (res *SaveResult) measure(abs string, row *budget.Row) {
+	f, err := textfile.Read(abs)
+	if err != nil {
+		return
+	}
+	text := f.Text
+	if f.HasBOM {
+		text = strings.TrimPrefix(text, textfile.BOM)
+	}
+	if row == nil {
+		res.Size = len(textfile.Lines(text))
+		return
+	}
+	res.Size = budget.Measure(text, row.Unit)
 }
 
 // joinEntry returns what to append to text so entry follows it after one

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
@@ -49,7 +50,34 @@ func (r *Report) WriteText(w io.Writer) {
 	for _, s := range r.SecretInBlock {
 		fmt.Fprintf(w, "  secret in the summary: %s\n", s)
 	}
+	r.writeFacts(w)
 	r.writeKept(w)
+}
+
+// writeFacts prints the statements the built-in summarizer kept in the
+// live file and dropped from it, by kind, and where the dropped ones are.
+func (r *Report) writeFacts(w io.Writer) {
+	if r.FactsKept == nil && r.FactsDropped == nil || r.Status != StatusCompacted {
+		return // a shortfall's best attempt was not written: nothing was kept or dropped
+	}
+	line := func(m map[string]int) string {
+		var parts []string
+		for _, k := range distill.StatKinds {
+			if m[k] > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", m[k], k))
+			}
+		}
+		if len(parts) == 0 {
+			return "none"
+		}
+		return strings.Join(parts, ", ")
+	}
+	fmt.Fprintf(w, "  statements kept in the file: %s\n", line(r.FactsKept.byKind()))
+	where := "the snapshot"
+	if r.Snapshot != "" {
+		where = r.Snapshot
+	}
+	fmt.Fprintf(w, "  statements dropped (their text is in %s): %s\n", where, line(r.FactsDropped.byKind()))
 }
 
 // WriteDryRunText prints what a dry run adds to WriteText: the facts that

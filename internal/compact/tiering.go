@@ -3,7 +3,9 @@ package compact
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/distill"
@@ -36,6 +38,28 @@ import (
 // At each step the mid tier that is left is lightened too if that is
 // what it takes.
 
+// CharsPerLine is the character ceiling of a lines budget, per budgeted
+// line: a file budgeted in lines may hold at most Budget × CharsPerLine
+// characters. Without it a lines budget holds while the lines grow long
+// (a year's "Kept: …" line gains every round's statements), and the file
+// a session loads grows without bound.
+const CharsPerLine = 160
+
+// ceiling is the character ceiling of the file's budget, 0 for none (a
+// chars budget is its own).
+func ceiling(row budget.Row) int {
+	if row.Unit != budget.Lines {
+		return 0
+	}
+	return row.Budget * CharsPerLine
+}
+
+// overCeiling reports whether text passes the character ceiling of row.
+func overCeiling(text string, row budget.Row) bool {
+	c := ceiling(row)
+	return c > 0 && utf8.RuneCountInString(text) > c
+}
+
 // attempt is one way of rewriting the file.
 type attempt struct {
 	k, level int // entries [0, k) distilled at level
@@ -44,8 +68,10 @@ type attempt struct {
 	block    string
 	removed  int
 	size     int
+	over     bool // past the character ceiling of a lines budget
 	distill  []int
 	bullets  []string
+	stats    distill.Stats
 }
 
 // search finds the lightest attempt that fits the budget.
@@ -54,30 +80,50 @@ func (pl *Plan) search() *Plan {
 		return pl.refuse(outcome.Refused, "%v", err)
 	}
 	limit := pl.o.Row.Budget - pl.o.Reserve
+	// A file within its budget, compacted because it was named, is never
+	// made larger: the block's heading and provenance lines cost more
+	// than a few short entries save.
+	within := pl.Report.SizeBefore <= limit && !overCeiling(pl.orig.Text, pl.o.Row)
+	if within {
+		limit = pl.Report.SizeBefore
+	}
+	fits := func(a *attempt) bool { return a.size <= limit && !a.over }
 	lo, hi := pl.tiers.MidStart, pl.tiers.NewestStart
 	levels := distill.Levels
-	if a := pl.try(lo, 0); a.size <= limit || pl.o.Steps {
+	if within {
+		levels = 1 // nothing is dropped from a file within its budget
+	}
+	if pl.o.AllowLoss {
+		levels = distill.LevelLoss + 1
+	}
+	if a := pl.try(lo, 0); fits(a) || pl.o.Steps {
 		return pl.take(a) // the design's own step is enough
 	}
 	var best *attempt
 	for lv := 0; lv < levels; lv++ {
 		a := pl.try(hi, lv)
-		if best == nil || a.size < best.size {
+		if best == nil || a.size < best.size || a.size == best.size && best.over && !a.over {
 			best = a
 		}
-		if a.size > limit {
+		if !fits(a) {
 			continue
 		}
 		l, h := lo, hi // try(h) fits
 		for l < h {
 			m := (l + h) / 2
-			if pl.try(m, lv).size <= limit {
+			if fits(pl.try(m, lv)) {
 				h = m
 			} else {
 				l = m + 1
 			}
 		}
 		return pl.take(pl.try(h, lv))
+	}
+	if within {
+		rep := pl.Report
+		rep.Status, rep.SizeAfter = StatusNothing, rep.SizeBefore
+		rep.Message = fmt.Sprintf("%s: nothing to compact: distilling its older entries would not make it smaller than %d %s; it is %d/%d %s.", pl.o.Rel, rep.SizeBefore, pl.o.Row.Unit, rep.SizeBefore, pl.o.Row.Budget, pl.o.Row.Unit)
+		return pl
 	}
 	if pl.take(best); pl.Report.Status == StatusAborted {
 		return pl
@@ -96,14 +142,17 @@ func (pl *Plan) try(k, level int) *attempt {
 	pl.setTier(k)
 	pl.level = level
 	pl.bullets = nil
+	var stats distill.Stats
 	if len(pl.distill) > 0 || pl.kept != "" {
 		if pl.o.cache == nil {
 			pl.o.cache = distill.NewCache()
 		}
-		pl.bullets = dedupe(pl.o.cache.Distill(pl.sources(k), level), pl.oldBody)
+		var bl []string
+		bl, stats = pl.o.cache.DistillStats(pl.sources(k), level)
+		pl.bullets = dedupe(bl, pl.oldBody)
 	}
 	a := pl.assembleBest(k)
-	a.level = level
+	a.level, a.stats = level, stats
 	pl.tried[[2]int{k, level}] = a
 	return a
 }
@@ -114,10 +163,12 @@ func (pl *Plan) assembleBest(k int) *attempt {
 	a := &attempt{k: k, distill: pl.distill, bullets: pl.bullets}
 	a.text, a.block, _ = pl.assemble(pl.snapRel(), false)
 	a.size = budget.Measure(a.text, pl.o.Row.Unit)
-	if a.size > pl.o.Row.Budget-pl.o.Reserve && k < pl.tiers.NewestStart {
+	a.over = overCeiling(a.text+pl.o.Append, pl.o.Row)
+	if (a.size > pl.o.Row.Budget-pl.o.Reserve || a.over) && k < pl.tiers.NewestStart {
 		text, block, removed := pl.assemble(pl.snapRel(), true)
-		if size := budget.Measure(text, pl.o.Row.Unit); size < a.size {
+		if size := budget.Measure(text, pl.o.Row.Unit); size < a.size || a.over && len(text) < len(a.text) {
 			a.text, a.block, a.removed, a.size, a.lighten = text, block, removed, size, true
+			a.over = overCeiling(a.text+pl.o.Append, pl.o.Row)
 		}
 	}
 	return a
@@ -129,10 +180,22 @@ func (pl *Plan) take(a *attempt) *Plan {
 	pl.distill, pl.bullets, pl.level, pl.lighten = a.distill, a.bullets, a.level, a.lighten
 	pl.Report.MidLightened, pl.Report.MidRemoved = a.lighten, a.removed
 	pl.Report.Level = a.level
+	pl.Report.FactsKept, pl.Report.FactsDropped = countsOf(a.stats.Kept), countsOf(a.stats.Dropped)
+	if pl.Report.FactsKept == nil && pl.Report.FactsDropped != nil {
+		pl.Report.FactsKept = &FactCounts{}
+	}
+	if pl.Report.FactsDropped == nil && pl.Report.FactsKept != nil {
+		pl.Report.FactsDropped = &FactCounts{}
+	}
 	if a.k > pl.tiers.MidStart {
 		pl.Report.Grown = a.k - pl.tiers.MidStart
 	}
-	return pl.finish(a.text, a.block)
+	pl.finish(a.text, a.block)
+	if d := pl.Report.FactsDropped; pl.Report.Status == StatusCompacted && a.level >= distill.LevelLoss && d != nil && d.Priority+d.Decision > 0 {
+		n := d.Priority + d.Decision
+		pl.Report.Message += fmt.Sprintf(" (--allow-loss: %d %s that must stay live, %d of them priority, moved to the snapshot.)", n, textfile.Plural(n, "statement", "statements"), d.Priority)
+	}
+	return pl
 }
 
 // setTier makes entries [0, k) the oldest tier: pl.distill holds those
@@ -263,18 +326,37 @@ func (pl *Plan) cannotFit(best *attempt) *Plan {
 		why = fmt.Sprintf("even with everything before the newest tier distilled as far as it goes, it would be %d/%d %s: beside the newest tier (last %d %s), the statements that must stay in the file (%d) do not fit",
 			best.size, o.Row.Budget-o.Reserve, o.Row.Unit, newest, textfile.Plural(newest, "entry", "entries"), len(distill.MustKeep(pl.sources(pl.tiers.NewestStart))))
 	}
+	if !o.AllowLoss && !o.noSuggest && pl.newestOnly() <= o.Row.Budget-o.Reserve {
+		if lost := pl.lossToFit(); lost > 0 {
+			why += fmt.Sprintf(" (--allow-loss would fit it by moving %d %s that must stay live to the snapshot)", lost, textfile.Plural(lost, "statement", "statements"))
+		}
+	}
 	pl.shortfall(best.size, why)
+	if best.over && best.size <= o.Row.Budget-o.Reserve {
+		// Within the lines, past the character ceiling.
+		chars := utf8.RuneCountInString(best.text + o.Append)
+		rep.Shortfall = chars - ceiling(o.Row)
+		rep.Message = fmt.Sprintf("%s is still over budget: even with everything before the newest tier distilled as far as it goes, it would be %d/%d %s but %d characters, past the ceiling of a %d-line budget (%d characters, %d a line): the statements that must stay in the file do not fit in it, %d characters over; nothing was written.",
+			o.Rel, best.size, o.Row.Budget-o.Reserve, o.Row.Unit, chars, o.Row.Budget, ceiling(o.Row), CharsPerLine, rep.Shortfall)
+	}
 	if o.noSuggest {
 		return pl
 	}
-	if b := best.size + o.Reserve; pl.works(func(x *Options) { x.Row.Budget = b }) {
+	// The changes suggested keep every statement that must stay live,
+	// --allow-loss or not: a budget that keeps them is what the user is
+	// told first.
+	b := best.size + o.Reserve
+	if o.AllowLoss {
+		b = pl.keepAllBudget(b)
+	}
+	if pl.works(func(x *Options) { x.Row.Budget, x.AllowLoss = b, false }) {
 		rep.SuggestBudget = b
 	}
 	// The largest newest tier that fits, checked by planning with it.
 	lo, hi, found := 0, newest-1, -1
 	for lo <= hi {
 		m := (lo + hi) / 2
-		if pl.works(func(x *Options) { x.Row.Newest = m }) {
+		if pl.works(func(x *Options) { x.Row.Newest, x.AllowLoss = m, false }) {
 			found, lo = m, m+1
 		} else {
 			hi = m - 1
@@ -320,6 +402,14 @@ func (pl *Plan) readBlock() {
 		}
 		break
 	}
+	read := func(rel string) (string, error) {
+		f, err := textfile.Read(filepath.Join(pl.o.Root, filepath.FromSlash(rel)))
+		if err != nil {
+			return "", err
+		}
+		return f.Text, nil
+	}
+	pl.provErr = pl.prov.useCatalogue(catalogueRel(budget.SnapshotsRel, pl.o.Rel), read)
 	for len(body) > 0 && isBlankOrBreak(body[0]) {
 		body, skipped = body[1:], skipped+1
 	}
@@ -361,4 +451,41 @@ func (pl *Plan) newestOnly() int {
 		b.WriteString(d.EntryText(i))
 	}
 	return budget.Measure(b.String(), pl.o.Row.Unit)
+}
+
+// mustKeep is what verification requires to stay in the live file: the
+// must-keep statements of the tier and of an earlier block, or, when the
+// user allowed the loss, nothing (the statements left out are counted in
+// the report and stay in the snapshot the block names).
+func (pl *Plan) mustKeep() []string {
+	if pl.o.AllowLoss && pl.level >= distill.LevelLoss {
+		return nil
+	}
+	return distill.MustKeep(pl.sources(pl.k))
+}
+
+// lossToFit is how many must-keep statements a compaction allowed to lose
+// them would move to the snapshot to fit, checked by planning it; 0 when
+// even that does not fit.
+func (pl *Plan) lossToFit() int {
+	o := pl.o
+	o.AllowLoss, o.noSuggest, o.cache, o.once = true, true, nil, nil
+	lp := Prepare(context.Background(), o)
+	if lp.Report.Status != StatusCompacted || lp.Report.FactsDropped == nil {
+		return 0
+	}
+	d := lp.Report.FactsDropped
+	return d.Priority + d.Decision
+}
+
+// keepAllBudget is the smallest size at which the file compacts with
+// nothing that must stay live lost: the best attempt without --allow-loss,
+// or at least b.
+func (pl *Plan) keepAllBudget(b int) int {
+	o := pl.o
+	o.AllowLoss, o.noSuggest, o.cache, o.once = false, true, nil, nil
+	if lp := Prepare(context.Background(), o); lp.Report.Floor+o.Reserve > b {
+		return lp.Report.Floor + o.Reserve
+	}
+	return b
 }

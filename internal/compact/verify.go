@@ -35,7 +35,7 @@ func (pl *Plan) verify(newText, block string) string {
 	}
 	flat := distill.Flat(newText)
 	var lost []string
-	for _, s := range distill.MustKeep(pl.sources(pl.k)) {
+	for _, s := range pl.mustKeep() {
 		if !strings.Contains(flat, distill.Flat(s)) {
 			lost = append(lost, s)
 		}

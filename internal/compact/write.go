@@ -44,13 +44,50 @@ func (pl *Plan) Write() error {
 	if pl.orig.HasBOM {
 		data = textfile.BOM + data
 	}
+	undo, err := pl.writeCatalogue()
+	if err != nil {
+		os.Remove(pl.snapAbs)
+		return fmt.Errorf("%s: %w; the file was not changed and no snapshot was kept", pl.o.Rel, err)
+	}
 	if err := atomicfile.Replace(pl.abs, []byte(data), pl.orig.Digest); err != nil {
 		// A refused compaction leaves no snapshot: the file was not
 		// changed, so the snapshot would only be a copy of nothing done.
 		os.Remove(pl.snapAbs)
+		undo()
 		return fmt.Errorf("%s: %w; the file was not changed and no snapshot was kept", pl.o.Rel, err)
 	}
 	return nil
+}
+
+// writeCatalogue writes the catalogue the new block names (see
+// provenance.go) before the file is replaced: every earlier snapshot and
+// this round's. undo puts the catalogue back as it was, for a replace that
+// fails.
+func (pl *Plan) writeCatalogue() (undo func(), err error) {
+	undo = func() {}
+	if pl.prov.catalogue == "" {
+		return undo, nil
+	}
+	abs := filepath.Join(pl.o.Root, filepath.FromSlash(pl.prov.catalogue))
+	if err := atomicfile.Within(pl.o.Root, abs); err != nil {
+		return undo, err
+	}
+	text := catalogueText(pl.o.Rel, appendNew(append([]string(nil), pl.prov.listed...), pl.snapRel()))
+	old, rerr := textfile.Read(abs)
+	digest := ""
+	if rerr == nil {
+		digest = old.Digest
+	}
+	if err := atomicfile.Replace(abs, []byte(text), digest); err != nil {
+		return undo, fmt.Errorf("catalogue %s: %w", pl.prov.catalogue, err)
+	}
+	return func() {
+		if old == nil {
+			os.Remove(abs)
+			return
+		}
+		_ = atomicfile.Replace(abs, old.Raw, textfile.Digest([]byte(text)))
+	}, nil
 }
 
 // NewText is the rewritten file (without a BOM and without Append).

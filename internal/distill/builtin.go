@@ -2,6 +2,8 @@ package distill
 
 import (
 	"strconv"
+
+	"github.com/memcompact/memcompact/internal/facts"
 	"strings"
 )
 
@@ -23,6 +25,10 @@ const (
 	LevelYear
 	// Levels is the number of levels.
 	Levels
+	// LevelLoss is past the last level, used only when the user allows
+	// the loss: every entry folds into its year's count, the statements
+	// that must stay live included (they stay in the snapshot).
+	LevelLoss = Levels
 )
 
 // Source is one entry handed to a summarizer, with its parent.
@@ -67,6 +73,8 @@ func NewCache() *Cache { return &Cache{entries: map[Source]*parsedEntry{}} }
 // entry after the tier, its statements.
 type parsedEntry struct {
 	it       *item
+	chatter  int // chatter sentences and units left out
+	repeats  int // statements that repeat one of the same entry
 	mergeKey string
 	stamp    string
 	after    []stmt
@@ -75,6 +83,12 @@ type parsedEntry struct {
 // Distill distills srcs at the given level, reading each entry through
 // the cache.
 func (c *Cache) Distill(srcs []Source, level int) []string {
+	return c.run(srcs, level).render()
+}
+
+// run reads srcs into one run of the summarizer, reversals marked, ready
+// to render.
+func (c *Cache) run(srcs []Source, level int) *builtin {
 	b := &builtin{level: level, merged: map[string]*item{}, earlier: map[string]*item{}}
 	for _, s := range srcs {
 		if s.Kept {
@@ -90,6 +104,8 @@ func (c *Cache) Distill(srcs []Source, level int) []string {
 			b.after = append(b.after, pe.after...)
 			continue
 		}
+		b.stats.drop(KindChatter, pe.chatter)
+		b.stats.drop(KindDuplicate, pe.repeats)
 		if pe.it == nil {
 			continue
 		}
@@ -98,6 +114,7 @@ func (c *Cache) Distill(srcs []Source, level int) []string {
 			// date — an earlier round's bullet included.
 			if old := b.mergeTarget(pe.mergeKey); old != nil {
 				old.addStamp(pe.stamp)
+				b.stats.drop(KindDuplicate, 1)
 				continue
 			}
 		}
@@ -108,7 +125,15 @@ func (c *Cache) Distill(srcs []Source, level int) []string {
 		b.items = append(b.items, it)
 	}
 	b.supersede()
-	return b.render()
+	return b
+}
+
+// DistillStats is Distill with the count of statements kept and dropped
+// at the level, by kind (see Stats).
+func (c *Cache) DistillStats(srcs []Source, level int) ([]string, Stats) {
+	b := c.run(srcs, level)
+	out := b.render()
+	return out, b.stats
 }
 
 // mergeTarget is the item a list statement with merge key k merges into:
@@ -143,7 +168,8 @@ func parseEntry(s Source) *parsedEntry {
 	case s.Title == "":
 		return listEntry(s)
 	}
-	return &parsedEntry{it: headingEntry(s)}
+	it, chat, reps := headingEntry(s)
+	return &parsedEntry{it: it, chatter: chat, repeats: reps}
 }
 
 // clone copies an item and its parts, which a run marks.
@@ -169,10 +195,14 @@ type builtin struct {
 	earlier map[string]*item
 	after   []stmt          // statements of later entries, for reversals
 	said    map[string]bool // parent + sameKey of every statement written
+	stats   Stats
 }
 
 // stmt is a statement of a later entry.
-type stmt struct{ stamp, key, subj string }
+type stmt struct {
+	stamp, key, subj string
+	rev              bool // says it replaces an earlier statement
+}
 
 // item is one bullet being built.
 type item struct {
@@ -186,6 +216,8 @@ type item struct {
 	parent string   // the section the entry sits under
 	month  string   // YYYY-MM of the first stamp
 	keep   bool     // head must stay live
+	prio   bool     // head is a priority fact
+	rev    bool     // head says it replaces an earlier statement
 	sup    string   // set when a later statement reverses the head
 	fkey   string   // firstKey(head), for a stated head
 	subj   string   // subjectKey(fkey)
@@ -197,6 +229,9 @@ type part struct {
 	nested []string // or, for a list item with items of its own, lines below it
 	keep   bool
 	signal bool
+	prio   bool   // a priority fact: health and safety, a person's attribute
+	code   bool   // nested is a code block or a table, whole
+	rev    bool   // says it replaces an earlier statement ("… instead")
 	sup    string // the stamp of a later statement that reverses this one
 	fkey   string // firstKey(text)
 	subj   string // subjectKey(fkey)
@@ -230,11 +265,12 @@ func (it *item) addStamp(s string) {
 }
 
 // headingEntry distills a heading entry: its title leads one bullet that
-// carries the entry's kept statements.
-func headingEntry(s Source) *item {
+// carries the entry's kept statements. It also counts the chatter and the
+// repeats it left out.
+func headingEntry(s Source) (it *item, chat, reps int) {
 	lines := splitLines(s.Text)
 	stamp, sep, title := splitStamp(strings.TrimSpace(s.Title))
-	it := &item{sep: sep, head: title, parent: s.Parent}
+	it = &item{sep: sep, head: title, parent: s.Parent}
 	it.addStamp(stamp)
 	us := splitUnits(lines[1:])
 	content, codes, tables := false, 0, 0
@@ -243,24 +279,32 @@ func headingEntry(s Source) *item {
 		switch u.kind {
 		case unitCode:
 			codes++
+			it.parts = append(it.parts, &part{nested: blockLines(u.lines), code: true})
 			continue
 		case unitTable:
 			tables++
+			it.parts = append(it.parts, &part{nested: blockLines(u.lines), code: true})
 			continue
 		}
+		chat += u.chat
 		if u.chatter() {
+			if u.chat == 0 {
+				chat++
+			}
 			continue
 		}
 		content = true
 		sk := sameKey(u.text())
 		if seen[sk] {
+			reps++
 			continue // an exact repeat inside the entry
 		}
 		seen[sk] = true
-		if u.weak && !u.signal() {
-			continue
+		if u.weak && !u.signal() && !u.priority() && len(facts.Extract(u.text())) == 0 {
+			chat++
+			continue // one-off context with no fact in it
 		}
-		p := &part{keep: u.mustKeep(), signal: u.signal()}
+		p := &part{keep: u.mustKeep(), signal: u.signal(), prio: u.priority(), rev: has(u.key, classReversal)}
 		if u.nested() {
 			p.nested = relLines(u.lines)
 		} else {
@@ -271,7 +315,7 @@ func headingEntry(s Source) *item {
 	if !content && codes == 0 && tables == 0 {
 		tu := &unit{kind: unitText, lines: []string{title}, key: Key(title)}
 		if len(us) > 0 || tu.chatter() {
-			return nil // chatter only: the entry vanishes (its text stays in the snapshot)
+			return nil, max(chat, 1), reps // chatter only: the entry vanishes (its text stays in the snapshot)
 		}
 	}
 	if codes > 0 {
@@ -281,7 +325,28 @@ func headingEntry(s Source) *item {
 		it.notes = append(it.notes, count(tables, "table", "tables"))
 	}
 	it.index()
-	return it
+	return it, chat, reps
+}
+
+// blockLines is a code block's or a table's lines, their common
+// indentation removed, to be nested whole under a bullet.
+func blockLines(lines []string) []string {
+	least := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			if n := len(l) - len(strings.TrimLeft(l, " ")); least < 0 || n < least {
+				least = n
+			}
+		}
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		out[i] = strings.TrimRight(l[max(least, 0):], " \t")
+	}
+	return out
 }
 
 // listEntry distills a list item: its statement, and its nested items
@@ -290,28 +355,36 @@ func listEntry(s Source) *parsedEntry {
 	text, rest := listHead(splitLines(s.Text))
 	stamp, sep, body := splitStamp(text)
 	hu := &unit{kind: unitText, lines: []string{body}, key: Key(body)}
-	it := &item{sep: sep, head: body, stated: true, keep: hu.mustKeep(), parent: s.Parent}
+	it := &item{sep: sep, head: body, stated: true, keep: hu.mustKeep(), prio: hu.priority(), rev: has(hu.key, classReversal), parent: s.Parent}
 	it.addStamp(stamp)
 	codes, tables := 0, 0
 	seen := map[string]bool{}
+	pe := &parsedEntry{}
 	for _, u := range splitUnits(dedent(rest)) {
 		switch u.kind {
 		case unitCode:
 			codes++
+			it.parts = append(it.parts, &part{nested: blockLines(u.lines), code: true})
 			continue
 		case unitTable:
 			tables++
+			it.parts = append(it.parts, &part{nested: blockLines(u.lines), code: true})
 			continue
 		}
+		pe.chatter += u.chat
 		if u.chatter() {
+			if u.chat == 0 {
+				pe.chatter++
+			}
 			continue
 		}
 		sk := sameKey(u.text())
 		if seen[sk] {
+			pe.repeats++
 			continue
 		}
 		seen[sk] = true
-		it.parts = append(it.parts, &part{nested: relLines(u.lines), keep: u.mustKeep(), signal: true})
+		it.parts = append(it.parts, &part{nested: relLines(u.lines), keep: u.mustKeep(), signal: true, prio: u.priority()})
 	}
 	if codes > 0 {
 		it.notes = append(it.notes, count(codes, "code block", "code blocks"))
@@ -321,12 +394,15 @@ func listEntry(s Source) *parsedEntry {
 	}
 	it.index()
 	if len(it.parts) == 0 && len(it.notes) == 0 {
-		if hu.chatter() {
-			return &parsedEntry{}
+		if hu.key == "" || is(hu.key, classFiller) || chatterSentence(body) {
+			pe.chatter++
+			return pe
 		}
-		return &parsedEntry{it: it, mergeKey: s.Parent + "\x00" + sameKey(body), stamp: stamp}
+		pe.it, pe.mergeKey, pe.stamp = it, s.Parent+"\x00"+sameKey(body), stamp
+		return pe
 	}
-	return &parsedEntry{it: it}
+	pe.it = it
+	return pe
 }
 
 // index computes the keys supersede compares.
@@ -359,7 +435,7 @@ func laterStatements(s Source) []stmt {
 			st = stamp
 		}
 		if k := firstKey(body); k != "" {
-			out = append(out, stmt{stamp: st, key: k, subj: subjectKey(k)})
+			out = append(out, stmt{stamp: st, key: k, subj: subjectKey(k), rev: has(k, classReversal)})
 		}
 	}
 	return out
@@ -374,6 +450,7 @@ func (b *builtin) supersede() {
 		p    *part
 		key  string
 		subj string
+		rev  bool
 	}
 	var all []ref
 	for _, it := range b.items {
@@ -381,11 +458,11 @@ func (b *builtin) supersede() {
 			continue
 		}
 		if it.stated {
-			all = append(all, ref{it: it, key: it.fkey, subj: it.subj})
+			all = append(all, ref{it: it, key: it.fkey, subj: it.subj, rev: it.rev})
 		}
 		for _, p := range it.parts {
 			if p.text != "" {
-				all = append(all, ref{it: it, p: p, key: p.fkey, subj: p.subj})
+				all = append(all, ref{it: it, p: p, key: p.fkey, subj: p.subj, rev: p.rev})
 			}
 		}
 	}
@@ -441,6 +518,71 @@ func (b *builtin) supersede() {
 			}
 		}
 	}
+	// A statement that says it replaces another ("… on Sundays instead",
+	// "nicht mehr …", "改为…") supersedes an earlier one under the same
+	// parent that shares most of its words.
+	for j, n := range all {
+		if !n.rev {
+			continue
+		}
+		for _, r := range all[:j] {
+			if r.key != n.key && r.it.parent == n.it.parent && replaces(n.key, r.key) {
+				mark(r, stampOf(n.it))
+				if n.p != nil {
+					n.p.keep, n.p.signal = true, true
+				} else {
+					n.it.keep = true
+				}
+			}
+		}
+	}
+	for _, s := range b.after {
+		if !s.rev {
+			continue
+		}
+		for _, r := range all {
+			if r.key != s.key && replaces(s.key, r.key) {
+				mark(r, s.stamp)
+			}
+		}
+	}
+}
+
+// replaces reports whether the statement of key newer, which says it
+// replaces something, replaces the one of key older: at least two of
+// older's words (or, in Chinese, Japanese and Korean, pairs of letters)
+// and at least half of them are in newer.
+func replaces(newer, older string) bool {
+	ow, nw := wordSet(older), wordSet(newer)
+	if len(ow) == 0 {
+		return false
+	}
+	shared := 0
+	for w := range ow {
+		if nw[w] {
+			shared++
+		}
+	}
+	return shared >= 2 && 2*shared >= len(ow)
+}
+
+// wordSet is the words of a Key of three letters or more, and the letter
+// pairs of its CJK words.
+func wordSet(k string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(k) {
+		if hasCJK(w) {
+			rs := []rune(w)
+			for i := 0; i+1 < len(rs); i++ {
+				out[string(rs[i:i+2])] = true
+			}
+			continue
+		}
+		if len(w) >= 3 {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 // firstKey is the Key of a statement's first sentence: a reason that

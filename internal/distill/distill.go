@@ -20,20 +20,25 @@
 // "Keywords", "Tags") sub-heading are search aids and are dropped.
 //
 // The word lists (words/*.txt: English, German, French, Spanish, Chinese,
-// Japanese, Korean) sort units. A unit that states a preference, a
-// correction, a decision or a rule, or carries a <!-- keep --> marker, must
-// be kept; one that states a result (a fix, a cause, a lesson) is signal;
-// filler, chatter and a template's open questions are dropped unless they
-// are also one of those. An entry of nothing but chatter leaves no bullet
-// at all.
+// Japanese, Korean) sort statements. Chatter and filler go sentence by
+// sentence ("Omar carries an EpiPen. Nothing more." keeps its first
+// sentence); a sentence with a rule, a result, a priority fact or a
+// literal fact (a number, a path, a version) is never chatter. A unit that
+// states a preference, a correction, a decision or a rule, a priority fact
+// (health and safety, a person's attributes), or carries a <!-- keep -->
+// marker, must be kept at every level; every other statement (an
+// observation) is kept at the first level and dropped from the keep level
+// on (it stays in the snapshot, counted in Stats). An entry of nothing but
+// chatter leaves no bullet at all. A line past 4 KB is data, read whole.
 //
-// A heading entry becomes one bullet: its date and title, then its kept
-// statements word for word (Distill's level says which), a list item with
-// items of its own as nested lines under it. Code blocks and tables stay
-// in the snapshot, and the bullet names them ("(1 code block in the
-// snapshot)"). A list-item entry (a people list, a list of preferences)
-// becomes one bullet: the item, and its nested items, each still under it
-// — one bullet per distinct fact, never moved to another parent.
+// A heading entry becomes one bullet: its date and title, then its
+// statements word for word, a list item with items of its own as nested
+// lines under it. Code blocks and tables are nested whole under the bullet
+// at the first level; from the keep level on they stay in the snapshot,
+// and the bullet names them ("(1 code block in the snapshot)"). A
+// list-item entry (a people list, a list of preferences) becomes one
+// bullet: the item, and its nested items, each still under it — one
+// bullet per distinct fact, never moved to another parent.
 //
 // Nothing is merged that says something different. Two list items under
 // the same parent merge only when they are the same after whitespace,
@@ -41,7 +46,9 @@
 // bullet then carries both dates. A repeat inside one entry is dropped.
 // When a later statement (in the tier, or later in the file) says the
 // opposite of an earlier one — the same words with a negation added or
-// taken away — the earlier is marked "(superseded DATE)", never merged.
+// taken away — or says it replaces it ("… on Sundays instead", sharing
+// most of its words), the earlier is marked "(superseded DATE)", never
+// merged, and the later one is kept as current at every level.
 //
 // An existing block's bullets are kept as they are at the first level; at
 // the higher levels they are parsed back and condensed like the new ones.

@@ -132,13 +132,20 @@ func TestFullWidthColonMerges(t *testing.T) {
 }
 
 // TestStructureWhole: code blocks and tables are never split into
-// bullets; the bullet names them; a Why/How group stays with its rule.
+// bullets: they stay whole, nested under their entry's bullet, and only
+// at the keep level leave for the snapshot, the bullet naming them; a
+// Why/How group stays with its rule.
 func TestStructureWhole(t *testing.T) {
 	body := "- Always run the linter before pushing.\n**Why:** CI rejects unlinted code.\n**How to apply:** run `make lint`.\n\n```sh\nmake lint\n  go vet ./...\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
 	got := bullets([]Source{entry("2026-01-02 09:00 — Lint", body)}, LevelSignal)
-	want := "2026-01-02 09:00 — Lint: Always run the linter before pushing. **Why:** CI rejects unlinted code. **How to apply:** run `make lint`. (1 code block, 1 table in the snapshot)"
+	want := "2026-01-02 09:00 — Lint: Always run the linter before pushing. **Why:** CI rejects unlinted code. **How to apply:** run `make lint`.\n```sh\nmake lint\n  go vet ./...\n```\n| a | b |\n|---|---|\n| 1 | 2 |"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	got = bullets([]Source{entry("2026-01-02 09:00 — Lint", body)}, LevelKeep)
+	want = "2026-01-02 09:00 — Lint: Always run the linter before pushing. **Why:** CI rejects unlinted code. **How to apply:** run `make lint`. (1 code block, 1 table in the snapshot)"
+	if got != want {
+		t.Errorf("keep level: got\n%s\nwant\n%s", got, want)
 	}
 }
 
@@ -151,7 +158,7 @@ func TestLevels(t *testing.T) {
 		entry("2026-02-01 09:00 — Misc", "- Looked at logs.\n"),
 	}
 	for lv, want := range []string{
-		"2026-01-02 09:00 — Setup: Fixed the PATH by adding ~/bin.\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02-01 09:00 — Misc",
+		"2026-01-02 09:00 — Setup: Installed the tools. Fixed the PATH by adding ~/bin.\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02-01 09:00 — Misc: Looked at logs.",
 		"2026-01-02 09:00 — Setup\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02-01 09:00 — Misc",
 		"2026-01 — 1 entry: Setup.\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02 — 1 entry: Misc.",
 		"2026 — 3 entries. Kept: Prefers tabs.",

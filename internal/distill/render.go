@@ -36,7 +36,7 @@ func (b *builtin) render() []string {
 		}
 		g.n += n
 		g.kept = append(g.kept, kept...)
-		if b.level < LevelYear {
+		if b.level < LevelYear || label == "Undated" {
 			g.titles = append(g.titles, titles...)
 		}
 	}
@@ -49,7 +49,7 @@ func (b *builtin) render() []string {
 					titles = strings.Split(m[3], "; ")
 				}
 				var kept []string
-				if m[4] != "" {
+				if m[4] != "" && b.level < LevelLoss {
 					kept = []string{m[4]}
 				}
 				fold(b.label(m[1]), n, kept, titles...)
@@ -58,12 +58,24 @@ func (b *builtin) render() []string {
 			out = append(out, it.raw)
 			continue
 		}
+		// At the month level only an entry with nothing that must stay
+		// live folds; at the year level every entry does, its must-keep
+		// statements written out on the year's line ("Kept: …"), so a year
+		// never becomes a bare count while a fact of it must stay live.
 		if (b.level >= LevelMonth && !it.hasKeep()) || b.level >= LevelYear {
 			title := strings.TrimSpace(it.head)
 			if title == "" && len(it.stamps) > 0 {
 				title = it.stamps[0]
 			}
-			fold(b.label(it.month), 1, b.keptOf(it), strings.ReplaceAll(title, "; ", ", "))
+			label := b.label(it.month)
+			if b.level >= LevelYear && (label != "Undated" || it.stated) {
+				// The year level counts; only an undated heading entry's
+				// title stays, for it names who or what the entry is
+				// about (a people file's sections).
+				fold(label, 1, b.keptOf(it))
+				continue
+			}
+			fold(label, 1, b.keptOf(it), strings.ReplaceAll(title, "; ", ", "))
 			continue
 		}
 		if s := b.line(it); s != "" {
@@ -94,13 +106,19 @@ func (b *builtin) keptOf(it *item) []string {
 		}
 		return t
 	}
-	if it.stated && it.keep {
+	loss := b.level >= LevelLoss
+	if it.stated && it.keep && !loss {
 		out = append(out, sup(it.head, it.sup))
+		b.stats.keep(headKind(it), 1)
+	} else if it.stated {
+		b.stats.drop(headKind(it), 1)
 	}
 	for _, p := range it.parts {
-		if !p.keep {
+		if !p.keep || loss {
+			b.stats.drop(kindOf(p), 1)
 			continue
 		}
+		b.stats.keep(kindOf(p), 1)
 		if p.text != "" {
 			k := it.parent + "\x00" + sameKey(p.text)
 			if b.said[k] && p.sup == "" {
@@ -134,8 +152,12 @@ func (b *builtin) label(m string) string {
 func (b *builtin) line(it *item) string {
 	var inline []string
 	var nested []string
+	if it.stated {
+		b.stats.keep(headKind(it), 1)
+	}
 	for _, p := range it.parts {
 		if !b.wants(it, p) {
+			b.stats.drop(kindOf(p), 1)
 			continue
 		}
 		if p.text != "" {
@@ -143,6 +165,7 @@ func (b *builtin) line(it *item) string {
 			// made is not made again, unless either was reversed.
 			k := it.parent + "\x00" + sameKey(p.text)
 			if b.said[k] && p.sup == "" {
+				b.stats.drop(KindDuplicate, 1)
 				continue
 			}
 			t := p.text
@@ -153,6 +176,7 @@ func (b *builtin) line(it *item) string {
 			}
 			inline = append(inline, t)
 		}
+		b.stats.keep(kindOf(p), 1)
 		nested = append(nested, p.nested...)
 	}
 	if it.head == "" && len(inline) == 0 && len(nested) == 0 {
@@ -180,7 +204,7 @@ func (b *builtin) line(it *item) string {
 		}
 		s.WriteString(strings.Join(inline, " "))
 	}
-	if b.level == LevelSignal && len(it.notes) > 0 {
+	if b.level >= LevelKeep && len(it.notes) > 0 {
 		s.WriteString(" (" + strings.Join(it.notes, ", ") + " in the snapshot)")
 	}
 	if strings.TrimSpace(s.String()) == "" && len(nested) == 0 {
@@ -197,7 +221,7 @@ func (b *builtin) wants(it *item, p *part) bool {
 	if b.level >= LevelKeep {
 		return p.keep
 	}
-	return p.signal || it.stated
+	return true
 }
 
 // kept reads the body of an existing block into items: a bullet written
@@ -227,7 +251,12 @@ func (b *builtin) kept(s Source) {
 		for _, sn := range pb.parts {
 			it.parts = append(it.parts, &part{text: sn, keep: keepText(sn), signal: true})
 		}
-		for _, n := range pb.nested {
+		for _, g := range nestedGroups(pb.nested) {
+			if g.code {
+				it.parts = append(it.parts, &part{nested: g.lines, code: true})
+				continue
+			}
+			n := g.lines[0]
 			it.parts = append(it.parts, &part{nested: []string{n}, keep: keepText(n), signal: true})
 		}
 		it.index()
@@ -268,6 +297,9 @@ func parseBullet(bl string) (p parsed, ok bool) {
 
 // keepText reports whether a statement must stay live.
 func keepText(s string) bool {
+	if len(s) > maxProseLine {
+		return keepMarkRE().MatchString(s) // data, not a statement (see unit.proseKey), unless marked
+	}
 	return keepMarkRE().MatchString(s) || has(withoutChatter(Key(s)), classKeep)
 }
 
@@ -322,4 +354,40 @@ func sentences(s string) []string {
 		merged = append(merged, sn)
 	}
 	return merged
+}
+
+// nestedGroup is a line nested under a bullet, or a code block or table
+// nested there, whole.
+type nestedGroup struct {
+	lines []string
+	code  bool
+}
+
+// nestedGroups cuts a bullet's nested lines into single lines and whole
+// code blocks and tables, so that condensing never splits one.
+func nestedGroups(lines []string) []nestedGroup {
+	var out []nestedGroup
+	fence := ""
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case fence != "":
+			g := &out[len(out)-1]
+			g.lines = append(g.lines, l)
+			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+			out = append(out, nestedGroup{lines: []string{l}, code: true})
+		case tableRE().MatchString(l) && len(out) > 0 && out[len(out)-1].code && tableRE().MatchString(out[len(out)-1].lines[0]):
+			g := &out[len(out)-1]
+			g.lines = append(g.lines, l)
+		case tableRE().MatchString(l):
+			out = append(out, nestedGroup{lines: []string{l}, code: true})
+		default:
+			out = append(out, nestedGroup{lines: []string{l}})
+		}
+	}
+	return out
 }

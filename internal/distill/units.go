@@ -1,8 +1,10 @@
 package distill
 
 import (
-	"github.com/memcompact/memcompact/internal/lazyre"
 	"strings"
+
+	"github.com/memcompact/memcompact/internal/facts"
+	"github.com/memcompact/memcompact/internal/lazyre"
 )
 
 // unitKind says what a unit of an entry is.
@@ -25,6 +27,7 @@ type unit struct {
 	weak    bool     // under a Context or Follow-ups sub-heading
 	key     string   // Key of the text
 	memo    int8     // 0 unknown; else 1 + 2*mustKeep
+	chat    int      // chatter sentences taken out of it
 }
 
 var (
@@ -105,7 +108,37 @@ func (u *unit) computeKeep() bool {
 			return true
 		}
 	}
-	return has(withoutChatter(u.key), classKeep)
+	k := withoutChatter(u.proseKey())
+	return has(k, classKeep) || has(k, classPriority)
+}
+
+// proseKey is the unit's key without its data lines (longer than
+// maxProseLine: a blob, minified code), in which a keep word would only
+// be a chance run of letters.
+func (u *unit) proseKey() string {
+	long := false
+	for _, l := range u.lines {
+		if len(l) > maxProseLine {
+			long = true
+			break
+		}
+	}
+	if !long {
+		return u.key
+	}
+	var parts []string
+	for _, l := range u.lines {
+		if len(l) <= maxProseLine {
+			parts = append(parts, strip(l))
+		}
+	}
+	return Key(strings.Join(parts, " "))
+}
+
+// priority reports whether the unit is a priority fact — health and
+// safety, a person's attribute — which compaction never drops silently.
+func (u *unit) priority() bool {
+	return u.kind == unitText && has(withoutChatter(u.proseKey()), classPriority)
 }
 
 // withoutChatter is k with its chatter phrases blanked: "no decision" is
@@ -126,9 +159,9 @@ func (u *unit) chatter() bool {
 	if u.kind != unitText || u.signal() {
 		return false
 	}
-	t := strings.TrimSpace(u.text())
-	return u.key == "" || is(u.key, classFiller) || has(u.key, classChatter) ||
-		strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")
+	// Its chatter sentences were taken out when the unit was cut
+	// (withoutChatterSentences): what is left of a chatter unit is nothing.
+	return u.key == "" || is(u.key, classFiller)
 }
 
 // splitUnits cuts lines (an entry's body, without its heading) into units.
@@ -138,6 +171,13 @@ func splitUnits(lines []string) []*unit {
 	section, weak, skip := "", false, false
 	flush := func() {
 		if cur != nil {
+			if cur.kind == unitText {
+				for i, l := range cur.lines {
+					var n int
+					cur.lines[i], n = withoutChatterSentences(l)
+					cur.chat += n
+				}
+			}
 			cur.key = Key(cur.text())
 			if !skip {
 				out = append(out, cur)
@@ -224,6 +264,66 @@ func splitUnits(lines []string) []*unit {
 	flush()
 	return out
 }
+
+// withoutChatterSentences is line l with its chatter sentences taken
+// out ("Omar carries an EpiPen. Nothing more." keeps its first sentence),
+// its indentation and list marker kept. A line that is all chatter
+// becomes "" (a unit of nothing else is then chatter); a line with no
+// chatter is returned as it is.
+func withoutChatterSentences(l string) (string, int) {
+	t := strings.TrimSpace(l)
+	if t == "" || len(t) > maxProseLine {
+		return l, 0 // a line this long is data (a blob, minified code), not chatter
+	}
+	prefix := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+	body := strings.TrimLeft(l, " \t")
+	if m := itemRE().FindString(body); m != "" {
+		prefix, body = prefix+m, body[len(m):]
+	}
+	ss := sentences(body)
+	kept := ss[:0:0]
+	for _, sn := range ss {
+		if !chatterSentence(sn) {
+			kept = append(kept, sn)
+		}
+	}
+	switch {
+	case len(kept) == len(ss):
+		return l, 0
+	case len(kept) == 0:
+		return "", len(ss)
+	}
+	return prefix + strings.Join(kept, " "), len(ss) - len(kept)
+}
+
+// maxProseLine is the longest line read sentence by sentence for
+// chatter: a longer one is kept whole, which keeps a 20 MB line linear.
+const maxProseLine = 4096
+
+// chatterSentence reports whether one sentence is filler, chatter or an
+// open question with nothing in it worth keeping: no rule, result,
+// priority fact, nor a literal fact (a number, a path, a version, …).
+func chatterSentence(sn string) bool {
+	k := Key(sn)
+	if k == "" {
+		return strings.TrimSpace(sn) == ""
+	}
+	if is(k, classFiller) {
+		return true
+	}
+	question := strings.HasSuffix(sn, "?") || strings.HasSuffix(sn, "？")
+	if !question && !has(k, classChatter) {
+		return false
+	}
+	w := withoutChatter(k)
+	if has(w, classKeep) || has(w, classPriority) || has(k, classResult) {
+		return false
+	}
+	return len(facts.Extract(sn)) == 0 && !hasDigit(sn)
+}
+
+// hasDigit reports whether s holds an ASCII digit: a number is a fact.
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
 // startsWithReason reports whether a line begins with a reason word
 // ("Because …", "Weil …", "因为…").

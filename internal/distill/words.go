@@ -32,9 +32,15 @@ const (
 	classNegation class = "negation" // words that turn a statement into its opposite
 	classWeak     class = "weak"     // sub-headings of one-off context
 	classSkip     class = "skip"     // sub-headings of search aids, never knowledge
+	// classPriority marks a statement that must never leave the live file
+	// silently: health and safety, and a person's attributes.
+	classPriority class = "priority"
+	// classReversal marks a statement that replaces an earlier one of the
+	// same subject ("… on Sundays instead").
+	classReversal class = "reversal"
 )
 
-var classes = []class{classFiller, classChatter, classKeep, classResult, classReason, classNegation, classWeak, classSkip}
+var classes = []class{classFiller, classChatter, classKeep, classResult, classReason, classNegation, classWeak, classSkip, classPriority, classReversal}
 
 // lexicon is every language's phrases, by class.
 type lexicon struct {
