@@ -31,6 +31,8 @@ func ownRules() []*rule {
 		keyNameRule(),
 		{id: "url-credentials", keywords: []string{"://"}, width: 512, run: scanURLCredentials},
 		{id: "password", keywords: []string{"password", "passwd", "passphrase", "pwd", "secret", "pass"}, width: 512, run: scanPasswords, near: nearAssign("*_\"'`]")},
+		proseRule(),
+		wireguardRule(),
 		{id: "secret-section", keywords: sectionWords}, // a gate: run is scanSections
 		{id: "authorization", keywords: []string{"bearer", "basic", "authorization", "api-key", "apikey", "private-token", "auth-token", "access-token"}, width: 512, run: scanAuthorization},
 	}
