@@ -43,16 +43,11 @@ func proseRule() *rule {
 	return &rule{id: "prose-password", keywords: proseWords, width: 512, run: scanProsePasswords, near: nearProse}
 }
 
-// nearProse is the window of a prose password: from its password word to
-// the end of the line, at most 256 bytes, since the pattern starts with
-// the word. A line of prose that names passwords costs one short match.
-func nearProse(sc *scanner, k kwHit) (span, bool) {
-	hi := k.end
-	for hi < len(sc.text) && hi-k.start < 256 && sc.text[hi] != '\n' && sc.text[hi] != '\r' {
-		hi++
-	}
-	return span{k.start, hi}, hi > k.end
-}
+// nearProse is the window of a prose password: its password word alone.
+// The run reads on from the word to the end of its line, so a line of
+// prose that names passwords costs one short parse, not a pattern over
+// the line.
+func nearProse(_ *scanner, k kwHit) (span, bool) { return span{k.start, k.end}, true }
 
 // Connectors between a password word and its value. Symbols and the
 // particles of Chinese, Japanese and Korean may touch the word; words need
