@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/budget"
-	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/summarize/sdk"
@@ -92,7 +91,7 @@ func keyEnv(base string) *summarize.Env {
 }
 
 func modelRequest(root string, s Summarizing) Request {
-	return Request{Root: root, Files: []string{filepath.Join(root, "topics", "tools.md")}, Timeout: distill.DefaultTimeout,
+	return Request{Root: root, Files: []string{filepath.Join(root, "topics", "tools.md")}, Timeout: summarize.DefaultTimeout,
 		Confirmed: true, Today: today, Now: now, Summarizing: s}
 }
 

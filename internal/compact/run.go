@@ -54,7 +54,7 @@ type Request struct {
 	// The summarizer: an agent's bullets (SummaryFile, a file read here,
 	// or Summary, the same as a value), else Command (an external command
 	// given the tier on stdin, run for at most Timeout), else the built-in
-	// one. Timeout must be positive (distill.DefaultTimeout is the usual).
+	// one. Timeout must be positive (summarize.DefaultTimeout is the usual).
 	SummaryFile string
 	Summary     *Summary
 	Command     string
