@@ -188,7 +188,7 @@ func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source) ([]stri
 	var lost []string // what the last bullets checked missed
 	over := pl.overBy(srcs)
 	check := func(bullets []string) summarize.Verdict {
-		v := summarize.Verdict{Over: over(bullets), Misplaced: pl.misplaced(bullets)}
+		v := summarize.Verdict{Over: over(bullets), Misplaced: pl.misplaced(bullets), Unfaithful: meaningFaults(sourceTexts(srcs), bullets)}
 		lost = missingKeep(keep, bullets)
 		for _, s := range lost {
 			v.Missing = append(v.Missing, summarize.Missing{What: s, Line: s})

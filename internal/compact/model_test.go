@@ -100,7 +100,7 @@ func modelRequest(root string, s Summarizing) Request {
 // the secret entry, and the repair round names what is missing.
 func TestModelNeverSeesSecretsOrPlan(t *testing.T) {
 	root := modelRoot(t, nil)
-	f := newFakeMessages(t, 200, "- Tuned jobs.")
+	f := newFakeMessages(t, 200, "- We were tuning jobs.")
 	s := Summarizing{Summarizer: string(summarize.Anthropic), Env: keyEnv(f.URL)}
 
 	req := modelRequest(root, s)
@@ -183,7 +183,7 @@ func TestModelRemoteNeedsConsent(t *testing.T) {
 // files to distill ask once, when the first is about to be sent, and the
 // answer holds for both.
 func TestModelConsentAskedWhenSending(t *testing.T) {
-	f := newFakeMessages(t, 200, "- Tuned jobs.")
+	f := newFakeMessages(t, 200, "- We were tuning jobs.")
 	d := diary(10, "\n")
 	small := d[:strings.Index(d, "## 2026-")] + "## 2026-01-01 10:00 — One\n- Kept short.\n"
 	root := testshared.Tree(t, map[string]string{budget.PolicyRel: runPolicy, "topics/tools.md": d, "topics/small.md": small})
@@ -229,7 +229,7 @@ func TestModelErrorLeavesFile(t *testing.T) {
 // TestSettingsFile: compaction/summarizer.toml chooses the summarizer when
 // no flag does; a loopback server needs no consent.
 func TestSettingsFile(t *testing.T) {
-	f := newFakeMessages(t, 200, "- Tuned jobs.")
+	f := newFakeMessages(t, 200, "- We were tuning jobs.")
 	root := modelRoot(t, map[string]string{summarize.ConfigRel: "summarizer = \"anthropic\"\nmodel = \"claude-local\"\nbase_url = \"" + f.URL + "\"\n"})
 	res, err := Run(context.Background(), modelRequest(root, Summarizing{Env: keyEnv("")}))
 	if err != nil {
@@ -261,7 +261,7 @@ func TestModelTooLong(t *testing.T) {
 	root := modelRoot(t, nil)
 	var long strings.Builder
 	for i := 0; i < 150; i++ {
-		long.WriteString("- Filler bullet " + itoa(i) + ".\n")
+		long.WriteString("- We were tuning jobs, " + string([]byte{byte('a' + i/26), byte('a' + i%26)}) + ".\n")
 	}
 	f := newFakeMessages(t, 200, long.String())
 	res, err := Run(context.Background(), modelRequest(root, Summarizing{Summarizer: string(summarize.Anthropic), Env: keyEnv(f.URL)}))
