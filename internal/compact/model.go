@@ -203,6 +203,10 @@ func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source) ([]stri
 		pl.Report.LostKeep = lost
 		return nil, fmt.Errorf("%s's summary would drop %d %s that must stay in the file, even after one repair round (--strict)", pl.o.Model.Name(), len(lost), textfile.Plural(len(lost), "statement", "statements"))
 	}
+	if errors.Is(err, summarize.ErrUnfaithful) {
+		run.Rounds, run.Repaired = 2, true
+		return nil, fmt.Errorf("%w; the built-in summarizer keeps to its entries: run again with --summarizer builtin", err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -276,3 +276,31 @@ func TestModelTooLong(t *testing.T) {
 		t.Errorf("status %s: %s", rep.Status, rep.Message)
 	}
 }
+
+// TestModelUnfaithfulRefused: a model summary that flips a negation is
+// sent back once naming the fault; still flipped, the compaction aborts
+// with nothing written and the built-in summarizer offered.
+func TestModelUnfaithfulRefused(t *testing.T) {
+	root := modelRoot(t, nil)
+	before, err := os.ReadFile(filepath.Join(root, "topics", "tools.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFakeMessages(t, 200, "- We were not tuning jobs.")
+	res, err := Run(context.Background(), modelRequest(root, Summarizing{Summarizer: string(summarize.Anthropic), Env: keyEnv(f.URL)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := f.got()
+	if len(got) != 2 || !strings.Contains(got[1], "do not say what the entries say") || !strings.Contains(got[1], "flips the entry") {
+		t.Fatalf("%d requests; the last: %.600s", len(got), got[len(got)-1])
+	}
+	rep := res.Files[0]
+	if rep.Status != StatusAborted || !strings.Contains(rep.Message, "entries do not say") || !strings.Contains(rep.Message, "--summarizer builtin") || snapshotExists(root) {
+		t.Errorf("status %s: %s", rep.Status, rep.Message)
+	}
+	after, _ := os.ReadFile(filepath.Join(root, "topics", "tools.md"))
+	if string(after) != string(before) {
+		t.Error("the file changed")
+	}
+}
