@@ -304,3 +304,22 @@ func TestModelUnfaithfulRefused(t *testing.T) {
 		t.Error("the file changed")
 	}
 }
+
+// TestModelUnfaithfulFallsBack: with Fallback "builtin" the refused
+// summary is replaced by the built-in summarizer's, and the report says
+// which refusal it replaced.
+func TestModelUnfaithfulFallsBack(t *testing.T) {
+	root := modelRoot(t, nil)
+	f := newFakeMessages(t, 200, "- We were not tuning jobs.")
+	res, err := Run(context.Background(), modelRequest(root, Summarizing{Summarizer: string(summarize.Anthropic), Env: keyEnv(f.URL), Fallback: "builtin"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Files[0]
+	if rep.Status != StatusCompacted || !strings.Contains(rep.FellBack, "entries do not say") || !snapshotExists(root) {
+		t.Fatalf("status %s (fell back: %q): %s", rep.Status, rep.FellBack, rep.Message)
+	}
+	if len(f.got()) != 2 {
+		t.Errorf("%d requests, want 2 (the summary and its repair round)", len(f.got()))
+	}
+}

@@ -110,6 +110,9 @@ type Report struct {
 	SendsTo string    `json:"sends_to,omitempty"`
 	Preview string    `json:"preview,omitempty"`
 	Model   *ModelRun `json:"model,omitempty"` // what a model summarizer did
+	// FellBack says why the built-in summarizer wrote the block instead of
+	// the one asked for (--fallback builtin): the refusal it replaced.
+	FellBack string `json:"fell_back,omitempty"`
 
 	// Reason says why a file was refused, not confirmed or aborted, for
 	// callers that choose what to say by it; it is not part of the JSON.

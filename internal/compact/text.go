@@ -36,6 +36,9 @@ func allWithin(rs []*Report) bool {
 // lost or misplaced, and what the compaction kept that a summary would
 // have lost. A face prints its hints after it, then WriteDryRunText.
 func (r *Report) WriteText(w io.Writer) {
+	if r.FellBack != "" {
+		fmt.Fprintf(w, "The built-in summarizer wrote the block instead (--fallback builtin): %s\n", r.FellBack)
+	}
 	fmt.Fprintln(w, r.Message)
 	for _, f := range r.Missing {
 		fmt.Fprintf(w, "  would lose (line %d, %s): %s\n", f.Line, f.Kind, f.Text)

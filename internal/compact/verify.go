@@ -78,7 +78,7 @@ func (pl *Plan) verify(newText, block string) string {
 	if pl.o.Summary != nil || pl.o.Model != nil || pl.o.Command != "" {
 		if f := meaningFaults(sourceTexts(pl.sources(pl.k)), pl.bullets); len(f) > 0 {
 			pl.Report.Unfaithful = f
-			return fmt.Sprintf("the summary says what the entries do not say (%d %s; first: %s); nothing was written; the built-in summarizer keeps to its entries: run again with --summarizer builtin", len(f), textfile.Plural(len(f), "fault", "faults"), f[0])
+			return fmt.Sprintf("the summary says what the entries do not say (%d %s; first: %s); nothing was written; the built-in summarizer keeps to its entries: run again with --summarizer builtin, or add --fallback builtin", len(f), textfile.Plural(len(f), "fault", "faults"), f[0])
 		}
 	}
 	d, t := pl.doc, pl.tiers
