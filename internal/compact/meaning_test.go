@@ -186,3 +186,17 @@ func TestMeaningCorpus(t *testing.T) {
 		t.Errorf("only %d of %d faithful summaries accepted (< 95%%)", accepted, faithful)
 	}
 }
+
+// FuzzMeaningFaults: any tier and any summary are judged without a panic,
+// and an empty summary is always refused.
+func FuzzMeaningFaults(f *testing.F) {
+	f.Add("## 2025-01-17 — Allergy\nOmar is allergic to peanuts.", "Omar: peanut allergy\nDo not auto-merge; 1-3")
+	f.Add("密码是 qwe789xyz。不要在周五合并。", "- 不要 · 1.2.3 → 2024")
+	f.Fuzz(func(t *testing.T, tier, summary string) {
+		entries := strings.Split(tier, "\n\n")
+		_ = meaningFaults(entries, strings.Split(summary, "\n"))
+		if len(meaningFaults(entries, nil)) == 0 {
+			t.Fatal("an empty summary was accepted")
+		}
+	})
+}
