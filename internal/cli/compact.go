@@ -11,11 +11,11 @@ import (
 
 	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/compact"
-	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/psflag"
 	"github.com/memcompact/memcompact/internal/shellword"
+	"github.com/memcompact/memcompact/internal/summarize"
 )
 
 const compactUsage = "compact [FILE...] [--all] [--dry-run] [--yes] [--summarizer claude|anthropic|openai|CMD [--model M] [--base-url URL] [--strict] [--timeout D]] [--plan | --summary FILE] [--steps] [--allow-loss] [--entry-heading H] [--root DIR] [--json]"
@@ -52,8 +52,9 @@ func compactFlagSet(f *compactFlags, name string) *flag.FlagSet {
 	fset.StringVar(&f.req.Summarizer, "summarizer", "", "claude, anthropic, openai, builtin, or a shell command: the prompt and the oldest tier on stdin, bullets on stdout")
 	fset.StringVar(&f.req.Model, "model", "", "the model of --summarizer claude, anthropic or openai (default: MEMCOMPACT_MODEL, then the summarizer's own)")
 	fset.StringVar(&f.req.BaseURL, "base-url", "", "the API's base URL for --summarizer anthropic or openai (default: ANTHROPIC_BASE_URL or OPENAI_BASE_URL)")
+	fset.StringVar(&f.req.Fallback, "fallback", "", "builtin: when the summary says what the entries do not say (after its repair round), let the built-in summarizer write the block instead of leaving the file as it was")
 	fset.BoolVar(&f.req.Strict, "strict", false, "abort when the summary still misses something after the repair round, instead of appending those lines verbatim")
-	fset.DurationVar(&f.req.Timeout, "timeout", distill.DefaultTimeout, "how long the summarizer may take per call")
+	fset.DurationVar(&f.req.Timeout, "timeout", summarize.DefaultTimeout, "how long the summarizer may take per call")
 	fset.BoolVar(&f.req.Confirmed, "yes", false, "confirm without asking: a first compaction, and sending the oldest tier to a remote summarizer")
 	psflag.Bool(fset, &f.json, "json", "Json", "print the result as JSON")
 	psflag.Alias(fset, "yes", "y")

@@ -345,7 +345,7 @@ func (pl *Plan) outside(ctx context.Context) *Plan {
 			if secrets.Contains(tier) {
 				return pl.abort("the text for the summarizer would hold a secret; nothing was sent or written")
 			}
-			b, err := pl.summarize(func() ([]string, error) { return distill.External(ctx, o.Command, tier, o.Timeout) })
+			b, err := pl.summarize(func() ([]string, error) { return summarize.External(ctx, o.Command, tier, o.Timeout) })
 			if err != nil {
 				return pl.abort("%v; nothing was written", err)
 			}

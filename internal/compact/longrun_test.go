@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/budget"
-	"github.com/memcompact/memcompact/internal/distill"
+	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
@@ -43,7 +43,7 @@ func TestLongRun(t *testing.T) {
 		}
 		added += len(entry)
 		res, err := Save(context.Background(), SaveRequest{Root: root, File: path, Entry: []byte(entry), EntryName: "the entry",
-			Timeout: distill.DefaultTimeout, Confirmed: true, Today: at, Now: at})
+			Timeout: summarize.DefaultTimeout, Confirmed: true, Today: at, Now: at})
 		if err != nil {
 			t.Fatalf("save %d: %v", i, err)
 		}

@@ -52,6 +52,10 @@ type Summarizing struct {
 	// Strict aborts a compaction whose summary still misses lines after
 	// the repair round, instead of appending them verbatim.
 	Strict bool
+	// Fallback is "builtin" to have the built-in summarizer write the
+	// block of a file whose summary the meaning check refused (after its
+	// repair round), instead of leaving that file as it was; "" for none.
+	Fallback string
 	// AllowRemote is consent to send the oldest tier (never a secret
 	// entry) off this machine; without it ConfirmRemote is asked, and
 	// with neither a remote summarizer is refused.
@@ -185,11 +189,12 @@ func (s *Summarizing) choose(root, command string, timeout time.Duration, summar
 func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source) ([]string, error) {
 	keep := distill.MustKeep(srcs)
 	in := summarize.Input{File: pl.o.Rel, Tier: distill.TierText(srcs), MustKeep: keep}
-	var lost []string // what the last bullets checked missed
+	var lost []string       // what the last bullets checked missed
+	var unfaithful []string // what the last bullets checked said wrong
 	over := pl.overBy(srcs)
 	check := func(bullets []string) summarize.Verdict {
-		v := summarize.Verdict{Over: over(bullets), Misplaced: pl.misplaced(bullets)}
-		lost = missingKeep(keep, bullets)
+		v := summarize.Verdict{Over: over(bullets), Misplaced: pl.misplaced(bullets), Unfaithful: meaningFaults(sourceTexts(srcs), bullets)}
+		lost, unfaithful = missingKeep(keep, bullets), v.Unfaithful
 		for _, s := range lost {
 			v.Missing = append(v.Missing, summarize.Missing{What: s, Line: s})
 		}
@@ -202,6 +207,11 @@ func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source) ([]stri
 		run.Rounds, run.Repaired = 2, true
 		pl.Report.LostKeep = lost
 		return nil, fmt.Errorf("%s's summary would drop %d %s that must stay in the file, even after one repair round (--strict)", pl.o.Model.Name(), len(lost), textfile.Plural(len(lost), "statement", "statements"))
+	}
+	if errors.Is(err, summarize.ErrUnfaithful) {
+		run.Rounds, run.Repaired = 2, true
+		pl.Report.Unfaithful = unfaithful
+		return nil, fmt.Errorf("%w; the built-in summarizer keeps to its entries: run again with --summarizer builtin, or add --fallback builtin", err)
 	}
 	if err != nil {
 		return nil, err

@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/budget"
-	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/testshared"
@@ -91,7 +90,7 @@ func keyEnv(base string) *summarize.Env {
 }
 
 func modelRequest(root string, s Summarizing) Request {
-	return Request{Root: root, Files: []string{filepath.Join(root, "topics", "tools.md")}, Timeout: distill.DefaultTimeout,
+	return Request{Root: root, Files: []string{filepath.Join(root, "topics", "tools.md")}, Timeout: summarize.DefaultTimeout,
 		Confirmed: true, Today: today, Now: now, Summarizing: s}
 }
 
@@ -100,7 +99,7 @@ func modelRequest(root string, s Summarizing) Request {
 // the secret entry, and the repair round names what is missing.
 func TestModelNeverSeesSecretsOrPlan(t *testing.T) {
 	root := modelRoot(t, nil)
-	f := newFakeMessages(t, 200, "- Tuned jobs.")
+	f := newFakeMessages(t, 200, "- We were tuning jobs.")
 	s := Summarizing{Summarizer: string(summarize.Anthropic), Env: keyEnv(f.URL)}
 
 	req := modelRequest(root, s)
@@ -183,7 +182,7 @@ func TestModelRemoteNeedsConsent(t *testing.T) {
 // files to distill ask once, when the first is about to be sent, and the
 // answer holds for both.
 func TestModelConsentAskedWhenSending(t *testing.T) {
-	f := newFakeMessages(t, 200, "- Tuned jobs.")
+	f := newFakeMessages(t, 200, "- We were tuning jobs.")
 	d := diary(10, "\n")
 	small := d[:strings.Index(d, "## 2026-")] + "## 2026-01-01 10:00 — One\n- Kept short.\n"
 	root := testshared.Tree(t, map[string]string{budget.PolicyRel: runPolicy, "topics/tools.md": d, "topics/small.md": small})
@@ -229,7 +228,7 @@ func TestModelErrorLeavesFile(t *testing.T) {
 // TestSettingsFile: compaction/summarizer.toml chooses the summarizer when
 // no flag does; a loopback server needs no consent.
 func TestSettingsFile(t *testing.T) {
-	f := newFakeMessages(t, 200, "- Tuned jobs.")
+	f := newFakeMessages(t, 200, "- We were tuning jobs.")
 	root := modelRoot(t, map[string]string{summarize.ConfigRel: "summarizer = \"anthropic\"\nmodel = \"claude-local\"\nbase_url = \"" + f.URL + "\"\n"})
 	res, err := Run(context.Background(), modelRequest(root, Summarizing{Env: keyEnv("")}))
 	if err != nil {
@@ -261,7 +260,7 @@ func TestModelTooLong(t *testing.T) {
 	root := modelRoot(t, nil)
 	var long strings.Builder
 	for i := 0; i < 150; i++ {
-		long.WriteString("- Filler bullet " + itoa(i) + ".\n")
+		long.WriteString("- We were tuning jobs, " + string([]byte{byte('a' + i/26), byte('a' + i%26)}) + ".\n")
 	}
 	f := newFakeMessages(t, 200, long.String())
 	res, err := Run(context.Background(), modelRequest(root, Summarizing{Summarizer: string(summarize.Anthropic), Env: keyEnv(f.URL)}))
@@ -274,5 +273,52 @@ func TestModelTooLong(t *testing.T) {
 	}
 	if rep := res.Files[0]; rep.Status != StatusShortfall || snapshotExists(root) {
 		t.Errorf("status %s: %s", rep.Status, rep.Message)
+	}
+}
+
+// TestModelUnfaithfulRefused: a model summary that flips a negation is
+// sent back once naming the fault; still flipped, the compaction aborts
+// with nothing written and the built-in summarizer offered.
+func TestModelUnfaithfulRefused(t *testing.T) {
+	root := modelRoot(t, nil)
+	before, err := os.ReadFile(filepath.Join(root, "topics", "tools.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFakeMessages(t, 200, "- We were not tuning jobs.")
+	res, err := Run(context.Background(), modelRequest(root, Summarizing{Summarizer: string(summarize.Anthropic), Env: keyEnv(f.URL)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := f.got()
+	if len(got) != 2 || !strings.Contains(got[1], "do not say what the entries say") || !strings.Contains(got[1], "flips the entry") {
+		t.Fatalf("%d requests; the last: %.600s", len(got), got[len(got)-1])
+	}
+	rep := res.Files[0]
+	if rep.Status != StatusAborted || !strings.Contains(rep.Message, "entries do not say") || !strings.Contains(rep.Message, "--summarizer builtin") || snapshotExists(root) {
+		t.Errorf("status %s: %s", rep.Status, rep.Message)
+	}
+	after, _ := os.ReadFile(filepath.Join(root, "topics", "tools.md"))
+	if string(after) != string(before) {
+		t.Error("the file changed")
+	}
+}
+
+// TestModelUnfaithfulFallsBack: with Fallback "builtin" the refused
+// summary is replaced by the built-in summarizer's, and the report says
+// which refusal it replaced.
+func TestModelUnfaithfulFallsBack(t *testing.T) {
+	root := modelRoot(t, nil)
+	f := newFakeMessages(t, 200, "- We were not tuning jobs.")
+	res, err := Run(context.Background(), modelRequest(root, Summarizing{Summarizer: string(summarize.Anthropic), Env: keyEnv(f.URL), Fallback: "builtin"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Files[0]
+	if rep.Status != StatusCompacted || !strings.Contains(rep.FellBack, "entries do not say") || !snapshotExists(root) {
+		t.Fatalf("status %s (fell back: %q): %s", rep.Status, rep.FellBack, rep.Message)
+	}
+	if len(f.got()) != 2 {
+		t.Errorf("%d requests, want 2 (the summary and its repair round)", len(f.got()))
 	}
 }

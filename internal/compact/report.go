@@ -130,11 +130,14 @@ type Report struct {
 	LostKeep []string `json:"lost_must_keep,omitempty"`
 	// Misplaced (an aborted compaction) are the statements a summary put
 	// under a parent (a person, a section) they do not belong to.
-	Misplaced []string     `json:"misplaced,omitempty"`
-	Message   string       `json:"message"`
-	Block     string       `json:"block,omitempty"`     // the new history block (dry run)
-	TierText  string       `json:"tier_text,omitempty"` // --plan: the entries to distill (no secret entry)
-	Facts     []facts.Fact `json:"facts,omitempty"`     // --plan: what the summary must keep, lines in the file
+	Misplaced []string `json:"misplaced,omitempty"`
+	// Unfaithful (an aborted compaction) are the summary's bullets that do
+	// not say what the entries say, each with its fault.
+	Unfaithful []string     `json:"unfaithful,omitempty"`
+	Message    string       `json:"message"`
+	Block      string       `json:"block,omitempty"`     // the new history block (dry run)
+	TierText   string       `json:"tier_text,omitempty"` // --plan: the entries to distill (no secret entry)
+	Facts      []facts.Fact `json:"facts,omitempty"`     // --plan: what the summary must keep, lines in the file
 	// --plan: the instructions every summarizer gets (an agent too), the
 	// request it is sent, and with a model summarizer named, where the
 	// request would go and all of it as it would be sent.
@@ -143,6 +146,9 @@ type Report struct {
 	SendsTo string    `json:"sends_to,omitempty"`
 	Preview string    `json:"preview,omitempty"`
 	Model   *ModelRun `json:"model,omitempty"` // what a model summarizer did
+	// FellBack says why the built-in summarizer wrote the block instead of
+	// the one asked for (--fallback builtin): the refusal it replaced.
+	FellBack string `json:"fell_back,omitempty"`
 
 	// Reason says why a file was refused, not confirmed or aborted, for
 	// callers that choose what to say by it; it is not part of the JSON.

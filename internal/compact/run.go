@@ -56,7 +56,7 @@ type Request struct {
 	// The summarizer: an agent's bullets (SummaryFile, a file read here,
 	// or Summary, the same as a value), else Command (an external command
 	// given the tier on stdin, run for at most Timeout), else the built-in
-	// one. Timeout must be positive (distill.DefaultTimeout is the usual).
+	// one. Timeout must be positive (summarize.DefaultTimeout is the usual).
 	SummaryFile string
 	Summary     *Summary
 	Command     string
@@ -141,6 +141,9 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 			Model: ch.model, Strict: ch.strict, consent: ch.consent,
 		}
 		pl := Prepare(ctx, o)
+		if req.Fallback == "builtin" && pl.Report.Status == StatusAborted && len(pl.Report.Unfaithful) > 0 {
+			pl = fallBack(ctx, o, pl)
+		}
 		if pl.Report.Status == StatusPlanned {
 			pl.preview(ch.cfg)
 		}
@@ -162,6 +165,16 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	return res, nil
 }
 
+// fallBack plans the file again with the built-in summarizer, after the
+// meaning check refused the summary of the one asked for; the report says
+// what it replaced.
+func fallBack(ctx context.Context, o Options, refused *Plan) *Plan {
+	o.Summary, o.SummaryName, o.Command, o.Model = nil, "", "", nil
+	pl := Prepare(ctx, o)
+	pl.Report.FellBack = refused.Report.Message
+	return pl
+}
+
 // check refuses flags that do not go together.
 func (req *Request) check() error {
 	hasSummary := req.SummaryFile != "" || req.Summary != nil
@@ -174,6 +187,8 @@ func (req *Request) check() error {
 		return outcome.Usagef(ReasonBadRequest, "give --summarizer or --summary, not both")
 	case hasSummary && len(req.Files) != 1:
 		return outcome.Usagef(ReasonBadRequest, "--summary needs exactly one FILE: the summary is of that file's oldest tier")
+	case req.Fallback != "" && req.Fallback != "builtin":
+		return outcome.Usagef(ReasonBadRequest, "--fallback takes builtin (the only summarizer to fall back to), not %q", req.Fallback)
 	case req.Timeout <= 0:
 		return outcome.Usagef(ReasonBadRequest, "--timeout must be positive")
 	}

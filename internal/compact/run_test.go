@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/budget"
-	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
@@ -68,7 +68,7 @@ func TestRun(t *testing.T) {
 			root := runRoot(t)
 			before, _ := os.ReadFile(filepath.Join(root, "topics", "tools.md"))
 			req := tt.req
-			req.Root, req.Today, req.Now, req.Timeout = root, today, now, distill.DefaultTimeout
+			req.Root, req.Today, req.Now, req.Timeout = root, today, now, summarize.DefaultTimeout
 			for i, f := range req.Files {
 				req.Files[i] = filepath.Join(root, f)
 			}

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/budget"
-	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/summarize"
 )
 
 const secretSave = "## 2026-12-02 10:00 — Access\n- AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
@@ -53,7 +53,7 @@ func TestSave(t *testing.T) {
 			path := filepath.Join(root, filepath.FromSlash(tt.file))
 			before, _ := os.ReadFile(path)
 			res, err := Save(context.Background(), SaveRequest{Root: root, File: path, Entry: []byte(tt.entry), EntryName: "the entry",
-				Timeout: distill.DefaultTimeout, Confirmed: tt.confirmed, AllowSecret: tt.allow, Today: today, Now: now})
+				Timeout: summarize.DefaultTimeout, Confirmed: tt.confirmed, AllowSecret: tt.allow, Today: today, Now: now})
 			after, _ := os.ReadFile(path)
 			if tt.reason != "" {
 				if outcome.StatusOf(err) != tt.outcome || outcome.ReasonOf(err) != tt.reason {
@@ -100,7 +100,7 @@ func TestSaveKeepsTheEntryWhenLocked(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	res, err := Save(ctx, SaveRequest{Root: root, File: path, Entry: []byte(entry), EntryName: "the entry",
-		Timeout: distill.DefaultTimeout, Today: today, Now: now})
+		Timeout: summarize.DefaultTimeout, Today: today, Now: now})
 	if outcome.ReasonOf(err) != lockfile.ReasonHeld || outcome.StatusOf(err) != outcome.Refused {
 		t.Fatalf("err %v (%q), want a refusal for the held lock", err, outcome.ReasonOf(err))
 	}

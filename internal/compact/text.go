@@ -37,6 +37,9 @@ func allWithin(rs []*Report) bool {
 // lost or misplaced, and what the compaction kept that a summary would
 // have lost. A face prints its hints after it, then WriteDryRunText.
 func (r *Report) WriteText(w io.Writer) {
+	if r.FellBack != "" {
+		fmt.Fprintf(w, "The built-in summarizer wrote the block instead (--fallback builtin): %s\n", r.FellBack)
+	}
 	fmt.Fprintln(w, r.Message)
 	for _, f := range r.Missing {
 		fmt.Fprintf(w, "  would lose (line %d, %s): %s\n", f.Line, f.Kind, f.Text)
@@ -46,6 +49,9 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	for _, s := range r.Misplaced {
 		fmt.Fprintf(w, "  under the wrong parent: %s\n", s)
+	}
+	for _, s := range r.Unfaithful {
+		fmt.Fprintf(w, "  not what the entries say: %s\n", s)
 	}
 	for _, s := range r.SecretInBlock {
 		fmt.Fprintf(w, "  secret in the summary: %s\n", s)
@@ -189,6 +195,9 @@ func (r *Report) WriteShortfallHints(w io.Writer, file, root string) {
 	}
 	if !hinted {
 		fmt.Fprintf(w, "  hint: raise the budget to the file's size now: memcompact set-budget %s %d %s%s\n", file, r.SizeBefore, r.Unit, root)
+	}
+	if r.Model != nil {
+		fmt.Fprintf(w, "  hint: or let the built-in summarizer write the block (it fits what it writes to the budget): memcompact compact %s%s --summarizer builtin --yes\n", file, root)
 	}
 }
 

@@ -24,6 +24,9 @@ import (
 //   - a summary that is not the built-in one puts no statement under a
 //     parent it does not belong to (misplaced, where that is checkable);
 //   - no secret in the block; every secret entry still verbatim;
+//   - a summary that is not the built-in one says what the entries say
+//     (meaningFaults: grounded, same polarity, same numbers, each fact
+//     under its own name, no reversed rule restated, health facts kept);
 //   - a lightened mid tier keeps every fact.
 //
 // Facts of the distilled entries that the block does not carry are not a
@@ -71,6 +74,12 @@ func (pl *Plan) verify(newText, block string) string {
 			pl.Report.SecretInBlock = append(pl.Report.SecretInBlock, fmt.Sprintf("block line %d: %s (%s)", f.Line, f.Excerpt, f.Rule))
 		}
 		return "the history block would hold a secret of the compacted entries, encoded; nothing was written"
+	}
+	if pl.o.Summary != nil || pl.o.Model != nil || pl.o.Command != "" {
+		if f := meaningFaults(sourceTexts(pl.sources(pl.k)), pl.bullets); len(f) > 0 {
+			pl.Report.Unfaithful = f
+			return fmt.Sprintf("the summary says what the entries do not say (%d %s; first: %s); nothing was written; the built-in summarizer keeps to its entries: run again with --summarizer builtin, or add --fallback builtin", len(f), textfile.Plural(len(f), "fault", "faults"), f[0])
+		}
 	}
 	d, t := pl.doc, pl.tiers
 	for i := range pl.secret {

@@ -1,11 +1,11 @@
 // Package distill turns the oldest tier of a memory file into the bullets
 // of a Compacted History block, and trims the mid tier lightly.
 //
-// There are three interchangeable summarizers. The built-in one is
-// deterministic and extractive. External pipes the tier to any command (a
-// model CLI, a script) and reads bullets back. The third is an agent
-// writing the bullets itself from a --plan; its file is read with
-// ParseBullets, like External's output. Whatever wrote them, the compact
+// There are three interchangeable summarizers. The built-in one, here, is
+// deterministic and extractive. summarize.External pipes the tier to any
+// command (a model CLI, a script) and reads bullets back. The third is an
+// agent writing the bullets itself from a --plan; its file is read with
+// ParseBullets, like an external command's output. Whatever wrote them, the compact
 // package verifies the bullets before anything is written, so a
 // summarizer is trusted with nothing: MustKeep names the lines that must
 // stay in the live file.

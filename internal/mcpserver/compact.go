@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/compact"
-	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -74,7 +74,7 @@ func (h *Host) compactRequest(in CompactPlanInput) compact.Request {
 		now = h.Now()
 	}
 	return compact.Request{Root: in.Root, Files: []string{in.File}, EntryHeading: in.EntryHeading,
-		Timeout: distill.DefaultTimeout, Today: h.Today(), Now: now}
+		Timeout: summarize.DefaultTimeout, Today: h.Today(), Now: now}
 }
 
 // compactReply shapes compact's outcome as the verb does with --json.

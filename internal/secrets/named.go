@@ -31,6 +31,8 @@ func ownRules() []*rule {
 		keyNameRule(),
 		{id: "url-credentials", keywords: []string{"://"}, width: 512, run: scanURLCredentials},
 		{id: "password", keywords: []string{"password", "passwd", "passphrase", "pwd", "secret", "pass"}, width: 512, run: scanPasswords, near: nearAssign("*_\"'`]")},
+		proseRule(),
+		wireguardRule(),
 		{id: "secret-section", keywords: sectionWords}, // a gate: run is scanSections
 		{id: "authorization", keywords: []string{"bearer", "basic", "authorization", "api-key", "apikey", "private-token", "auth-token", "access-token"}, width: 512, run: scanAuthorization},
 	}
@@ -257,8 +259,12 @@ func plainValue(v string, minLen int) bool {
 		return false
 	}
 	switch v[0] {
-	case '$', '<', '{', '[', '(', '/', '~':
+	case '$', '<', '{', '[', '(':
 		return false
+	case '/', '~':
+		if pathLike(v) {
+			return false
+		}
 	}
 	if v[0] == '%' && strings.HasSuffix(v, "%") {
 		return false
@@ -274,7 +280,7 @@ func plainValue(v string, minLen int) bool {
 	if strings.Contains(v, "(") && strings.HasSuffix(v, ")") {
 		return false
 	}
-	if sameRune(v) || strings.HasPrefix(lower, "xxx") || strings.HasPrefix(v, "***") {
+	if sameRune(v) || strings.HasPrefix(lower, "xxx") && strings.Count(lower, "x") >= len(lower)/2 || strings.HasPrefix(v, "***") {
 		return false
 	}
 	upperName := strings.ContainsRune(v, '_')
@@ -285,4 +291,22 @@ func plainValue(v string, minLen int) bool {
 		}
 	}
 	return !upperName
+}
+
+// pathLike reports whether v, starting with '/' or '~', is a path
+// (/home/deploy, ~/.pgpass, ~) rather than a random value that happens to
+// start with one of them: no '+' or '=', and every segment short.
+func pathLike(v string) bool {
+	if v == "~" || strings.HasPrefix(v, "~/") {
+		return true
+	}
+	if v[0] == '~' || strings.ContainsAny(v, "+=") {
+		return false
+	}
+	for _, seg := range strings.Split(v[1:], "/") {
+		if len(seg) > 24 {
+			return false
+		}
+	}
+	return true
 }

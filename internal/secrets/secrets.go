@@ -18,6 +18,9 @@
 //     Findings are named by gitleaks' rule id (e.g. "github-pat").
 //   - memcompact's named rules (named.go): "url-credentials", "password"
 //     and "authorization", for secrets whose only mark is their name;
+//   - "prose-password" and "wireguard-private-key" (prose.go): a password
+//     written as a sentence ("the password is …", "Passwort: …", "密码是…",
+//     in seven languages) and WireGuard's private and preshared keys;
 //   - "secret-section" (sections.go): values listed under a heading that
 //     names secrets, at any level;
 //   - "key-name" (MemoryCore): an assignment to a name ending in _KEY,
@@ -28,7 +31,9 @@
 //     highEntropy for the exact rule and why hashes, UUIDs and commit SHAs
 //     are not flagged).
 //
-// Known public formats (public.go) are then let through.
+// Known public formats (public.go) are then let through: publishable
+// keys, checksums, commit ids, UUIDs, public keys (WireGuard, SSH, PEM
+// certificates) and Google Docs ids.
 //
 // The work is linear in the text (scan.go): one keyword pass finds where
 // every rule's keywords are, and each pattern runs only around them. The

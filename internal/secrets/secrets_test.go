@@ -152,6 +152,8 @@ func FuzzScan(f *testing.F) {
 	for _, s := range []string{"", ghPAT, "API_KEY=abcd1234", randTok, privKey, "a\r\nb\rc\n", "\xff\xfe", "## Secrets\n- x",
 		"api_key = 'abcdefghijklmnop1234'", "db password: Tr0ub4dor&3", "postgres://u:p4ss@h/db", "Authorization: Basic dXNlcjpwYXNz",
 		"### Credentials\n- staging: Xk9!mQ2#\n```\n## x\n```", "- **Secrets for prod**: a / b9!x", "Bearer abcDEF123456ghi",
+		"the password for the NAS is Kiefer-88!", "密码：qwe789", "パスワードは「tanuki-4481」", "비밀번호는 해바라기88", "Passwort \"",
+		"PublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=", "-----BEGIN CERTIFICATE-----\nMIIabc", "PrivateKey = /+ee",
 		strings.Repeat("a", 17<<10) + " api_key=abcdefghij0123456789 " + strings.Repeat("Zq8Lw3nR", 3000)} {
 		f.Add(s)
 	}

@@ -41,6 +41,12 @@ type Verdict struct {
 	// missing line, nothing can be appended to mend one: still misplaced
 	// after the repair round is an error.
 	Misplaced []string
+	// Unfaithful are bullets that do not say what the entries say (a
+	// flipped negation, an altered number, a fact under another person, an
+	// invented bullet, a reversed rule restated, a health fact dropped),
+	// each with its fault. Still unfaithful after the repair round is an
+	// error: nothing can be appended to mend one.
+	Unfaithful []string
 }
 
 // kinds names what is wrong, as Result.RepairedFor does.
@@ -55,10 +61,15 @@ func (v Verdict) kinds() []string {
 	if len(v.Misplaced) > 0 {
 		out = append(out, "misplaced")
 	}
+	if len(v.Unfaithful) > 0 {
+		out = append(out, "unfaithful")
+	}
 	return out
 }
 
-func (v Verdict) ok() bool { return len(v.Missing) == 0 && v.Over == "" && len(v.Misplaced) == 0 }
+func (v Verdict) ok() bool {
+	return len(v.Missing) == 0 && v.Over == "" && len(v.Misplaced) == 0 && len(v.Unfaithful) == 0
+}
 
 // Check verifies bullets as the compaction would: every must-keep line and
 // every fact that must stay live present, the block within its budget.
@@ -85,6 +96,10 @@ var ErrStrict = errors.New("the summary still misses lines after one repair roun
 // ErrMisplaced is wrapped by the error Distill returns when the repair
 // round left a statement under the wrong parent.
 var ErrMisplaced = errors.New("the summary still puts statements under the wrong parent after one repair round")
+
+// ErrUnfaithful is wrapped by the error Distill returns when the repair
+// round still leaves bullets that do not say what the entries say.
+var ErrUnfaithful = errors.New("the summary still says what the entries do not say after one repair round")
 
 // Distill asks m for the bullets of in, checks them with check, and sends
 // what is missing back once. Lines still missing after that are appended
@@ -126,6 +141,9 @@ func Distill(ctx context.Context, m Model, in Input, check Check, strict bool) (
 	res.Over = v.Over
 	if len(v.Misplaced) > 0 {
 		return nil, fmt.Errorf("%s: %w: %s", m.Name(), ErrMisplaced, strings.Join(v.Misplaced, "; "))
+	}
+	if len(v.Unfaithful) > 0 {
+		return nil, fmt.Errorf("%s: %w: %s", m.Name(), ErrUnfaithful, firstOf(v.Unfaithful, 3))
 	}
 	if len(v.Missing) == 0 {
 		return res, nil
@@ -232,4 +250,12 @@ func QuoteShort(s string) string {
 		return string(r[:n]) + "…"
 	}
 	return s
+}
+
+// firstOf joins the first n of xs, and says how many more there are.
+func firstOf(xs []string, n int) string {
+	if len(xs) <= n {
+		return strings.Join(xs, "; ")
+	}
+	return strings.Join(xs[:n], "; ") + fmt.Sprintf("; and %d more", len(xs)-n)
 }

@@ -58,6 +58,8 @@ func Repair(v Verdict) string {
 		b.WriteString("Your bullets are not complete yet.\n")
 	} else if len(v.Misplaced) > 0 {
 		b.WriteString("Your bullets attribute something to the wrong parent.\n")
+	} else if len(v.Unfaithful) > 0 {
+		b.WriteString("Some of your bullets do not say what the entries say.\n")
 	} else {
 		b.WriteString("Your bullets need one more pass.\n")
 	}
@@ -75,6 +77,12 @@ func Repair(v Verdict) string {
 		b.WriteString("\nThese statements are under the wrong parent; put each under the person, section or entry it belongs to, and under no other:\n")
 		for _, m := range v.Misplaced {
 			fmt.Fprintf(&b, "- %s\n", m)
+		}
+	}
+	if len(v.Unfaithful) > 0 {
+		b.WriteString("\nThese bullets do not say what the entries say; restate each from its own entry, with its names, numbers, dates and negations exactly as written there, keep every health or safety fact, and state a reversed rule only as it now stands:\n")
+		for _, u := range v.Unfaithful {
+			fmt.Fprintf(&b, "- %s\n", u)
 		}
 	}
 	if v.Over != "" {

@@ -50,6 +50,15 @@ func (g gen) mixed(n int) string {
 
 func (g gen) one(xs ...string) string { return xs[g.r.IntN(len(xs))] }
 
+// bytes is n random bytes.
+func (g gen) bytes(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(g.r.IntN(256))
+	}
+	return b
+}
+
 var words = strings.Fields("amber river falcon quiet orbit maple cobalt velvet harbor lantern meadow copper glacier sable tundra willow ember saffron basalt cedar")
 
 func (g gen) word() string { return words[g.r.IntN(len(words))] }
@@ -233,6 +242,79 @@ var kinds = []struct {
 		p := g.pick(alnum, 4) + g.pick(symbol, 1) + g.pick(digits, 2) + g.pick(alnum, 4)
 		return "- **Secrets for " + g.one("staging", "prod", "the VPN") + "**: admin / " + p, p
 	}},
+	{"prose-password", func(g gen) (string, string) {
+		p := g.password()
+		return g.one("the password is ", "- The wifi password for the cabin is ", "Omar's laptop password was changed to ",
+			"note: the NAS password is now ") + p, p
+	}},
+	{"prose-password-de", func(g gen) (string, string) {
+		p := g.password()
+		return g.one("Passwort: ", "- Das WLAN-Passwort lautet ", "Kennwort für den Router: ", "das Passwort ist ") + p, p
+	}},
+	{"prose-password-es", func(g gen) (string, string) {
+		p := g.password()
+		return g.one("contraseña: ", "- La contraseña del router es ", "la contraseña es ") + p, p
+	}},
+	{"prose-password-fr", func(g gen) (string, string) {
+		p := g.password()
+		return g.one("le mot de passe est ", "Mot de passe : ", "- mot de passe du wifi : ") + p, p
+	}},
+	{"prose-password-zh", func(g gen) (string, string) {
+		p := g.password()
+		return g.one("密码是 ", "- 路由器密码：", "WiFi 密码为 ") + p, p
+	}},
+	{"prose-password-ja", func(g gen) (string, string) {
+		p := g.password()
+		return g.one("パスワードは ", "- NASのパスワードは「", "パスワード：") + p + g.one("」です", " です", ""), p
+	}},
+	{"prose-password-ko", func(g gen) (string, string) {
+		p := g.password()
+		return g.one("비밀번호는 ", "- 와이파이 비밀번호: ", "공유기 비밀번호는 ") + p + g.one(" 입니다", "", "."), p
+	}},
+	{"gcp-service-account", func(g gen) (string, string) {
+		var b strings.Builder
+		b.WriteString("-----BEGIN " + "PRIVATE KEY-----\\n")
+		for range 8 {
+			b.WriteString(g.pick(alnum+"+/", 64) + "\\n")
+		}
+		b.WriteString("-----END " + "PRIVATE KEY-----\\n")
+		return `{"type": "service_account", "project_id": "acme-prod", "private_key_id": "` + g.pick(hexd, 40) +
+			`", "private_key": "` + b.String() + `", "client_email": "ci@acme-prod.iam.gserviceaccount.com"}`, b.String()
+	}},
+	{"openssh-private-key", func(g gen) (string, string) {
+		var b strings.Builder
+		typ := g.one("OPENSSH", "EC", "DSA", "ENCRYPTED")
+		b.WriteString("-----BEGIN " + typ + " PRIVATE KEY-----\n")
+		for range 5 {
+			b.WriteString(g.pick(alnum+"+/", 70) + "\n")
+		}
+		b.WriteString("-----END " + typ + " PRIVATE KEY-----\n")
+		return "```\n" + b.String() + "```", b.String()
+	}},
+	{"slack-user", func(g gen) (string, string) {
+		s := "xo" + "xp-" + g.pick(digits, 12) + "-" + g.pick(digits, 12) + "-" + g.pick(digits, 13) + "-" + g.pick(hexd, 32)
+		return "- Slack user token " + s, s
+	}},
+	{"stripe-restricted", func(g gen) (string, string) {
+		s := "rk" + "_live_" + g.pick(alnum, 99)
+		return "restricted stripe key " + s, s
+	}},
+	{"github-fine-grained-prose", func(g gen) (string, string) {
+		s := "github" + "_pat_" + g.pick(alnum, 22) + "_" + g.pick(alnum, 59)
+		return "- Renovate runs with " + s + " (expires March)", s
+	}},
+	{"aws-access-key-prose", func(g gen) (string, string) {
+		s := "AK" + "IA" + g.pick(upper+"234567", 16)
+		return "Die Zugangsschlüssel-ID ist " + s, s
+	}},
+	{"anthropic-admin", func(g gen) (string, string) {
+		s := "sk-ant-" + "admin01-" + g.pick(b64url, 93) + "AA"
+		return "admin key: " + s, s
+	}},
+	{"wireguard-private", func(g gen) (string, string) {
+		s := base64.StdEncoding.EncodeToString(g.bytes(32))
+		return "[Interface]\nPrivateKey = " + s + "\nAddress = 10.8.0.2/24", s
+	}},
 	{"high-entropy-token", func(g gen) (string, string) {
 		s := g.mixed(40)
 		return "remember " + s + " for the nightly job", s
@@ -311,6 +393,58 @@ var lookalikes = []struct {
 		return "## Token budgets\n- keep prompts under " + g.pick(digits, 3) + "k tokens; max_tokens: 4096"
 	}},
 	{"hex-blob-hash", func(g gen) string { return "checksum md5 " + hex.EncodeToString([]byte(g.pick(alnum, 16))) }},
+	{"wireguard-public", func(g gen) string {
+		return "[Peer]\nPublicKey = " + base64.StdEncoding.EncodeToString(g.bytes(32)) + "\nAllowedIPs = 10.8.0.0/24\nEndpoint = vpn.example.net:51820"
+	}},
+	{"wireguard-public-prose", func(g gen) string {
+		return g.one("- Omar's WireGuard public key is ", "Laptop pubkey: ", "public_key: ") + base64.StdEncoding.EncodeToString(g.bytes(32))
+	}},
+	{"ssh-public-key", func(g gen) string {
+		typ, n := "ssh-ed25519", 32
+		if g.r.IntN(2) == 0 {
+			typ, n = "ssh-rsa", 256
+		}
+		var blob []byte
+		for _, part := range [][]byte{[]byte(typ), g.bytes(n)} {
+			blob = append(blob, 0, 0, byte(len(part)>>8), byte(len(part)))
+			blob = append(blob, part...)
+		}
+		return g.one("- authorized key: ", "", "deploy key (public): ") + typ + " " + base64.StdEncoding.EncodeToString(blob) + " " + g.word() + "@laptop"
+	}},
+	{"pem-certificate", func(g gen) string {
+		var b strings.Builder
+		b.WriteString("-----BEGIN CERTIFICATE-----\n")
+		for range 6 {
+			b.WriteString(base64.StdEncoding.EncodeToString(g.bytes(48)) + "\n")
+		}
+		b.WriteString("-----END CERTIFICATE-----")
+		return "CA for the staging proxy:\n```\n" + b.String() + "\n```"
+	}},
+	{"pem-public-key", func(g gen) string {
+		return "-----BEGIN PUBLIC KEY-----\n" + base64.StdEncoding.EncodeToString(g.bytes(48)) + "\n" +
+			base64.StdEncoding.EncodeToString(g.bytes(30)) + "\n-----END PUBLIC KEY-----"
+	}},
+	{"google-doc-id", func(g gen) string {
+		return "- " + g.one("Spec", "Key decisions", "Roadmap") + ": https://docs.google.com/" + g.one("document", "spreadsheets", "presentation") +
+			"/d/1" + g.pick(b64url, 43) + "/edit" + g.one("", "?usp=sharing", "#gid=0")
+	}},
+	{"drive-folder", func(g gen) string {
+		return "shared folder https://drive.google.com/drive/folders/1" + g.pick(b64url, 32) + " (access token not needed)"
+	}},
+	{"example-keys", func(g gen) string {
+		return g.one("AWS docs example: AKIAIOSFODNN7EXAMPLE", "e.g. ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "OPENAI_API_KEY=sk-...",
+			"export ANTHROPIC_API_KEY=<your-key-here>", "token: YOUR_TOKEN_HERE", "api_key: \"${API_KEY}\"")
+	}},
+	{"password-prose-languages", func(g gen) string {
+		return g.one("Das Passwort ist im Tresor gespeichert.", "Passwort: siehe 1Password", "la contraseña está en el gestor",
+			"contraseña: pedir a Ana", "le mot de passe est dans le coffre", "密码保存在 1Password 里", "密码是 在保险箱里",
+			"パスワードは 1Password に保存", "パスワードは管理者に聞く", "비밀번호는 관리자에게 문의", "비밀번호는 매달 변경",
+			"the password is in the vault", "the password is rotated monthly", "The password is required for login.",
+			"Passwort: mindestens zwölf Zeichen", "the password was changed to something stronger")
+	}},
+	{"sha-hashes", func(g gen) string {
+		return g.one("sha1 ", "file sha256 ", "checksum: ", "SHA-512: ") + g.pick(hexd, []int{40, 64, 128}[g.r.IntN(3)])
+	}},
 	{"docker-digest", func(g gen) string {
 		return "ghcr.io/acme/" + g.word() + "@sha256:" + g.pick(hexd, 64)
 	}},

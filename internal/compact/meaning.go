@@ -1,0 +1,475 @@
+package compact
+
+import (
+	"fmt"
+	"github.com/memcompact/memcompact/internal/distill"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// The meaning check reads a summary against the entries it summarizes,
+// bullet by bullet, the way a careful reader would check a colleague's
+// notes: every bullet must restate one entry (or a group of entries that
+// say the same thing), so its names, numbers and content words are found
+// there; it must not flip a negation around the same facts; it must not put
+// a fact under a name the entry does not carry; it must not restate as
+// current an entry a later entry of the tier reverses; and every health
+// or safety fact of the tier must be carried by some bullet. It judges
+// words, not meaning in full, so it refuses what a word-level reader can
+// prove wrong and lets a faithful rewording (filler dropped, a synonym
+// sharing its stem) through.
+
+// unit is a text reduced to what the check compares.
+type unit struct {
+	text  string
+	words []string        // content words, lower case (and CJK bigrams)
+	nums  map[string]bool // numbers, dates, versions, as written
+	caps  []string        // capitalized words, as written
+	neg   bool            // holds a negation
+	old   bool            // marks itself as past or superseded
+	flips bool            // reverses something earlier
+}
+
+var (
+	numberRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\d+(?:[.:/,-]\d+)*`)
+	})
+	tokenRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}_'’.:/-]*[\p{L}\p{N}]|[\p{L}\p{N}]`)
+	})
+	stopWords = sync.OnceValue(func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(`the a an and or but of to in on at for with by from as is are was were be been being
+			it its this that these those there here he she they we you i his her their our your my me him them us
+			has have had do does did will would shall should can could may might must also just very really still again
+			about into over after before than then so such some any all each every more most much many other only own same
+			which who whom whose what when where why how if while because since until up down out off per via
+			der die das den dem des ein eine einen einem einer und oder aber zu im am um mit von für auf aus bei ist sind war
+			waren wird werden hat haben er sie es wir ihr ich sich auch noch schon sehr nur dass wie als wenn
+			el la los las un una unos unas y o pero de del al en con por para es son era fue ser está están lo le les se su sus
+			que como muy también ya le les des du et ou mais dans sur avec pour par est sont était il elle ils nous vous je`) {
+			m[w] = true
+		}
+		return m
+	})
+	negWords = sync.OnceValue(func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(`not no never don't doesn't didn't won't isn't aren't wasn't weren't can't cannot shouldn't
+			mustn't without avoid avoids avoided stop stopped nor neither nicht kein keine keinen keinem keiner nie niemals ohne
+			nunca jamás jamas sin tampoco ne pas jamais sans`) {
+			m[w] = true
+		}
+		return m
+	})
+	cjkNeg   = []string{"不", "没", "沒", "别", "別", "勿", "未", "无", "無", "ない", "ません", "なかった", "禁止", "않", "안 ", "못", "말고", "금지", "없"}
+	oldWords = []string{"superseded", "formerly", "previously", "earlier", "used to", "until", "was replaced", "replaced", "reverted",
+		"no longer", "→", "->", "früher", "vorher", "bisher", "antes", "anteriormente", "ya no", "auparavant", "以前", "之前", "原来",
+		"これまで", "以前は", "이전", "예전"}
+	flipWords = []string{"instead", "no longer", "switched", "switch to", "changed to", "reverted", "reversed", "replaced", "from now on",
+		"stattdessen", "nicht mehr", "ab jetzt", "en lugar de", "en vez de", "ya no", "a partir de ahora", "au lieu de", "plus de",
+		"改为", "改成", "不再", "改用", "代わりに", "もう", "에서", "대신", "더 이상"}
+	priorityWords = []string{"allerg", "epipen", "anaphyla", "asthma", "diabet", "insulin", "epilep", "seizure", "medication", "pregnan",
+		"blood type", "emergency", "allergie", "alergia", "alérgic", "alergic", "notfall", "emergencia", "过敏", "過敏", "アレルギー",
+		"알레르기", "긴급", "救急", "急救"}
+)
+
+// newUnit reduces s.
+func newUnit(s string) unit {
+	u := unit{text: s, nums: map[string]bool{}}
+	low := strings.ToLower(s)
+	for _, w := range cjkNeg {
+		if strings.Contains(low, w) {
+			u.neg = true
+		}
+	}
+	u.old = hasAnyOf(low, oldWords)
+	u.flips = hasAnyOf(low, flipWords)
+	for _, tok := range tokenRE().FindAllString(s, -1) {
+		tok = strings.TrimRight(tok, ".:/-")
+		lt := strings.ToLower(tok)
+		if strings.HasSuffix(lt, "n't") || negWords()[lt] {
+			u.neg = true
+		}
+		if strings.IndexFunc(tok, unicode.IsDigit) >= 0 {
+			for _, n := range numberRE().FindAllString(tok, -1) {
+				u.nums[n] = true
+			}
+			continue
+		}
+		if hasCJKRune(tok) {
+			u.words = append(u.words, bigrams(tok)...)
+			continue
+		}
+		if stopWords()[lt] || negWords()[lt] || len([]rune(lt)) < 3 {
+			continue
+		}
+		if r := []rune(tok)[0]; unicode.IsUpper(r) {
+			u.caps = append(u.caps, tok)
+		}
+		u.words = append(u.words, lt)
+	}
+	return u
+}
+
+func hasAnyOf(s string, ws []string) bool {
+	for _, w := range ws {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasCJKRune(s string) bool {
+	for _, r := range s {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return true
+		}
+	}
+	return false
+}
+
+// bigrams splits a CJK run into overlapping pairs of letters (a lone
+// letter stays itself), the usual unit for matching text without spaces.
+func bigrams(tok string) []string {
+	rs := []rune(strings.ToLower(tok))
+	if len(rs) < 2 {
+		return []string{string(rs)}
+	}
+	out := make([]string, 0, len(rs)-1)
+	for i := 0; i+1 < len(rs); i++ {
+		out = append(out, string(rs[i:i+2]))
+	}
+	return out
+}
+
+// sameStem reports whether two words are one word inflected or derived:
+// equal, or sharing a prefix of at least four letters that covers the
+// shorter up to two letters ("peanut"/"peanuts", "allergy"/"allergic").
+func sameStem(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, rb := []rune(a), []rune(b)
+	n := 0
+	for n < len(ra) && n < len(rb) && ra[n] == rb[n] {
+		n++
+	}
+	short := min(len(ra), len(rb))
+	return n >= 4 && n >= short-3 || n >= 5 || n >= 3 && n >= short-1
+}
+
+// coverage is the share of u's content words found in src's.
+func coverage(u, src unit) float64 {
+	if len(u.words) == 0 {
+		return 0
+	}
+	found := 0
+	for _, w := range u.words {
+		for _, s := range src.words {
+			if sameStem(w, s) {
+				found++
+				break
+			}
+		}
+	}
+	return float64(found) / float64(len(u.words))
+}
+
+// sourceTexts are the texts the meaning check reads: each entry of the
+// tier, and each bullet of an earlier block (a bullet may restate one).
+func sourceTexts(srcs []distill.Source) []string {
+	var out []string
+	for _, s := range srcs {
+		if !s.Kept {
+			out = append(out, s.Text)
+			continue
+		}
+		for _, l := range strings.Split(s.Text, "\n") {
+			if strings.TrimSpace(l) != "" {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// meaningFaults checks bullets against the tier's entries and returns
+// what is wrong, one line per fault, each naming its bullet.
+func meaningFaults(entries, bullets []string) []string {
+	srcs := make([]unit, len(entries))
+	tierCaps := map[string]bool{}
+	for i, e := range entries {
+		srcs[i] = newUnit(e)
+		for _, c := range srcs[i].caps {
+			tierCaps[strings.ToLower(c)] = true
+		}
+	}
+	var faults []string
+	bus := make([]unit, 0, len(bullets))
+	for _, b := range bullets {
+		bus = append(bus, newUnit(b))
+		for _, c := range clauses(b) {
+			if f := bulletFault(newUnit(c), srcs, tierCaps); f != "" {
+				faults = append(faults, fmt.Sprintf("%q: %s", b, f))
+				break
+			}
+		}
+	}
+	if len(bullets) == 0 {
+		return []string{"the summary has no bullets"}
+	}
+	faults = append(faults, droppedPriority(entries, bus)...)
+	return faults
+}
+
+// bulletFault is what is wrong with one bullet, or "".
+func bulletFault(u unit, srcs []unit, tierCaps map[string]bool) string {
+	if len(u.words) == 0 && len(u.nums) == 0 {
+		return "says nothing the entries say"
+	}
+	// The entry restated: the one holding most of the bullet's words, its
+	// numbers breaking ties (a bullet of a date and a version has none).
+	best, bestCov, bestScore := -1, -1.0, -1.0
+	for i, s := range srcs {
+		c := coverage(u, s)
+		score := c
+		for n := range u.nums {
+			if s.nums[n] {
+				score += 0.5 / float64(len(u.nums))
+			}
+		}
+		if score > bestScore {
+			best, bestCov, bestScore = i, c, score
+		}
+	}
+	if best < 0 || len(u.words) > 0 && bestCov < 0.6 {
+		return "is not grounded in any entry of the tier (its words are not there)"
+	}
+	src := srcs[best]
+	// Numbers: in the entry restated, or in another entry saying the same
+	// (a merged group lists both dates).
+	for n := range u.nums {
+		if src.nums[n] || yearOf(src.nums, n) {
+			continue
+		}
+		if lo, hi, ok := strings.Cut(n, "-"); ok && !isISODate(n) && !strings.Contains(hi, "-") {
+			// A range ("Notes 1-3") names its two ends.
+			if f := numberFault(u, srcs, lo); f != "" {
+				return f
+			}
+			if f := numberFault(u, srcs, hi); f != "" {
+				return f
+			}
+			continue
+		}
+		if f := numberFault(u, srcs, n); f != "" {
+			return f
+		}
+	}
+	// Names: a name of the tier must be the restated entry's own, and a
+	// subject the tier never mentions is invented.
+	for _, c := range u.caps {
+		lc := strings.ToLower(c)
+		if !tierCaps[lc] {
+			if isSentenceStart(u.text, c) && !inAny(srcs, lc) {
+				return fmt.Sprintf("names %q, whom no entry of the tier names", c)
+			}
+			continue
+		}
+		if !containsStem(src.words, lc) && !inGroup(u, srcs, lc) {
+			return fmt.Sprintf("puts the fact under %q, whom the entry it restates does not name", c)
+		}
+	}
+	if flipped(u, src.text) {
+		return "flips the entry's polarity (a negation added or removed)"
+	}
+	if !u.old && !src.flips {
+		for j := best + 1; j < len(srcs); j++ {
+			if srcs[j].flips && coverage(srcs[j], src) >= 0.3 && !carriesNew(u, srcs[j], src) {
+				return "restates as current what a later entry reverses"
+			}
+		}
+	}
+	return ""
+}
+
+// carriesNew reports whether u says something of the reversing entry that
+// the reversed one does not say: a word or a number.
+func carriesNew(u, newer, older unit) bool {
+	for _, w := range u.words {
+		if containsStem(newer.words, w) && !containsStem(older.words, w) {
+			return true
+		}
+	}
+	for n := range u.nums {
+		if newer.nums[n] && !older.nums[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// inGroup reports whether name w belongs to another entry u restates as
+// well (a merged group: "Chen Wei and Dana Levi run marathons").
+func inGroup(u unit, srcs []unit, w string) bool {
+	for _, s := range srcs {
+		if containsStem(s.words, w) && coverage(u, s) >= 0.6 {
+			return true
+		}
+	}
+	return false
+}
+
+// inAny reports whether any entry has word w.
+func inAny(srcs []unit, w string) bool {
+	for _, s := range srcs {
+		if containsStem(s.words, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// clauses splits a bullet at its sentence and clause ends ("; ", ". ").
+func clauses(b string) []string {
+	b = strings.NewReplacer(". ", "\x00", "; ", "\x00", "；", "\x00", "。", "\x00").Replace(b)
+	var out []string
+	for _, c := range strings.Split(b, "\x00") {
+		if strings.TrimSpace(strings.Trim(c, ".-*•() ")) != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// flipped reports whether u's polarity is not the entry's: the entry's
+// sentence closest to u has the other polarity, or u restates every word
+// of an entry sentence of the other polarity.
+func flipped(u unit, src string) bool {
+	if u.neg != sentenceNeg(u, src) {
+		return true
+	}
+	for _, s := range splitSentences(src) {
+		su := newUnit(s)
+		if su.neg != u.neg && len(su.words) >= 2 && coverage(su, u) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// numberFault says why number n of u is not the tier's, or "": it must
+// be in an entry u restates at least in part (a merged group), or, for a
+// date, in any entry.
+func numberFault(u unit, srcs []unit, n string) string {
+	date := isISODate(n)
+	for _, s := range srcs {
+		if (s.nums[n] || yearOf(s.nums, n)) && (date || coverage(u, s) >= 0.3) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the number %q is not in the entry it restates", n)
+}
+
+// isISODate reports whether n is written 2026-05-03: a merged bullet may
+// list the dates of every entry it merges.
+func isISODate(n string) bool {
+	return len(n) == 10 && n[4] == '-' && n[7] == '-'
+}
+
+// yearOf reports whether n is the year of a date among nums.
+func yearOf(nums map[string]bool, n string) bool {
+	if len(n) != 4 {
+		return false
+	}
+	for m := range nums {
+		if strings.HasPrefix(m, n+"-") {
+			return true
+		}
+	}
+	return false
+}
+
+func containsStem(ws []string, w string) bool {
+	for _, s := range ws {
+		if sameStem(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSentenceStart reports whether word opens the bullet (after a date or
+// a dash): capitalized there by grammar, not because it is a name.
+func isSentenceStart(text, word string) bool {
+	t := strings.TrimLeft(text, "-*• \t0123456789–—:.,()")
+	return strings.HasPrefix(t, word)
+}
+
+// sentenceNeg is the polarity of the sentence of src closest to u.
+func sentenceNeg(u unit, src string) bool {
+	best, bestCov := unit{}, -1.0
+	for _, s := range splitSentences(src) {
+		su := newUnit(s)
+		if c := coverage(u, su); c > bestCov {
+			best, bestCov = su, c
+		}
+	}
+	return best.neg
+}
+
+// splitSentences splits text at line ends and sentence ends.
+// Heading lines are titles, not sentences: they are left out.
+func splitSentences(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		l = strings.NewReplacer(". ", "\x00", "; ", "\x00", "；", "\x00", "。", "\x00", "! ", "\x00", "? ", "\x00", "！", "\x00", "？", "\x00").Replace(l)
+		for _, c := range strings.Split(l, "\x00") {
+			if strings.TrimSpace(c) != "" {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// droppedPriority names each health or safety sentence of the tier that no
+// bullet carries.
+func droppedPriority(entries []string, bus []unit) []string {
+	var out []string
+	for _, e := range entries {
+		for _, s := range splitSentences(e) {
+			if !hasAnyOf(strings.ToLower(s), priorityWords) {
+				continue
+			}
+			su := newUnit(s)
+			kept := false
+			for _, b := range bus {
+				if coverage(su, b) >= 0.5 || coverage(b, su) >= 0.6 && overlapsCaps(su, b) {
+					kept = true
+					break
+				}
+			}
+			if !kept {
+				out = append(out, fmt.Sprintf("a health or safety fact of the tier is in no bullet: %q", strings.TrimSpace(s)))
+			}
+		}
+	}
+	return out
+}
+
+// overlapsCaps reports whether b names everyone s names.
+func overlapsCaps(s, b unit) bool {
+	for _, c := range s.caps {
+		if !containsStem(b.words, strings.ToLower(c)) {
+			return false
+		}
+	}
+	return true
+}
