@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/budget"
-	"github.com/memcompact/memcompact/internal/distill"
+	"github.com/memcompact/memcompact/internal/summarize"
 )
 
 // TestConcurrentSaveFigures: saves that run at once into one budgeted file
@@ -28,7 +28,7 @@ func TestConcurrentSaveFigures(t *testing.T) {
 			defer wg.Done()
 			entry := "## 2026-12-02 10:0" + itoa(i) + " — Concurrent " + itoa(i) + "\n- Fact number " + itoa(i) + " of the run.\n"
 			res, err := Save(context.Background(), SaveRequest{Root: root, File: path, Entry: []byte(entry), EntryName: "the entry",
-				Timeout: distill.DefaultTimeout, Confirmed: true, Today: today, Now: now})
+				Timeout: summarize.DefaultTimeout, Confirmed: true, Today: today, Now: now})
 			if err != nil {
 				t.Errorf("save %d: %v", i, err)
 				return
