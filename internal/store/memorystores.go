@@ -3,8 +3,9 @@ package store
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/memcompact/memcompact/internal/lazyre"
 )
 
 // MemoryStoresVar names the memory stores (team memory) a Claude Code
@@ -25,7 +26,10 @@ type MemoryStore struct {
 	Mount string `json:"mount"`
 }
 
-var mountRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var (
+	mountRE    = lazyre.New(`^[A-Za-z0-9_-]+$`)
+	notMountRE = lazyre.New(`[^A-Za-z0-9_-]`)
+)
 
 // MemoryStores parses CLAUDE_MEMORY_STORES as the 2.1.x client does. It
 // returns nil, nil when the variable is unset or blank; an error names
@@ -73,7 +77,7 @@ func MemoryStores(getenv func(string) string) ([]MemoryStore, error) {
 				s.Scope = *o.Scope
 			}
 			if o.Mount != nil {
-				if !mountRE.MatchString(*o.Mount) {
+				if !mountRE().MatchString(*o.Mount) {
 					return nil, fmt.Errorf("%s[%d]: mount %q must match [A-Za-z0-9_-]+", MemoryStoresVar, i, *o.Mount)
 				}
 				s.Mount = *o.Mount
@@ -108,7 +112,7 @@ func mountOf(path string) (string, error) {
 	if last == "" {
 		return "", fmt.Errorf("cannot derive a mount name from path %q", path)
 	}
-	m := regexp.MustCompile(`[^A-Za-z0-9_-]`).ReplaceAllString(last, "-")
+	m := notMountRE().ReplaceAllString(last, "-")
 	if m == "." || m == ".." {
 		return "", fmt.Errorf("derived mount name %q is not a valid path segment", last)
 	}
