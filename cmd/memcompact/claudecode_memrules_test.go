@@ -33,7 +33,7 @@ import (
 // TestClaudeCode), and builds memcompact with the go command.
 func TestClaudeCodeMemoryRules(t *testing.T) {
 	claude := realClaude(t, "the client's memory rules are not tried against the real Claude Code")
-	bin := testshared.Install(t, t.TempDir(), "memcompact")
+	bin := testshared.Install(t, t.TempDir())
 
 	// The control: with memory on, the same store and hooks give the model
 	// the index and the note, so the two checks below can fail.
