@@ -65,6 +65,10 @@ func ReadPlan(path string) (*Plan, error) {
 	if err != nil {
 		return nil, refusef(ReasonPlanInvalid, path, "the plan could not be read: %v", err)
 	}
+	if t := strings.TrimSpace(f.Text); t != "" && t[0] != '{' {
+		// Most often the index itself, given where the plan belongs.
+		return nil, refusef(ReasonPlanInvalid, path, "not a sweep plan (a plan is the JSON file 'memcompact sweep plan' writes, by default %s beside the index); apply and review take that file, or --index INDEX for the store's default plan", DefaultPlanRel)
+	}
 	dec := json.NewDecoder(bytes.NewReader([]byte(f.Text)))
 	dec.DisallowUnknownFields()
 	var pl Plan
