@@ -414,31 +414,7 @@ func (j *Journal) pointerChanges(a, b *Manifest) (dropped, added []Pointer, rewo
 	}
 	pa, pb := pointers(ta), pointers(tb)
 	// Lines present on both sides, counted, are unchanged.
-	same := map[string]int{}
-	for _, p := range pa {
-		same[p.Target+"\x00"+strings.TrimSpace(p.Text)]++
-	}
-	var goneA, newB []Pointer
-	for _, p := range pb {
-		k := p.Target + "\x00" + strings.TrimSpace(p.Text)
-		if same[k] > 0 {
-			same[k]--
-			continue
-		}
-		newB = append(newB, p)
-	}
-	left := map[string]int{}
-	for _, p := range pb {
-		left[p.Target+"\x00"+strings.TrimSpace(p.Text)]++
-	}
-	for _, p := range pa {
-		k := p.Target + "\x00" + strings.TrimSpace(p.Text)
-		if left[k] > 0 {
-			left[k]--
-			continue
-		}
-		goneA = append(goneA, p)
-	}
+	goneA, newB := unmatched(pa, pb), unmatched(pb, pa)
 	// A line gone and a line new with the same target is a rewording.
 	used := map[int]bool{}
 	for _, p := range goneA {
@@ -789,4 +765,23 @@ func (j *Journal) liveManifest(ctx context.Context, prev *Manifest) (*Manifest, 
 		m.Files = append(m.Files, f)
 	}
 	return m, nil
+}
+
+// unmatched returns the pointers of a with no line of the same target and
+// text left in b, each line of b matching once (lines are a multiset).
+func unmatched(a, b []Pointer) []Pointer {
+	left := map[string]int{}
+	for _, p := range b {
+		left[p.Target+"\x00"+strings.TrimSpace(p.Text)]++
+	}
+	var out []Pointer
+	for _, p := range a {
+		k := p.Target + "\x00" + strings.TrimSpace(p.Text)
+		if left[k] > 0 {
+			left[k]--
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
