@@ -109,7 +109,7 @@ func (u *unit) computeKeep() bool {
 		}
 	}
 	k := withoutChatter(u.proseKey())
-	return has(k, classKeep) || has(k, classPriority)
+	return has(k, classKeep) || u.priorityKey(k)
 }
 
 // proseKey is the unit's key without its data lines (longer than
@@ -138,7 +138,17 @@ func (u *unit) proseKey() string {
 // priority reports whether the unit is a priority fact — health and
 // safety, a person's attribute — which compaction never drops silently.
 func (u *unit) priority() bool {
-	return u.kind == unitText && has(withoutChatter(u.proseKey()), classPriority)
+	return u.kind == unitText && u.priorityKey(withoutChatter(u.proseKey()))
+}
+
+// priorityKey reports whether k, the unit's key, is a priority fact's:
+// a health or safety word, a person's attribute by its own words, or an
+// attribute whose subject is a named person ("Omar has two kids").
+func (u *unit) priorityKey(k string) bool {
+	if has(k, classPriority) || has(k, classPerson) || hasStem(k, healthStems) {
+		return true
+	}
+	return has(k, classAttribute) && NamedSubject(u.text())
 }
 
 // withoutChatter is k with its chatter phrases blanked: "no decision" is
@@ -316,7 +326,7 @@ func chatterSentence(sn string) bool {
 		return false
 	}
 	w := withoutChatter(k)
-	if has(w, classKeep) || has(w, classPriority) || has(k, classResult) {
+	if has(w, classKeep) || has(w, classPriority) || has(w, classPerson) || has(k, classResult) {
 		return false
 	}
 	return len(facts.Extract(sn)) == 0 && !hasDigit(sn)

@@ -33,14 +33,21 @@ const (
 	classWeak     class = "weak"     // sub-headings of one-off context
 	classSkip     class = "skip"     // sub-headings of search aids, never knowledge
 	// classPriority marks a statement that must never leave the live file
-	// silently: health and safety, and a person's attributes.
+	// silently: health and safety.
 	classPriority class = "priority"
+	// classPerson marks a person's attribute that needs no context to be
+	// one (a birthday, a spouse, where someone works): also priority.
+	classPerson class = "person"
+	// classAttribute marks what is a person's attribute only when a person
+	// is the subject (children, age, role, likes, a phone number): priority
+	// in a people file, or when the sentence's subject is a named person.
+	classAttribute class = "attribute"
 	// classReversal marks a statement that replaces an earlier one of the
 	// same subject ("… on Sundays instead").
 	classReversal class = "reversal"
 )
 
-var classes = []class{classFiller, classChatter, classKeep, classResult, classReason, classNegation, classWeak, classSkip, classPriority, classReversal}
+var classes = []class{classFiller, classChatter, classKeep, classResult, classReason, classNegation, classWeak, classSkip, classPriority, classPerson, classAttribute, classReversal}
 
 // lexicon is every language's phrases, by class.
 type lexicon struct {
