@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/distill"
@@ -92,6 +93,11 @@ func (pl *Plan) assemble(snapRel string, lighten bool) (text, block string, remo
 	for _, bl := range pl.bullets {
 		// Nested lines are indented under the bullet's text.
 		b.WriteString("- " + strings.ReplaceAll(bl, "\n", eol+"  ") + eol)
+	}
+	if len(pl.dropped) > 0 {
+		// What the summarizer declared dropped is named, and where its
+		// full text is: an agent reading the file knows to look there.
+		b.WriteString("- " + droppedLine(pl.dropped, snapRel) + eol)
 	}
 	b.WriteString(eol)
 	if pl.needsBreak(out, at) {
@@ -194,4 +200,14 @@ func dedupe(bullets, oldBody []string) []string {
 func isBlankOrBreak(l string) bool {
 	t := strings.TrimRight(l, "\r\n")
 	return strings.TrimSpace(t) == "" || breakRE().MatchString(t)
+}
+
+// droppedLine is the block's line for the facts a summary declared
+// dropped: each named, and the snapshot that holds their full text.
+func droppedLine(dropped []string, snapRel string) string {
+	names := make([]string, len(dropped))
+	for i, d := range dropped {
+		names[i] = strings.TrimRight(strings.ReplaceAll(strings.TrimSpace(d), "\n", " "), ".;")
+	}
+	return fmt.Sprintf("Dropped by the summarizer (%d, full text in %s): %s.", len(dropped), snapRel, strings.Join(names, "; "))
 }

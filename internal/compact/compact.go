@@ -120,6 +120,7 @@ type Plan struct {
 	secret     map[int]string // entry index -> reason, for oldest and mid
 	distill    []int          // entry indexes distilled
 	bullets    []string       // new bullets
+	dropped    []string       // facts the summary declares dropped ("Dropped: …"), without the prefix
 	oldBody    []string       // an existing block's body lines, kept as they are (a block not ours)
 	kept       string         // an existing block's bullets, distilled again with the tier (ours)
 	prov       provenance     // what an existing block was distilled from
@@ -355,7 +356,9 @@ func (pl *Plan) outside(ctx context.Context) *Plan {
 			pl.oldBody = keptLines(pl.kept, pl.eol)
 			pl.kept = ""
 		}
-		pl.bullets = dedupe(bullets, pl.oldBody)
+		stated, dropped := summarize.SplitDropped(bullets)
+		pl.bullets, pl.dropped = dedupe(stated, pl.oldBody), dropped
+		pl.Report.DeclaredDropped = dropped
 	}
 	if err := pl.nextSnapshot(); err != nil {
 		return pl.refuse(outcome.Refused, "%v", err)
@@ -407,8 +410,13 @@ func (pl *Plan) summaryLine() string {
 		return fmt.Sprintf("Lightened the mid tier (%d lines removed); no entry was distilled. %s is now %d/%d %s. Snapshot: %s",
 			rep.MidRemoved, rep.File, rep.SizeAfter, rep.Budget, u, rep.Snapshot)
 	}
-	return fmt.Sprintf("Compacted %d %s (%d %s) into a %d-%s history block. %s is now %d/%d %s. Snapshot: %s",
+	line := fmt.Sprintf("Compacted %d %s (%d %s) into a %d-%s history block. %s is now %d/%d %s. Snapshot: %s",
 		rep.Compacted, textfile.Plural(rep.Compacted, "entry", "entries"), rep.CompactedSize, u, rep.BlockSize, one, rep.File, rep.SizeAfter, rep.Budget, u, rep.Snapshot)
+	if n := len(rep.DeclaredDropped); n > 0 {
+		line += fmt.Sprintf(" (the summary declared dropped %d %s; the block names %s, and the snapshot holds %s)",
+			n, textfile.Plural(n, "fact", "facts"), textfile.Plural(n, "it", "them"), textfile.Plural(n, "its text", "their text"))
+	}
+	return line
 }
 
 func (pl *Plan) tierSize(from, to int) Tier {

@@ -2,11 +2,14 @@ package compact
 
 import (
 	"fmt"
-	"github.com/memcompact/memcompact/internal/distill"
 	"regexp"
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/memcompact/memcompact/internal/distill"
+	"github.com/memcompact/memcompact/internal/lazyre"
+	"github.com/memcompact/memcompact/internal/summarize"
 )
 
 // The meaning check reads a summary against the entries it summarizes,
@@ -15,8 +18,11 @@ import (
 // say the same thing), so its names, numbers and content words are found
 // there; it must not flip a negation around the same facts; it must not put
 // a fact under a name the entry does not carry; it must not restate as
-// current an entry a later entry of the tier reverses; and every health
-// or safety fact of the tier must be carried by some bullet. It judges
+// current an entry a later entry of the tier reverses; and every priority
+// fact of the tier (distill.PriorityOf: health and safety, a person's
+// attribute, a decision or instruction not reversed later) must be carried
+// by some bullet or declared dropped in a "Dropped:" bullet
+// (summarize.SplitDropped) that names it. It judges
 // words, not meaning in full, so it refuses what a word-level reader can
 // prove wrong and lets a faithful rewording (filler dropped, a synonym
 // sharing its stem) through.
@@ -70,9 +76,6 @@ var (
 	flipWords = []string{"instead", "no longer", "switched", "switch to", "changed to", "reverted", "reversed", "replaced", "from now on",
 		"stattdessen", "nicht mehr", "ab jetzt", "en lugar de", "en vez de", "ya no", "a partir de ahora", "au lieu de", "plus de",
 		"改为", "改成", "不再", "改用", "代わりに", "もう", "에서", "대신", "더 이상"}
-	priorityWords = []string{"allerg", "epipen", "anaphyla", "asthma", "diabet", "insulin", "epilep", "seizure", "medication", "pregnan",
-		"blood type", "emergency", "allergie", "alergia", "alérgic", "alergic", "notfall", "emergencia", "过敏", "過敏", "アレルギー",
-		"알레르기", "긴급", "救急", "急救"}
 )
 
 // newUnit reduces s.
@@ -178,27 +181,75 @@ func coverage(u, src unit) float64 {
 	return float64(found) / float64(len(u.words))
 }
 
+// tierSource is what the meaning check reads: each entry of the tier (and
+// each bullet of an earlier block, and the entries after the tier, read
+// for the reversals they make), with what the check needs to know of it.
+type tierSource struct {
+	entries []string
+	people  []bool // the entry is about a person by its place (a people file, a person's section)
+	own     []bool // the entry is the tier's own: its priority facts must be carried (nil: every entry)
+}
+
+func (t tierSource) isPeople(i int) bool { return i < len(t.people) && t.people[i] }
+func (t tierSource) isOwn(i int) bool    { return t.own == nil || i < len(t.own) && t.own[i] }
+
+// plainTier is a tier of entries alone, none about a person by its place.
+func plainTier(entries []string) tierSource { return tierSource{entries: entries} }
+
 // sourceTexts are the texts the meaning check reads: each entry of the
 // tier, and each bullet of an earlier block (a bullet may restate one).
-func sourceTexts(srcs []distill.Source) []string {
-	var out []string
+// rel is the file's root-relative path: a people file makes every entry
+// about a person.
+func sourceTexts(srcs []distill.Source, rel string) tierSource {
+	var t tierSource
+	peopleFile := distill.PeopleFile(rel)
 	for _, s := range srcs {
 		if !s.Kept {
-			out = append(out, s.Text)
+			t.entries = append(t.entries, s.Text)
+			t.people = append(t.people, peopleFile || distill.PeopleFile(s.Parent) || personEntry(s))
+			t.own = append(t.own, !s.Later)
 			continue
 		}
 		for _, l := range strings.Split(s.Text, "\n") {
 			if strings.TrimSpace(l) != "" {
-				out = append(out, l)
+				t.entries = append(t.entries, l)
+				t.people = append(t.people, peopleFile)
+				t.own = append(t.own, false)
 			}
 		}
 	}
-	return out
+	return t
 }
 
+// personEntry reports whether an entry is about one person by its shape:
+// its heading is a name and nothing else ("## Omar Haddad-Ortega"), or it
+// is a list item that opens with a bold name ("- **김민지** — 동료").
+func personEntry(s distill.Source) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(s.Text), "\n")
+	if t := strings.TrimSpace(strings.TrimLeft(first, "#")); strings.HasPrefix(first, "#") && t != "" {
+		words := strings.Fields(t)
+		if len(words) > 3 {
+			return false
+		}
+		for _, w := range words {
+			r := []rune(w)
+			if !unicode.IsUpper(r[0]) || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return personItemRE().MatchString(first)
+}
+
+var personItemRE = lazyre.New(`^[-*+]\s+\*\*[^*\d]{1,40}\*\*(?:\s|$)`)
+
 // meaningFaults checks bullets against the tier's entries and returns
-// what is wrong, one line per fault, each naming its bullet.
-func meaningFaults(entries, bullets []string) []string {
+// what is wrong, one line per fault, each naming its bullet. Bullets that
+// declare a fact dropped ("Dropped: …") must name a fact of the tier;
+// they count as carrying the priority facts they name.
+func meaningFaults(t tierSource, bullets []string) []string {
+	entries := t.entries
 	srcs := make([]unit, len(entries))
 	tierCaps := map[string]bool{}
 	for i, e := range entries {
@@ -207,9 +258,10 @@ func meaningFaults(entries, bullets []string) []string {
 			tierCaps[strings.ToLower(c)] = true
 		}
 	}
+	stated, dropped := summarize.SplitDropped(bullets)
 	var faults []string
-	bus := make([]unit, 0, len(bullets))
-	for _, b := range bullets {
+	bus := make([]unit, 0, len(stated))
+	for _, b := range stated {
 		bus = append(bus, newUnit(b))
 		for _, c := range clauses(b) {
 			if f := bulletFault(newUnit(c), srcs, tierCaps); f != "" {
@@ -218,11 +270,32 @@ func meaningFaults(entries, bullets []string) []string {
 			}
 		}
 	}
-	if len(bullets) == 0 {
+	if len(stated) == 0 {
 		return []string{"the summary has no bullets"}
 	}
-	faults = append(faults, droppedPriority(entries, bus)...)
+	drops := make([]unit, 0, len(dropped))
+	for _, d := range dropped {
+		du := newUnit(d)
+		drops = append(drops, du)
+		if !grounded(du, srcs) {
+			faults = append(faults, fmt.Sprintf("%q: declares dropped what no entry of the tier says", summarize.DroppedPrefix+" "+d))
+		}
+	}
+	faults = append(faults, droppedPriority(t, srcs, bus, drops)...)
 	return faults
+}
+
+// grounded reports whether most of u's words are one entry's.
+func grounded(u unit, srcs []unit) bool {
+	if len(u.words) == 0 {
+		return len(u.nums) > 0
+	}
+	for _, s := range srcs {
+		if coverage(u, s) >= 0.6 {
+			return true
+		}
+	}
+	return false
 }
 
 // bulletFault is what is wrong with one bullet, or "".
@@ -421,6 +494,25 @@ func sentenceNeg(u unit, src string) bool {
 	return best.neg
 }
 
+// statements splits text at line ends and sentence ends, not at clause
+// ends: "Lena's birthday is on 14 March; she turns 41." is one fact about
+// Lena. Heading lines are titles: they are left out.
+func statements(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		l = strings.NewReplacer(". ", "\x00", "。", "\x00", "! ", "\x00", "? ", "\x00", "！", "\x00", "？", "\x00").Replace(l)
+		for _, c := range strings.Split(l, "\x00") {
+			if strings.TrimSpace(c) != "" {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // splitSentences splits text at line ends and sentence ends.
 // Heading lines are titles, not sentences: they are left out.
 func splitSentences(text string) []string {
@@ -439,34 +531,93 @@ func splitSentences(text string) []string {
 	return out
 }
 
-// droppedPriority names each health or safety sentence of the tier that no
-// bullet carries.
-func droppedPriority(entries []string, bus []unit) []string {
+// droppedPriority names each priority fact of the tier's own entries
+// (distill.PriorityOf) that no bullet carries and no "Dropped:" bullet
+// names. A decision a later entry reverses is not current, and a sentence
+// that marks itself as past is not either: neither is required.
+func droppedPriority(t tierSource, srcs []unit, bus, drops []unit) []string {
 	var out []string
-	for _, e := range entries {
-		for _, s := range splitSentences(e) {
-			if !hasAnyOf(strings.ToLower(s), priorityWords) {
+	for i, e := range t.entries {
+		if !t.isOwn(i) {
+			continue
+		}
+		for _, s := range statements(e) {
+			kind := distill.PriorityOf(s, t.isPeople(i))
+			if kind == "" {
 				continue
 			}
 			su := newUnit(s)
-			kept := false
-			for _, b := range bus {
-				if coverage(su, b) >= 0.5 || coverage(b, su) >= 0.6 && overlapsCaps(su, b) {
-					kept = true
-					break
-				}
+			if len(su.words) == 0 || kind == distill.PriorityDecision && (su.old || reversedLater(i, srcs)) {
+				continue
 			}
-			if !kept {
-				out = append(out, fmt.Sprintf("a health or safety fact of the tier is in no bullet: %q", strings.TrimSpace(s)))
+			if carriedBy(su, bus) || carriedBy(su, drops) {
+				continue
 			}
+			out = append(out, fmt.Sprintf("a priority fact of the tier (%s) is in no bullet and no %q bullet names it: %q", priorityWords(kind), summarize.DroppedPrefix, strings.TrimSpace(s)))
 		}
 	}
 	return out
 }
 
-// overlapsCaps reports whether b names everyone s names.
+// priorityWords says what kind of priority fact it is, for a fault.
+func priorityWords(kind string) string {
+	switch kind {
+	case distill.PriorityHealth:
+		return "health or safety"
+	case distill.PriorityPerson:
+		return "a person's attribute"
+	}
+	return "a decision or instruction in force"
+}
+
+// reversedLater reports whether a later entry reverses entry i (as
+// bulletFault reads a reversal).
+func reversedLater(i int, srcs []unit) bool {
+	if srcs[i].flips {
+		return false
+	}
+	for j := i + 1; j < len(srcs); j++ {
+		if srcs[j].flips && coverage(srcs[j], srcs[i]) >= 0.3 {
+			return true
+		}
+	}
+	return false
+}
+
+// carriedBy reports whether one of bs holds most of sentence su's words,
+// or restates it under the same names.
+func carriedBy(su unit, bs []unit) bool {
+	for _, b := range bs {
+		if coverage(su, b) >= 0.5 || factShare(su, b) >= 0.5 || coverage(b, su) >= 0.6 && overlapsCaps(su, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// factShare is the share of u's content words and numbers that b holds:
+// a terse bullet that keeps a sentence's numbers keeps much of its fact.
+func factShare(u, b unit) float64 {
+	n := len(u.words) + len(u.nums)
+	if n == 0 {
+		return 0
+	}
+	found := coverage(u, b) * float64(len(u.words))
+	for x := range u.nums {
+		if b.nums[x] {
+			found++
+		}
+	}
+	return found / float64(n)
+}
+
+// overlapsCaps reports whether b names everyone s names (a word
+// capitalized only because it opens the sentence names no one).
 func overlapsCaps(s, b unit) bool {
 	for _, c := range s.caps {
+		if isSentenceStart(s.text, c) {
+			continue
+		}
 		if !containsStem(b.words, strings.ToLower(c)) {
 			return false
 		}

@@ -164,7 +164,7 @@ func TestMeaningCorpus(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s/%s: no tier", c.tier, c.name)
 		}
-		faults := meaningFaults(entries, c.bullets)
+		faults := meaningFaults(plainTier(entries), c.bullets)
 		if c.faithful {
 			faithful++
 			if len(faults) == 0 {
@@ -194,8 +194,8 @@ func FuzzMeaningFaults(f *testing.F) {
 	f.Add("密码是 qwe789xyz。不要在周五合并。", "- 不要 · 1.2.3 → 2024")
 	f.Fuzz(func(t *testing.T, tier, summary string) {
 		entries := strings.Split(tier, "\n\n")
-		_ = meaningFaults(entries, strings.Split(summary, "\n"))
-		if len(meaningFaults(entries, nil)) == 0 {
+		_ = meaningFaults(plainTier(entries), strings.Split(summary, "\n"))
+		if len(meaningFaults(plainTier(entries), nil)) == 0 {
 			t.Fatal("an empty summary was accepted")
 		}
 	})

@@ -193,8 +193,13 @@ func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source) ([]stri
 	var unfaithful []string // what the last bullets checked said wrong
 	over := pl.overBy(srcs)
 	check := func(bullets []string) summarize.Verdict {
-		v := summarize.Verdict{Over: over(bullets), Misplaced: pl.misplaced(bullets), Unfaithful: meaningFaults(sourceTexts(srcs), bullets)}
-		lost, unfaithful = missingKeep(keep, bullets), v.Unfaithful
+		stated, dropped := summarize.SplitDropped(bullets)
+		lost = missingKeep(keep, stated, dropped)
+		// A must-keep line still missing after the repair round is
+		// appended verbatim (unless strict): the priority facts it holds
+		// are carried by it, so it is read as one of the bullets.
+		v := summarize.Verdict{Over: over(bullets), Misplaced: pl.misplaced(stated), Unfaithful: meaningFaults(sourceTexts(srcs, pl.o.Rel), append(append([]string(nil), bullets...), lost...))}
+		unfaithful = v.Unfaithful
 		for _, s := range lost {
 			v.Missing = append(v.Missing, summarize.Missing{What: s, Line: s})
 		}
@@ -221,12 +226,13 @@ func (pl *Plan) modelBullets(ctx context.Context, srcs []distill.Source) ([]stri
 }
 
 // missingKeep are the statements of keep that bullets do not hold,
-// compared as verify compares them (distill.Flat).
-func missingKeep(keep, bullets []string) []string {
+// compared as verify compares them (distill.Flat), and that no declared
+// drop names.
+func missingKeep(keep, bullets, dropped []string) []string {
 	flat := distill.Flat(strings.Join(bullets, "\n"))
 	var out []string
 	for _, s := range keep {
-		if !strings.Contains(flat, distill.Flat(s)) {
+		if !strings.Contains(flat, distill.Flat(s)) && !declaredDropped(s, dropped) {
 			out = append(out, s)
 		}
 	}

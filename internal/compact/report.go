@@ -133,11 +133,15 @@ type Report struct {
 	Misplaced []string `json:"misplaced,omitempty"`
 	// Unfaithful (an aborted compaction) are the summary's bullets that do
 	// not say what the entries say, each with its fault.
-	Unfaithful []string     `json:"unfaithful,omitempty"`
-	Message    string       `json:"message"`
-	Block      string       `json:"block,omitempty"`     // the new history block (dry run)
-	TierText   string       `json:"tier_text,omitempty"` // --plan: the entries to distill (no secret entry)
-	Facts      []facts.Fact `json:"facts,omitempty"`     // --plan: what the summary must keep, lines in the file
+	Unfaithful []string `json:"unfaithful,omitempty"`
+	// DeclaredDropped are the facts the summary (model, agent or command)
+	// declared dropped in "Dropped:" bullets: not written as statements,
+	// named on one line of the block with the snapshot that holds them.
+	DeclaredDropped []string     `json:"declared_dropped,omitempty"`
+	Message         string       `json:"message"`
+	Block           string       `json:"block,omitempty"`     // the new history block (dry run)
+	TierText        string       `json:"tier_text,omitempty"` // --plan: the entries to distill (no secret entry)
+	Facts           []facts.Fact `json:"facts,omitempty"`     // --plan: what the summary must keep, lines in the file
 	// --plan: the instructions every summarizer gets (an agent too), the
 	// request it is sent, and with a model summarizer named, where the
 	// request would go and all of it as it would be sent.

@@ -53,6 +53,11 @@ func (r *Report) WriteText(w io.Writer) {
 	for _, s := range r.Unfaithful {
 		fmt.Fprintf(w, "  not what the entries say: %s\n", s)
 	}
+	if r.Status == StatusCompacted {
+		for _, s := range r.DeclaredDropped {
+			fmt.Fprintf(w, "  declared dropped by the summary (text in %s): %s\n", r.Snapshot, s)
+		}
+	}
 	for _, s := range r.SecretInBlock {
 		fmt.Fprintf(w, "  secret in the summary: %s\n", s)
 	}

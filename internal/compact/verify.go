@@ -7,6 +7,7 @@ import (
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/facts"
 	"github.com/memcompact/memcompact/internal/secrets"
+	"github.com/memcompact/memcompact/internal/summarize"
 	"github.com/memcompact/memcompact/internal/textfile"
 	"github.com/memcompact/memcompact/internal/tiers"
 )
@@ -39,7 +40,7 @@ func (pl *Plan) verify(newText, block string) string {
 	flat := distill.Flat(newText)
 	var lost []string
 	for _, s := range pl.mustKeep() {
-		if !strings.Contains(flat, distill.Flat(s)) {
+		if !strings.Contains(flat, distill.Flat(s)) && !declaredDropped(s, pl.dropped) {
 			lost = append(lost, s)
 		}
 	}
@@ -76,7 +77,7 @@ func (pl *Plan) verify(newText, block string) string {
 		return "the history block would hold a secret of the compacted entries, encoded; nothing was written"
 	}
 	if pl.o.Summary != nil || pl.o.Model != nil || pl.o.Command != "" {
-		if f := meaningFaults(sourceTexts(pl.sources(pl.k)), pl.bullets); len(f) > 0 {
+		if f := meaningFaults(sourceTexts(pl.sources(pl.k), pl.o.Rel), withDropped(pl.bullets, pl.dropped)); len(f) > 0 {
 			pl.Report.Unfaithful = f
 			return fmt.Sprintf("the summary says what the entries do not say (%d %s; first: %s); nothing was written; the built-in summarizer keeps to its entries: run again with --summarizer builtin, or add --fallback builtin", len(f), textfile.Plural(len(f), "fault", "faults"), f[0])
 		}
@@ -191,4 +192,28 @@ func dedentLines(lines []string) []string {
 		}
 	}
 	return out
+}
+
+// withDropped is bullets with the declared drops as "Dropped:" bullets
+// again, as the summary wrote them.
+func withDropped(bullets, dropped []string) []string {
+	out := append([]string(nil), bullets...)
+	for _, d := range dropped {
+		out = append(out, summarize.DroppedPrefix+" "+d)
+	}
+	return out
+}
+
+// declaredDropped reports whether statement s is one a summary declared
+// dropped: a "Dropped:" bullet names it (most of its words, or its names
+// and most of the bullet's words).
+func declaredDropped(s string, dropped []string) bool {
+	if len(dropped) == 0 {
+		return false
+	}
+	drops := make([]unit, len(dropped))
+	for i, d := range dropped {
+		drops[i] = newUnit(d)
+	}
+	return carriedBy(newUnit(s), drops)
 }

@@ -19,6 +19,7 @@ Rules:
 6. Never invent, guess or generalise: every bullet must be supported by the entries. Keep each item under its own subject: an attribute or event of one person, project or section never moves to another.
 7. Write in the language of the entries; do not translate.
 8. Lines listed under "Must keep" must appear in your bullets with every word and literal they hold.
+9. Priority facts are never dropped silently: health and safety (allergies, medication, emergencies), a person's attributes (family, age, role, likes and dislikes, birthday, contact details) and every decision or instruction still in force. Keep each in a bullet. If you must leave one out to fit, add a bullet for it that starts "Dropped:" and names it briefly with its date ("- Dropped: 2025-01-17 Omar's peanut allergy"); its full text stays in the snapshot. Write "Dropped:" in English whatever the language of the entries.
 
 Answer with the bullets only: a Markdown list, one "- " line per bullet, no heading, no preamble, no closing remark, no code fence around the list.`
 
@@ -80,7 +81,7 @@ func Repair(v Verdict) string {
 		}
 	}
 	if len(v.Unfaithful) > 0 {
-		b.WriteString("\nThese bullets do not say what the entries say; restate each from its own entry, with its names, numbers, dates and negations exactly as written there, keep every health or safety fact, and state a reversed rule only as it now stands:\n")
+		b.WriteString("\nThese bullets do not say what the entries say; restate each from its own entry, with its names, numbers, dates and negations exactly as written there, keep every priority fact (health and safety, a person's attributes, a decision or instruction in force) or list it in a bullet that starts \"Dropped:\", and state a reversed rule only as it now stands:\n")
 		for _, u := range v.Unfaithful {
 			fmt.Fprintf(&b, "- %s\n", u)
 		}
