@@ -52,7 +52,7 @@ func compactFlagSet(f *compactFlags, name string) *flag.FlagSet {
 	fset.StringVar(&f.req.Summarizer, "summarizer", "", "claude, anthropic, openai, builtin, or a shell command: the prompt and the oldest tier on stdin, bullets on stdout")
 	fset.StringVar(&f.req.Model, "model", "", "the model of --summarizer claude, anthropic or openai (default: MEMCOMPACT_MODEL, then the summarizer's own)")
 	fset.StringVar(&f.req.BaseURL, "base-url", "", "the API's base URL for --summarizer anthropic or openai (default: ANTHROPIC_BASE_URL or OPENAI_BASE_URL)")
-	fset.StringVar(&f.req.Fallback, "fallback", "", "builtin: when the summary says what the entries do not say (after its repair round), let the built-in summarizer write the block instead of leaving the file as it was")
+	fset.StringVar(&f.req.Fallback, "fallback", "", "builtin: when the summary is refused for what it says or leaves out (after its repair round), let the built-in summarizer write the block instead of leaving the file as it was")
 	fset.BoolVar(&f.req.Strict, "strict", false, "abort when the summary still misses something after the repair round, instead of appending those lines verbatim")
 	fset.DurationVar(&f.req.Timeout, "timeout", summarize.DefaultTimeout, "how long the summarizer may take per call")
 	fset.BoolVar(&f.req.Confirmed, "yes", false, "confirm without asking: a first compaction, and sending the oldest tier to a remote summarizer")

@@ -141,7 +141,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 			Model: ch.model, Strict: ch.strict, consent: ch.consent,
 		}
 		pl := Prepare(ctx, o)
-		if req.Fallback == "builtin" && pl.Report.Status == StatusAborted && len(pl.Report.Unfaithful) > 0 {
+		if req.Fallback == "builtin" && refusedSummary(pl.Report) {
 			pl = fallBack(ctx, o, pl)
 		}
 		if pl.Report.Status == StatusPlanned {
@@ -163,6 +163,15 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// refusedSummary reports whether a compaction was aborted for what its
+// summary (a model's, an agent's, a command's) says or leaves out: a
+// statement not as the entries say it, a must-keep statement lost, a
+// statement under the wrong parent. The built-in summarizer writes none
+// of these, so --fallback builtin may write the block instead.
+func refusedSummary(r *Report) bool {
+	return r.Status == StatusAborted && (len(r.Unfaithful) > 0 || len(r.LostKeep) > 0 || len(r.Misplaced) > 0)
 }
 
 // fallBack plans the file again with the built-in summarizer, after the

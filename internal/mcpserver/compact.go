@@ -24,7 +24,17 @@ type CompactApplyInput struct {
 	CompactPlanInput
 	Summary string `json:"summary" jsonschema:"your distillation of the oldest tier from compact_plan: one bullet per fact, decision or preference, keeping every listed fact"`
 	Confirm bool   `json:"confirm,omitempty" jsonschema:"must be true to write; otherwise the tool only reports what it would do (a dry run)"`
+	// Fallback is compact's --fallback: the summarizer that writes the
+	// block when the meaning check refuses the agent's summary.
+	Fallback Fallback `json:"fallback,omitempty"`
 }
+
+// Fallback is the summarizer to fall back to when a summary is refused
+// for what it says: only the built-in one (or none, when empty).
+type Fallback string
+
+// FallbackBuiltin is the built-in summarizer.
+const FallbackBuiltin Fallback = "builtin"
 
 func init() {
 	tools = append(tools, func(s *mcp.Server, h *Host) {
@@ -45,7 +55,9 @@ func init() {
 			Description: "Step 2: compact the file with your summary of its oldest tier. The file is snapshotted first, the newest tier is kept " +
 				"byte for byte, and the rewrite is verified (within budget, every preference, correction, decision and rule kept, no secret) " +
 				"or aborted with what would be lost ('lost_must_keep': add those to your bullets and call again) or put under the wrong person or " +
-				"section ('misplaced': move each under its own); facts left out stay in the " +
+				"section ('misplaced': move each under its own) or not said as the entries say it ('unfaithful': a flipped negation, an altered number, " +
+				"an invented statement, a priority fact neither kept nor declared in a 'Dropped: …' bullet); fallback: \"builtin\" lets the built-in " +
+				"summarizer write the block instead of such a refused summary; facts left out stay in the " +
 				"snapshot the block names ('snapshot_only_facts'). " +
 				"Writes only with confirm: true; without it, returns the dry run. Result: the JSON of 'memcompact compact --summary FILE --json'.",
 			Annotations: writes("Apply a compaction"),
@@ -55,6 +67,7 @@ func init() {
 			}
 			req := h.compactRequest(in.CompactPlanInput)
 			req.Summary = &compact.Summary{Name: "agent", Text: in.Summary}
+			req.Fallback = string(in.Fallback)
 			// The agent's explicit confirm is the answer to the first
 			// compaction's question, which has no terminal to ask on.
 			req.Confirmed, req.DryRun = in.Confirm, !in.Confirm

@@ -222,7 +222,7 @@ func writes(title string) *mcp.ToolAnnotations {
 // inputSchema is In's schema with null allowed for every property, so an
 // agent that sends "index": null gets the default rather than an error.
 func inputSchema[In any]() *jsonschema.Schema {
-	s, err := jsonschema.For[In](nil)
+	s, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: inputTypes()})
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: input schema of %T: %v", *new(In), err))
 	}
@@ -232,6 +232,15 @@ func inputSchema[In any]() *jsonschema.Schema {
 		}
 	}
 	return s
+}
+
+// inputTypes are the schemas of arguments whose values are a closed set
+// (an enum), made anew for each tool: inputSchema edits what it is given.
+func inputTypes() map[reflect.Type]*jsonschema.Schema {
+	return map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[Fallback](): {Type: "string", Enum: []any{string(FallbackBuiltin)},
+			Description: "builtin: when the meaning check refuses your summary, let the built-in summarizer write the block instead of leaving the file as it was"},
+	}
 }
 
 // outputSchema is the schema of any one of the documents outs (values of
