@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/lazyre"
@@ -29,13 +30,14 @@ import (
 
 // unit is a text reduced to what the check compares.
 type unit struct {
-	text  string
-	words []string        // content words, lower case (and CJK bigrams)
-	nums  map[string]bool // numbers, dates, versions, as written
-	caps  []string        // capitalized words, as written
-	neg   bool            // holds a negation
-	old   bool            // marks itself as past or superseded
-	flips bool            // reverses something earlier
+	text    string
+	words   []string        // content words, lower case (and CJK bigrams)
+	nums    map[string]bool // numbers, dates, versions, as written
+	caps    []string        // capitalized words, as written
+	neg     bool            // holds a negation
+	old     bool            // marks itself as past or superseded
+	flips   bool            // reverses something earlier
+	lowFlat string          // flat(), computed once
 }
 
 var (
@@ -262,9 +264,24 @@ func meaningFaults(t tierSource, bullets []string) []string {
 	var faults []string
 	bus := make([]unit, 0, len(stated))
 	for _, b := range stated {
-		bus = append(bus, newUnit(b))
+		bu := newUnit(b)
+		bus = append(bus, bu)
+		if i := verbatimIn(bu, srcs); i >= 0 {
+			if f := reversalFault(bu, srcs, i); f != "" {
+				faults = append(faults, fmt.Sprintf("%q: %s", b, f))
+			}
+			continue
+		}
+		if len(bu.words) == 0 && len(bu.nums) == 0 {
+			faults = append(faults, fmt.Sprintf("%q: says nothing the entries say", b))
+			continue
+		}
 		for _, c := range clauses(b) {
-			if f := bulletFault(newUnit(c), srcs, tierCaps); f != "" {
+			cu := newUnit(c)
+			if len(cu.words) == 0 && len(cu.nums) == 0 {
+				continue // punctuation or markup between clauses that say something
+			}
+			if f := bulletFault(cu, srcs, tierCaps); f != "" {
 				faults = append(faults, fmt.Sprintf("%q: %s", b, f))
 				break
 			}
@@ -300,6 +317,12 @@ func grounded(u unit, srcs []unit) bool {
 
 // bulletFault is what is wrong with one bullet, or "".
 func bulletFault(u unit, srcs []unit, tierCaps map[string]bool) string {
+	if i := verbatimIn(u, srcs); i >= 0 {
+		// Word for word an entry's own text: its words, numbers, names
+		// and negations are the entry's. Only a reversal can still make
+		// it wrong, by stating as current what a later entry replaced.
+		return reversalFault(u, srcs, i)
+	}
 	if len(u.words) == 0 && len(u.nums) == 0 {
 		return "says nothing the entries say"
 	}
@@ -359,6 +382,13 @@ func bulletFault(u unit, srcs []unit, tierCaps map[string]bool) string {
 	if flipped(u, src.text) {
 		return "flips the entry's polarity (a negation added or removed)"
 	}
+	return reversalFault(u, srcs, best)
+}
+
+// reversalFault says whether u, restating entry best, states as current
+// what a later entry of the tier reverses ("" when not).
+func reversalFault(u unit, srcs []unit, best int) string {
+	src := srcs[best]
 	if !u.old && !src.flips {
 		for j := best + 1; j < len(srcs); j++ {
 			if srcs[j].flips && coverage(srcs[j], src) >= 0.3 && !carriesNew(u, srcs[j], src) {
@@ -367,6 +397,61 @@ func bulletFault(u unit, srcs []unit, tierCaps map[string]bool) string {
 		}
 	}
 	return ""
+}
+
+// verbatimIn is the index of the entry whose text holds u's text word for
+// word (whitespace and case aside, at least three words or a number), or -1.
+func verbatimIn(u unit, srcs []unit) int {
+	t := strings.ToLower(strings.Join(strings.Fields(strings.Trim(u.text, " .;:,-*•")), " "))
+	if len(strings.Fields(t)) < 3 && len(u.nums) == 0 || len([]rune(t)) < 12 {
+		return -1
+	}
+	for i := range srcs {
+		f := srcs[i].flat()
+		for from := 0; ; {
+			j := strings.Index(f[from:], t)
+			if j < 0 {
+				break
+			}
+			j += from
+			if clauseEdge(f[:j], true) && clauseEdge(f[j+len(t):], false) {
+				return i
+			}
+			from = j + 1
+		}
+	}
+	return -1
+}
+
+// clauseEdge reports whether a match ends (before: the text before it) or
+// starts (after) at the edge of a clause: the text's end, a line, a list
+// marker or a punctuation mark. A match cut out of a clause could leave
+// behind the "No" before it or the "しない" after it.
+func clauseEdge(s string, before bool) bool {
+	s = strings.Trim(s, " \t")
+	if s == "" || strings.HasSuffix(s, "\n") && before || strings.HasPrefix(s, "\n") && !before {
+		return true
+	}
+	var r rune
+	if before {
+		r, _ = utf8.DecodeLastRuneInString(s)
+	} else {
+		r, _ = utf8.DecodeRuneInString(s)
+	}
+	return strings.ContainsRune(".;:,!?。；：，、！？()[]（）*-—–•>\"'`", r)
+}
+
+// flat is the unit's text, lower case, each line's whitespace runs one
+// space (line ends kept: a line's start is a clause's edge).
+func (u *unit) flat() string {
+	if u.lowFlat == "" {
+		lines := strings.Split(strings.ToLower(u.text), "\n")
+		for i, l := range lines {
+			lines[i] = strings.Join(strings.Fields(l), " ")
+		}
+		u.lowFlat = strings.Join(lines, "\n")
+	}
+	return u.lowFlat
 }
 
 // carriesNew reports whether u says something of the reversing entry that
@@ -496,11 +581,26 @@ func sentenceNeg(u unit, src string) bool {
 
 // statements splits text at line ends and sentence ends, not at clause
 // ends: "Lena's birthday is on 14 March; she turns 41." is one fact about
-// Lena. Heading lines are titles: they are left out.
+// Lena. Heading lines are titles, and code and table lines are data:
+// they are left out.
 func statements(text string) []string {
 	var out []string
+	fence := ""
 	for _, l := range strings.Split(text, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+		t := strings.TrimSpace(l)
+		// Code and tables are kept whole or left in the snapshot, never
+		// restated: their lines are not statements.
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = t[:3]
+			continue
+		}
+		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") {
 			continue
 		}
 		l = strings.NewReplacer(". ", "\x00", "。", "\x00", "! ", "\x00", "? ", "\x00", "！", "\x00", "？", "\x00").Replace(l)
@@ -550,7 +650,7 @@ func droppedPriority(t tierSource, srcs []unit, bus, drops []unit) []string {
 			if len(su.words) == 0 || kind == distill.PriorityDecision && (su.old || reversedLater(i, srcs)) {
 				continue
 			}
-			if carriedBy(su, bus) || carriedBy(su, drops) {
+			if carriedBy(su, bus) || carriedBy(su, drops) || namedBy(su, drops) {
 				continue
 			}
 			out = append(out, fmt.Sprintf("a priority fact of the tier (%s) is in no bullet and no %q bullet names it: %q", priorityWords(kind), summarize.DroppedPrefix, strings.TrimSpace(s)))
@@ -589,6 +689,18 @@ func reversedLater(i int, srcs []unit) bool {
 func carriedBy(su unit, bs []unit) bool {
 	for _, b := range bs {
 		if coverage(su, b) >= 0.5 || factShare(su, b) >= 0.5 || coverage(b, su) >= 0.6 && overlapsCaps(su, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedBy reports whether a declared drop names sentence su: at least
+// three of its words (CJK pairs), nearly all of them the sentence's. A
+// declaration names a fact briefly; it need not hold half of it.
+func namedBy(su unit, drops []unit) bool {
+	for _, d := range drops {
+		if len(d.words) >= 3 && coverage(d, su) >= 0.8 {
 			return true
 		}
 	}
