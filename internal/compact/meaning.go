@@ -71,6 +71,24 @@ var (
 		}
 		return m
 	})
+	// numberWords are the small numbers written out, in the corpus's
+	// alphabetic languages, as the digits they stand for.
+	numberWords = sync.OnceValue(func() map[string]string {
+		m := map[string]string{}
+		for i, ws := range []string{
+			// 0 and 1 are left out: "one", "une", "uno", "null" are
+			// pronouns, articles and code more often than numbers, as
+			// "once", "elf" and "sept" are words of other languages.
+			"", "", "two zwei dos deux", "three drei tres trois", "four vier cuatro quatre",
+			"five fünf cinco cinq", "six sechs seis", "seven sieben siete", "eight acht ocho huit", "nine neun nueve neuf",
+			"ten zehn diez dix", "eleven onze", "twelve zwölf doce douze",
+		} {
+			for _, w := range strings.Fields(ws) {
+				m[w] = fmt.Sprint(i)
+			}
+		}
+		return m
+	})
 	cjkNeg   = []string{"不", "没", "沒", "别", "別", "勿", "未", "无", "無", "ない", "ません", "なかった", "禁止", "않", "안 ", "못", "말고", "금지", "없"}
 	oldWords = []string{"superseded", "formerly", "previously", "earlier", "used to", "until", "was replaced", "replaced", "reverted",
 		"no longer", "→", "->", "früher", "vorher", "bisher", "antes", "anteriormente", "ya no", "auparavant", "以前", "之前", "原来",
@@ -96,6 +114,11 @@ func newUnit(s string) unit {
 		lt := strings.ToLower(tok)
 		if strings.HasSuffix(lt, "n't") || negWords()[lt] {
 			u.neg = true
+		}
+		if n, ok := numberWords()[lt]; ok {
+			// "two kids" and "three kids" differ as 2 and 3 do.
+			u.nums[n] = true
+			continue
 		}
 		if strings.IndexFunc(tok, unicode.IsDigit) >= 0 {
 			for _, n := range numberRE().FindAllString(tok, -1) {

@@ -99,3 +99,21 @@ func TestPeopleFile(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPriorityOf: any sentence is classified without a panic, the same way
+// twice, and a sentence about a person by its place never counts less.
+func FuzzPriorityOf(f *testing.F) {
+	for _, s := range []string{"Omar has two kids.", "- 2025-01-17: Lena's birthday", "佐藤さんは猫が好き", "민준은", "", "**", "Ä: —"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, b := PriorityOf(s, false), PriorityOf(s, false)
+		if a != b {
+			t.Fatalf("PriorityOf(%q) is %q then %q", s, a, b)
+		}
+		if a != "" && PriorityOf(s, true) == "" {
+			t.Fatalf("PriorityOf(%q) is %q alone and nothing in a people file", s, a)
+		}
+		_ = NamedSubject(s)
+	})
+}
