@@ -46,7 +46,11 @@ func (pl *Plan) verify(newText, block string) string {
 	}
 	if len(lost) > 0 {
 		pl.Report.LostKeep = lost
-		return fmt.Sprintf("%d %s that must stay in the file would leave it (first: %q); nothing was written", len(lost), textfile.Plural(len(lost), "statement", "statements"), lost[0])
+		msg := fmt.Sprintf("%d %s that must stay in the file would leave it (first: %q); nothing was written", len(lost), textfile.Plural(len(lost), "statement", "statements"), lost[0])
+		if pl.o.Summary != nil || pl.o.Model != nil || pl.o.Command != "" {
+			msg += fmt.Sprintf("; keep each word for word, or declare it in a bullet that starts %q, or add --fallback builtin", summarize.DroppedPrefix)
+		}
+		return msg
 	}
 	if pl.o.Summary != nil || pl.o.Model != nil {
 		if m := pl.misplaced(pl.bullets); len(m) > 0 {
