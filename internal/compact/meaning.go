@@ -656,8 +656,9 @@ func splitSentences(text string) []string {
 
 // droppedPriority names each priority fact of the tier's own entries
 // (distill.PriorityOf) that no bullet carries and no "Dropped:" bullet
-// names. A decision a later entry reverses is not current, and a sentence
-// that marks itself as past is not either: neither is required.
+// names. A decision a later entry reverses is not current: it is not
+// required. (A sentence that says what changed, "→ now X", is the current
+// word, and is.)
 func droppedPriority(t tierSource, srcs []unit, bus, drops []unit) []string {
 	var out []string
 	for i, e := range t.entries {
@@ -670,7 +671,7 @@ func droppedPriority(t tierSource, srcs []unit, bus, drops []unit) []string {
 				continue
 			}
 			su := newUnit(s)
-			if len(su.words) == 0 || kind == distill.PriorityDecision && (su.old || reversedLater(i, srcs)) {
+			if len(su.words) == 0 || kind == distill.PriorityDecision && reversedLater(i, srcs) {
 				continue
 			}
 			if carriedBy(su, bus) || carriedBy(su, drops) || namedBy(su, drops) {
