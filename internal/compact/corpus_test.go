@@ -65,6 +65,12 @@ func TestCorpus(t *testing.T) {
 				st.under++
 				st.add(f.File, pl)
 				golden(t, filepath.Join("testdata", "golden", lang, f.File), string(got))
+			case fits && pl.Report.Status == StatusShortfall && strings.Contains(pl.Report.Message, "--allow-loss"):
+				// The statements that must stay live (people's attributes,
+				// health facts, decisions) do not fit beside the newest
+				// tier: a shortfall that writes nothing is the answer.
+				st.cannot++
+				t.Logf("%s: %s", name, pl.Report.Message)
 			case fits:
 				t.Errorf("%s: the newest tier fits, yet: %s", name, pl.Report.Message)
 			default:

@@ -231,7 +231,7 @@ func sourceTexts(srcs []distill.Source, rel string) tierSource {
 	for _, s := range srcs {
 		if !s.Kept {
 			t.entries = append(t.entries, s.Text)
-			t.people = append(t.people, peopleFile || distill.PeopleFile(s.Parent) || personEntry(s))
+			t.people = append(t.people, s.People || peopleFile || distill.PeopleFile(s.Parent) || personEntry(s))
 			t.own = append(t.own, !s.Later)
 			continue
 		}

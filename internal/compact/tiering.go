@@ -242,12 +242,13 @@ func (pl *Plan) sources(k int) []distill.Source {
 			if d.Mode != tiers.ModeList {
 				src.Title = d.Entries[i].Title
 			}
+			src.People = distill.PeopleFile(pl.o.Rel) || distill.PeopleFile(src.Parent) || personEntry(src)
 			pl.entrySrc[i] = src
 		}
 	}
 	srcs := make([]distill.Source, 0, len(d.Entries)+1)
 	if pl.kept != "" {
-		srcs = append(srcs, distill.Source{Text: pl.kept, Kept: true, Parent: pl.soleParent()})
+		srcs = append(srcs, distill.Source{Text: pl.kept, Kept: true, Parent: pl.soleParent(), People: distill.PeopleFile(pl.o.Rel)})
 	}
 	for i, src := range pl.entrySrc {
 		if _, s := pl.secret[i]; s {

@@ -47,7 +47,11 @@ type Source struct {
 	Kept bool
 	// Later marks an entry that follows the tier (mid or newest): it is
 	// not summarized, only read to mark the statements it reverses.
-	Later bool
+	Later bool	// People marks an entry about a person by its place (a people file,
+	// a person's section or heading): a word that is a person's attribute
+	// only with a person as subject ("Has two kids.") makes a priority
+	// fact in it, as it does in a sentence about a named person anywhere.
+	People bool
 }
 
 // Builtin distills srcs at LevelSignal into bullets (without the "- "
@@ -272,7 +276,7 @@ func headingEntry(s Source) (it *item, chat, reps int) {
 	stamp, sep, title := splitStamp(strings.TrimSpace(s.Title))
 	it = &item{sep: sep, head: title, parent: s.Parent}
 	it.addStamp(stamp)
-	us := splitUnits(lines[1:])
+	us := markPeople(splitUnits(lines[1:]), s.People)
 	content, codes, tables := false, 0, 0
 	seen := map[string]bool{}
 	for _, u := range us {
@@ -354,13 +358,13 @@ func blockLines(lines []string) []string {
 func listEntry(s Source) *parsedEntry {
 	text, rest := listHead(splitLines(s.Text))
 	stamp, sep, body := splitStamp(text)
-	hu := &unit{kind: unitText, lines: []string{body}, key: Key(body)}
+	hu := &unit{kind: unitText, lines: []string{body}, key: Key(body), people: s.People}
 	it := &item{sep: sep, head: body, stated: true, keep: hu.mustKeep(), prio: hu.priority(), rev: has(hu.key, classReversal), parent: s.Parent}
 	it.addStamp(stamp)
 	codes, tables := 0, 0
 	seen := map[string]bool{}
 	pe := &parsedEntry{}
-	for _, u := range splitUnits(dedent(rest)) {
+	for _, u := range markPeople(splitUnits(dedent(rest)), s.People) {
 		switch u.kind {
 		case unitCode:
 			codes++

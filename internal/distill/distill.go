@@ -145,7 +145,7 @@ func MustKeep(srcs []Source) []string {
 			for _, bl := range splitBullets(s.Text) {
 				if m := groupLineRE().FindStringSubmatch(bl); m != nil {
 					for _, sn := range sentences(m[4]) {
-						if keepText(sn) {
+						if keepTextIn(sn, s.People) {
 							out = append(out, sn)
 						}
 					}
@@ -153,37 +153,37 @@ func MustKeep(srcs []Source) []string {
 				}
 				pb, ok := parseBullet(bl)
 				if !ok {
-					if keepText(bl) {
+					if keepTextIn(bl, s.People) {
 						out = append(out, strip(bl))
 					}
 					continue
 				}
-				if pb.stated && keepText(pb.head) {
+				if pb.stated && keepTextIn(pb.head, s.People) {
 					out = append(out, pb.head)
 				}
 				for _, t := range append(pb.parts, pb.nested...) {
-					if keepText(t) {
+					if keepTextIn(t, s.People) {
 						out = append(out, strip(t))
 					}
 				}
 			}
 		case s.Title == "":
 			head, rest := listHead(splitLines(s.Text))
-			if _, _, body := splitStamp(head); keepText(head) {
+			if _, _, body := splitStamp(head); keepTextIn(head, s.People) {
 				out = append(out, body)
 			}
-			out = append(out, keepUnits(dedent(rest))...)
+			out = append(out, keepUnits(dedent(rest), s.People)...)
 		default:
-			out = append(out, keepUnits(splitLines(s.Text)[1:])...)
+			out = append(out, keepUnits(splitLines(s.Text)[1:], s.People)...)
 		}
 	}
 	return out
 }
 
 // keepUnits returns the lines of the must-keep units of lines.
-func keepUnits(lines []string) []string {
+func keepUnits(lines []string, people bool) []string {
 	var out []string
-	for _, u := range splitUnits(lines) {
+	for _, u := range markPeople(splitUnits(lines), people) {
 		if !u.mustKeep() {
 			continue
 		}

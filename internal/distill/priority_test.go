@@ -1,6 +1,9 @@
 package distill
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestPriorityOf: each sentence's priority kind, written down beforehand
 // (ground truth), in the languages of the corpus, in and out of a people
@@ -116,4 +119,34 @@ func FuzzPriorityOf(f *testing.F) {
 		}
 		_ = NamedSubject(s)
 	})
+}
+
+// TestPeopleContextKeepsAttributes: in an entry about a person by its
+// place (Source.People), "Has two kids." is a priority fact: it survives
+// every level and is a must-keep statement; in an entry about nothing in
+// particular the same words are a plain observation, gone from the keep
+// level on. A named person's attribute is priority anywhere.
+func TestPeopleContextKeepsAttributes(t *testing.T) {
+	mk := func(people bool) []Source {
+		s := entry("2025-01-18 10:00 — Omar", "Has two kids.\n\nThe cafe was closed.\n")
+		s.People = people
+		n := entry("2025-01-19 10:00 — Dana", "Dana Levi speaks Portuguese.\n")
+		return []Source{s, n}
+	}
+	for lv := 0; lv < Levels; lv++ {
+		got := bullets(mk(true), lv)
+		if !strings.Contains(got, "Has two kids.") || !strings.Contains(got, "Dana Levi speaks Portuguese.") {
+			t.Errorf("people, level %d lost an attribute: %q", lv, got)
+		}
+	}
+	if got := bullets(mk(false), 1); strings.Contains(got, "Has two kids.") || !strings.Contains(got, "Dana Levi speaks Portuguese.") {
+		t.Errorf("no people context, level 1: %q", got)
+	}
+	keep := strings.Join(MustKeep(mk(true)), "\n")
+	if !strings.Contains(keep, "Has two kids.") || strings.Contains(keep, "The cafe was closed.") {
+		t.Errorf("MustKeep with people context: %q", keep)
+	}
+	if keep := strings.Join(MustKeep(mk(false)), "\n"); strings.Contains(keep, "Has two kids.") {
+		t.Errorf("MustKeep without people context: %q", keep)
+	}
 }

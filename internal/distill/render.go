@@ -234,14 +234,14 @@ func (b *builtin) kept(s Source) {
 		// A one-line statement bullet can take a later repeat's date.
 		oneLine := ok && s.Parent != "" && pb.stated && len(pb.nested) == 0
 		if !ok || b.level == LevelSignal {
-			it := &item{raw: bl, keep: keepText(bl), parent: s.Parent}
+			it := &item{raw: bl, keep: keepTextIn(bl, s.People), parent: s.Parent}
 			if oneLine {
 				b.earlier[s.Parent+"\x00"+sameKey(pb.head)] = it
 			}
 			b.items = append(b.items, it)
 			continue
 		}
-		it := &item{sep: pb.sep, head: pb.head, stated: pb.stated, keep: pb.stated && keepText(pb.head), parent: s.Parent}
+		it := &item{sep: pb.sep, head: pb.head, stated: pb.stated, keep: pb.stated && keepTextIn(pb.head, s.People), parent: s.Parent}
 		if oneLine {
 			b.earlier[s.Parent+"\x00"+sameKey(pb.head)] = it
 		}
@@ -249,7 +249,7 @@ func (b *builtin) kept(s Source) {
 			it.addStamp(st)
 		}
 		for _, sn := range pb.parts {
-			it.parts = append(it.parts, &part{text: sn, keep: keepText(sn), signal: true})
+			it.parts = append(it.parts, &part{text: sn, keep: keepTextIn(sn, s.People), signal: true})
 		}
 		for _, g := range nestedGroups(pb.nested) {
 			if g.code {
@@ -257,7 +257,7 @@ func (b *builtin) kept(s Source) {
 				continue
 			}
 			n := g.lines[0]
-			it.parts = append(it.parts, &part{nested: []string{n}, keep: keepText(n), signal: true})
+			it.parts = append(it.parts, &part{nested: []string{n}, keep: keepTextIn(n, s.People), signal: true})
 		}
 		it.index()
 		b.items = append(b.items, it)
@@ -296,11 +296,20 @@ func parseBullet(bl string) (p parsed, ok bool) {
 }
 
 // keepText reports whether a statement must stay live.
-func keepText(s string) bool {
+func keepText(s string) bool { return keepTextIn(s, false) }
+
+// keepTextIn is keepText for a statement about a person by its place
+// (people: see Source.People).
+func keepTextIn(s string, people bool) bool {
 	if len(s) > maxProseLine {
 		return keepMarkRE().MatchString(s) // data, not a statement (see unit.proseKey), unless marked
 	}
-	return keepMarkRE().MatchString(s) || has(withoutChatter(Key(s)), classKeep)
+	k := withoutChatter(Key(s))
+	if keepMarkRE().MatchString(s) || has(k, classKeep) {
+		return true
+	}
+	u := &unit{kind: unitText, lines: []string{s}, key: Key(s), people: people}
+	return u.priorityKey(k)
 }
 
 // splitBullets cuts a block body into bullets: a "- " line and the

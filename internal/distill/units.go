@@ -28,6 +28,18 @@ type unit struct {
 	key     string   // Key of the text
 	memo    int8     // 0 unknown; else 1 + 2*mustKeep
 	chat    int      // chatter sentences taken out of it
+	people  bool     // about a person by its place (Source.People)
+}
+
+// markPeople marks units as about a person by their place, before any of
+// them is classified.
+func markPeople(us []*unit, people bool) []*unit {
+	if people {
+		for _, u := range us {
+			u.people = true
+		}
+	}
+	return us
 }
 
 var (
@@ -148,7 +160,7 @@ func (u *unit) priorityKey(k string) bool {
 	if has(k, classPriority) || has(k, classPerson) || hasStem(k, healthStems) {
 		return true
 	}
-	return has(k, classAttribute) && NamedSubject(u.text())
+	return has(k, classAttribute) && (u.people || NamedSubject(u.text()))
 }
 
 // withoutChatter is k with its chatter phrases blanked: "no decision" is
