@@ -47,7 +47,7 @@ type Source struct {
 	Kept bool
 	// Later marks an entry that follows the tier (mid or newest): it is
 	// not summarized, only read to mark the statements it reverses.
-	Later bool	// People marks an entry about a person by its place (a people file,
+	Later bool // People marks an entry about a person by its place (a people file,
 	// a person's section or heading): a word that is a person's attribute
 	// only with a person as subject ("Has two kids.") makes a priority
 	// fact in it, as it does in a sentence about a named person anywhere.
