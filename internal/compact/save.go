@@ -235,6 +235,12 @@ func (req *SaveRequest) compaction(ctx context.Context, root, rel string, row *b
 		opts.Reserve = 0 // no compaction can make room for an entry this large
 	}
 	pl := Prepare(ctx, opts)
+	if req.Fallback == "builtin" && refusedSummary(pl.Report) {
+		// --fallback builtin: the built-in summarizer makes the room the
+		// refused summary would have made.
+		opts.Summary, opts.Command, opts.Model = nil, "", nil
+		pl = fallBack(ctx, opts, pl)
+	}
 	if pl.Report.Status == StatusShortfall && opts.Reserve > 0 {
 		// No room for the entry: make what room there is.
 		opts.Reserve = 0
