@@ -34,6 +34,8 @@ func NewReport(index string, r Result) Report {
 	switch {
 	case r.MemoryOff != "":
 		out.Outcome = "off"
+	case r.IndexSkipped != "":
+		out.Outcome = "stores"
 	case r.Cut:
 		out.Outcome = "cut"
 	case r.Lost():
