@@ -82,6 +82,21 @@ func TestClaudeCodeMemoryRules(t *testing.T) {
 	t.Run("off-env", func(t *testing.T) {
 		off(t, func(sc *scratch) { sc.env["CLAUDE_CODE_DISABLE_AUTO_MEMORY"] = "1" })
 	})
+	// A restricted session (CLAUDE_CODE_RESTRICTED, as --restricted)
+	// reads no settings and loads no memory, even with
+	// CLAUDE_CODE_DISABLE_AUTO_MEMORY=0, which the client checks after it.
+	t.Run("off-restricted", func(t *testing.T) {
+		off(t, func(sc *scratch) {
+			sc.env["CLAUDE_CODE_RESTRICTED"] = "1"
+			sc.env["CLAUDE_CODE_DISABLE_AUTO_MEMORY"] = "0"
+		})
+	})
+	t.Run("off-safe-mode", func(t *testing.T) {
+		off(t, func(sc *scratch) {
+			sc.env["CLAUDE_CODE_SAFE_MODE"] = "1"
+			sc.env["CLAUDE_CODE_DISABLE_AUTO_MEMORY"] = "0"
+		})
+	})
 	t.Run("off-local-settings", func(t *testing.T) {
 		off(t, func(sc *scratch) {
 			writeFile(t, filepath.Join(sc.cwd, ".claude", "settings.local.json"), `{"autoMemoryEnabled": false}`)
