@@ -382,7 +382,13 @@ func (d *diagnosis) load() {
 	d.r.PastCut = len(res.PastCut)
 	cmd := "memcompact load " + quote(d.opt.Index)
 	if !res.Cut {
-		d.add(Finding{Area: AreaLoad, Status: StatusOK, Summary: fmt.Sprintf("loads whole: %d of %d lines, %s of %s characters, as Claude Code counts them", res.LinesTotal, res.LineLimit, textfile.N0(res.UnitsTotal), textfile.N0(res.UnitLimit))})
+		f := Finding{Area: AreaLoad, Status: StatusOK, Summary: fmt.Sprintf("loads whole: %d of %d lines, %s of %s characters, as Claude Code counts them", res.LinesTotal, res.LineLimit, textfile.N0(res.UnitsTotal), textfile.N0(res.UnitLimit))}
+		// The figures are the file's; a session here may load none of it.
+		if loc := d.opt.Location; loc != nil && (loc.MemoryOff != "" || loc.IndexSkipped != "") {
+			f.Status = StatusInfo
+			f.Summary = "would load whole" + strings.TrimPrefix(f.Summary, "loads whole") + "; but this project's sessions load none of it (see the store area)"
+		}
+		d.add(f)
 		return
 	}
 	var det []string

@@ -78,7 +78,7 @@ func MemoryStores(getenv func(string) string) ([]MemoryStore, error) {
 			s.Path = *o.Path
 			if o.PromptIndex != nil {
 				if !safeRelPath(*o.PromptIndex) {
-					return nil, fmt.Errorf("%s[%d]: promptIndex %q: segments must match [A-Za-z0-9._-]+ and must not be . or ..", MemoryStoresVar, i, *o.PromptIndex)
+					return nil, fmt.Errorf("%s[%d]: promptIndex %q: each segment must match [A-Za-z0-9._-]+ and be neither \".\" nor \"..\" (it names a file inside the store)", MemoryStoresVar, i, *o.PromptIndex)
 				}
 				s.PromptIndex = *o.PromptIndex
 			}
