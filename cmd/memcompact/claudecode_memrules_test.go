@@ -170,6 +170,36 @@ func TestClaudeCodeMemoryRules(t *testing.T) {
 			t.Errorf("the write into the read-only store went through")
 		}
 
+		// A read-write user-scoped store alone: the client mounts it at
+		// the project's own memory folder and names that folder, as load
+		// places it, with no index loaded.
+		t.Run("user-store", func(t *testing.T) {
+			sc := newScratch(t)
+			writeFile(t, filepath.Join(sc.defaultStore(t), "MEMORY.md"), "# Memory\n- [a](a.md) — zqxmark own\n")
+			sc.env["CLAUDE_MEMORY_STORES"] = `[{"path":"/stores/mine","scope":"user"}]`
+			api := newFakeAPI()
+			srv := httptest.NewServer(api)
+			defer srv.Close()
+			env := append(sc.environ(), "ANTHROPIC_BASE_URL="+srv.URL)
+			s := runClaude(t, claude, sc.cwd, env, nil, api, "/")
+			if s.text != "" || bytes.Contains(bytes.Join(api.raws, nil), []byte("zqxmark")) {
+				t.Errorf("with a user store mounted, Claude Code loaded %s", s.indexPath)
+			}
+			l := runLoad(t, bin, sc.cwd, env, nil)
+			var doc struct {
+				Result string `json:"result"`
+				Store  struct {
+					MemoryStores []struct {
+						WriteDir string `json:"write_dir"`
+					} `json:"memory_stores"`
+				} `json:"store"`
+			}
+			json.Unmarshal([]byte(l.raw), &doc)
+			if doc.Result != "stores" || len(doc.Store.MemoryStores) != 1 || doc.Store.MemoryStores[0].WriteDir == "" || doc.Store.MemoryStores[0].WriteDir != s.memoryDir {
+				t.Errorf("Claude Code names the memory folder %q; memcompact load: %.600s", s.memoryDir, l.raw)
+			}
+		})
+
 		t.Run("rejected", func(t *testing.T) {
 			sc := newScratch(t)
 			writeFile(t, filepath.Join(sc.defaultStore(t), "MEMORY.md"), "# Memory\n- [a](a.md) — the project's own store\n")
