@@ -29,7 +29,7 @@ func (pl *Plan) Write() error {
 	if err := atomicfile.Unchanged(pl.abs, pl.orig.Digest); err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", pl.o.Rel, err)
 	}
-	got, err := snapshot.Take(pl.snapDir, pl.o.Rel, pl.snapAbs, pl.orig.Raw, pl.o.Today, pl.o.Now)
+	got, err := snapshot.TakeStored(pl.snapDir, pl.o.Rel, pl.snapAbs, pl.orig.Raw, pl.o.Today, pl.o.Now)
 	if err != nil {
 		return fmt.Errorf("snapshot of %s: %w; the file was not changed", pl.o.Rel, err)
 	}
