@@ -56,7 +56,25 @@ func (pl *Plan) Write() error {
 		undo()
 		return fmt.Errorf("%s: %w; the file was not changed and no snapshot was kept", pl.o.Rel, err)
 	}
+	pl.prune()
 	return nil
+}
+
+// prune applies the retention rule to the file's snapshots once the file
+// is written: what it removed, or why it could not judge, goes in the
+// report (nothing, when it removed nothing). A prune that fails leaves the
+// compaction written.
+func (pl *Plan) prune() {
+	p, err := snapshot.Prune(pl.o.Root, pl.o.Rel, pl.o.Now, snapshot.DefaultRetention)
+	if err != nil {
+		if p == nil {
+			p = &snapshot.Pruned{}
+		}
+		p.Skipped = err.Error()
+	}
+	if len(p.Removed) > 0 || p.Skipped != "" || p.OverCap {
+		pl.Report.Pruned = p
+	}
 }
 
 // writeCatalogue writes the catalogue the new block names (see
