@@ -108,3 +108,26 @@ func TestStatsByKind(t *testing.T) {
 		t.Errorf("keep level: kept %v dropped %v", st.Kept, st.Dropped)
 	}
 }
+
+// TestKeptBlockPriority: a priority fact an earlier block kept in a
+// bullet beside an observation stays live at every level when the block
+// is condensed again, and counts as one that must stay.
+func TestKeptBlockPriority(t *testing.T) {
+	srcs := []Source{
+		{Text: "- 2026-01-01 09:00 — Standup 3: Omar shipped change 3 to service-3. Omar is allergic to peanuts and carries an EpiPen.\n", Kept: true},
+		{Title: "## 2026-01-02 09:00 — Standup 4", Text: "## 2026-01-02 09:00 — Standup 4\n- Lena shipped change 4 to service-4.\n"},
+	}
+	const fact = "Omar is allergic to peanuts and carries an EpiPen."
+	for lv := 0; lv < Levels; lv++ {
+		bl, st := NewCache().DistillStats(srcs, lv)
+		if !strings.Contains(strings.Join(bl, "\n"), fact) {
+			t.Errorf("level %d dropped the kept health fact: %q", lv, bl)
+		}
+		if lv > 0 && st.Kept[KindPriority] == 0 {
+			t.Errorf("level %d does not count the kept health fact as priority: %+v", lv, st)
+		}
+	}
+	if mk := MustKeep(srcs); len(mk) != 1 || mk[0] != fact {
+		t.Errorf("MustKeep = %q", mk)
+	}
+}

@@ -241,7 +241,7 @@ func (b *builtin) kept(s Source) {
 			b.items = append(b.items, it)
 			continue
 		}
-		it := &item{sep: pb.sep, head: pb.head, stated: pb.stated, keep: pb.stated && keepText(pb.head), parent: s.Parent}
+		it := &item{sep: pb.sep, head: pb.head, stated: pb.stated, keep: pb.stated && keepText(pb.head), prio: pb.stated && priorityText(pb.head), parent: s.Parent}
 		if oneLine {
 			b.earlier[s.Parent+"\x00"+sameKey(pb.head)] = it
 		}
@@ -249,7 +249,7 @@ func (b *builtin) kept(s Source) {
 			it.addStamp(st)
 		}
 		for _, sn := range pb.parts {
-			it.parts = append(it.parts, &part{text: sn, keep: keepText(sn), signal: true})
+			it.parts = append(it.parts, &part{text: sn, keep: keepText(sn), prio: priorityText(sn), signal: true})
 		}
 		for _, g := range nestedGroups(pb.nested) {
 			if g.code {
@@ -257,7 +257,7 @@ func (b *builtin) kept(s Source) {
 				continue
 			}
 			n := g.lines[0]
-			it.parts = append(it.parts, &part{nested: []string{n}, keep: keepText(n), signal: true})
+			it.parts = append(it.parts, &part{nested: []string{n}, keep: keepText(n), prio: priorityText(n), signal: true})
 		}
 		it.index()
 		b.items = append(b.items, it)
@@ -295,12 +295,22 @@ func parseBullet(bl string) (p parsed, ok bool) {
 	return p, true
 }
 
-// keepText reports whether a statement must stay live.
+// keepText reports whether a statement must stay live: as for a unit of
+// an entry (unit.mustKeep), a decision or rule, or a priority fact — so a
+// health fact an earlier block kept stays live when the block is
+// condensed again.
 func keepText(s string) bool {
 	if len(s) > maxProseLine {
 		return keepMarkRE().MatchString(s) // data, not a statement (see unit.proseKey), unless marked
 	}
-	return keepMarkRE().MatchString(s) || has(withoutChatter(Key(s)), classKeep)
+	k := withoutChatter(Key(s))
+	return keepMarkRE().MatchString(s) || has(k, classKeep) || has(k, classPriority)
+}
+
+// priorityText reports whether a statement is a priority fact (health and
+// safety, a person's attributes), as unit.priority does for an entry's.
+func priorityText(s string) bool {
+	return len(s) <= maxProseLine && has(withoutChatter(Key(s)), classPriority)
 }
 
 // splitBullets cuts a block body into bullets: a "- " line and the
