@@ -22,7 +22,16 @@ import (
 // wrote is in the file or in such a snapshot; the file's characters stay
 // under the ceiling of its lines budget; and the snapshots, stored by
 // content, take at most three times the bytes the saves added.
+//
+// Seven hours apart the run spans six weeks; 53 hours apart, ten months,
+// and the block grows until its months merge into quarters and its
+// quarters into the year: each merge is named in the catalogue.
 func TestLongRun(t *testing.T) {
+	t.Run("7h apart", func(t *testing.T) { longRunTest(t, 7*time.Hour) })
+	t.Run("53h apart", func(t *testing.T) { longRunTest(t, 53*time.Hour) })
+}
+
+func longRunTest(t *testing.T, apart time.Duration) {
 	const saves = 150
 	root := testshared.Tree(t, map[string]string{
 		budget.PolicyRel: "| File | Budget | Newest tier | Notes |\n|---|---|---|---|\n| team.md | 40 lines | last 3 entries | n |\n",
@@ -33,7 +42,7 @@ func TestLongRun(t *testing.T) {
 	var written []string
 	start := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
 	for i := 0; i < saves; i++ {
-		at := start.Add(time.Duration(i) * 7 * time.Hour)
+		at := start.Add(time.Duration(i) * apart)
 		name := []string{"Omar", "Lena", "Priya", "Jonas", "Aiko"}[i%5]
 		entry := "## " + at.Format("2006-01-02 15:04") + " — Standup " + itoa(i) + "\n" +
 			"- " + name + " shipped change " + itoa(i) + " to service-" + itoa(i%7) + ".\n" +
@@ -88,10 +97,21 @@ func TestLongRun(t *testing.T) {
 			t.Errorf("the line %q is in neither the file nor a snapshot the block reaches", l)
 		}
 	}
-	// The block condensed again and again keeps the health fact live, in
-	// the bullet of its first day (later repeats merge into it).
-	if !strings.Contains(string(text), "Standup 3: Jonas is allergic to peanuts and carries an EpiPen.") {
-		t.Error("the health fact left the live file")
+	// The block condensed again and again keeps the health fact live: in
+	// the bullet of its first day (later repeats merge into it) while the
+	// block merges months and quarters, on the year's line after.
+	fact := "Standup 3: Jonas is allergic to peanuts and carries an EpiPen."
+	cat, _ := os.ReadFile(filepath.Join(root, "compaction/snapshots/team-7519aa-catalogue.md"))
+	if merged := strings.Contains(string(cat), "merged into 2026-Q1;"); apart > 24*time.Hour {
+		fact = "Jonas is allergic to peanuts and carries an EpiPen."
+		if !merged || !strings.Contains(string(cat), "merged into 2026;") {
+			t.Errorf("the catalogue does not name the months and quarters merged:\n%s", cat)
+		}
+	} else if merged {
+		t.Errorf("a six-week run merged a quarter:\n%s", cat)
+	}
+	if !strings.Contains(string(text), fact) {
+		t.Errorf("the health fact left the live file:\n%s", text)
 	}
 	if maxProv > 300 {
 		t.Errorf("the provenance line grew to %d characters", maxProv)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/budget"
@@ -90,12 +91,17 @@ func (pl *Plan) writeCatalogue() (undo func(), err error) {
 	if err := atomicfile.Within(pl.o.Root, abs); err != nil {
 		return undo, err
 	}
-	text := catalogueText(pl.o.Rel, appendNew(append([]string(nil), pl.prov.listed...), pl.snapRel()))
 	old, rerr := textfile.Read(abs)
-	digest := ""
+	digest, merged := "", []string(nil)
 	if rerr == nil {
-		digest = old.Digest
+		digest, merged = old.Digest, mergedLines(old.Text)
 	}
+	// The block's period lines merged into longer periods this round
+	// are named, with the snapshot holding them as they were.
+	if pl.kept != "" {
+		merged = append(merged, mergeNotes(periods(strings.Split(pl.kept, "\n")), periods(pl.bullets), pl.o.Today.Format("2006-01-02"), pl.snapRel())...)
+	}
+	text := catalogueText(pl.o.Rel, appendNew(append([]string(nil), pl.prov.listed...), pl.snapRel()), merged)
 	if err := atomicfile.Replace(abs, []byte(text), digest); err != nil {
 		return undo, fmt.Errorf("catalogue %s: %w", pl.prov.catalogue, err)
 	}

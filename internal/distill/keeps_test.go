@@ -131,3 +131,22 @@ func TestKeptBlockPriority(t *testing.T) {
 		t.Errorf("MustKeep = %q", mk)
 	}
 }
+
+// TestBlockMergedByPeriod: an earlier block's month lines merge into
+// their quarter, then quarters into the year; the health fact stays its
+// own bullet until the year level, where it is written out on the line.
+func TestBlockMergedByPeriod(t *testing.T) {
+	kept := Source{Kept: true, Text: "- 2025-01 — 3 entries: A; B; C.\n- 2025-02 — 2 entries: D; E.\n- 2025-04 — 1 entry: F.\n" +
+		"- 2025-02-03 09:00 — Omar: Omar is allergic to peanuts and carries an EpiPen.\n- 2025-Q3 — 2 entries: G; H.\n"}
+	srcs := []Source{kept, entry("2025-09-01 09:00 — Misc", "- Looked at logs.\n")}
+	got := bullets(srcs, LevelQuarter)
+	want := "2025-Q1 — 5 entries: A; B; C; D; E.\n2025-Q2 — 1 entry: F.\n2025-02-03 09:00 — Omar: Omar is allergic to peanuts and carries an EpiPen.\n2025-Q3 — 3 entries: G; H; Misc."
+	if got != want {
+		t.Errorf("quarter level: got\n%s\nwant\n%s", got, want)
+	}
+	got = bullets(srcs, LevelYear)
+	want = "2025 — 10 entries. Kept: Omar is allergic to peanuts and carries an EpiPen."
+	if got != want {
+		t.Errorf("year level: got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -7,10 +7,11 @@ import (
 )
 
 // groupLineRE matches a bullet that folds entries: "2026-01 — 3 entries:
-// Title A; Title B; Title C." (LevelMonth, entries with nothing to keep) or
+// Title A; Title B; Title C." (LevelMonth, entries with nothing to keep;
+// "2026-Q1 — …" at LevelQuarter) or
 // "2025 — 14 entries. Kept: S1 S2" (LevelYear, every entry, the
 // statements that must stay written out).
-var groupLineRE = lazyre.New(`^(\d{4}-\d{2}|\d{4}|Undated) — (\d+) entr(?:y|ies)(?:: (.*?))?\.(?: Kept: (.*))?$`)
+var groupLineRE = lazyre.New(`^(\d{4}-\d{2}|\d{4}-Q[1-4]|\d{4}|Undated) — (\d+) entr(?:y|ies)(?:: (.*?))?\.(?: Kept: (.*))?$`)
 
 // group is one folded bullet being built.
 type group struct {
@@ -137,13 +138,21 @@ func (b *builtin) keptOf(it *item) []string {
 	return out
 }
 
-// label is the group an entry of month m (YYYY-MM, or "") folds into.
+// label is the group an entry of month m (YYYY-MM, or "") folds into,
+// or an earlier group line of period m (YYYY-MM, YYYY-Qn, YYYY) merges
+// into: its month below the quarter level, its quarter at it, its year
+// above.
 func (b *builtin) label(m string) string {
 	switch {
 	case m == "" || m == "Undated":
 		return "Undated"
 	case b.level >= LevelYear && len(m) >= 4:
 		return m[:4]
+	case b.level >= LevelQuarter && len(m) == 7 && m[5] != 'Q':
+		mo, _ := strconv.Atoi(m[5:])
+		if mo >= 1 && mo <= 12 {
+			return m[:4] + "-Q" + strconv.Itoa((mo+2)/3)
+		}
 	}
 	return m
 }
