@@ -83,6 +83,26 @@ func Prune(root, file string, now time.Time, rule Retention) (*Pruned, error) {
 		res.Kept = len(list)
 		return res, nil
 	}
+	// Most candidates of a file compacted for long are named by its
+	// catalogue: when every one is, the root need not be read.
+	if cats := catalogues(dir); len(cats) > 0 {
+		all := true
+		for i, in := range list {
+			if !keep[i] && !mentioned(cats, in.Name) {
+				all = false
+				break
+			}
+		}
+		if all {
+			res.Kept = len(list)
+			for _, in := range list {
+				if mentioned(cats, in.Name) {
+					res.Named++
+				}
+			}
+			return res, nil
+		}
+	}
 	texts, err := markdownTexts(root, dir)
 	if err != nil {
 		res.Kept, res.Skipped = len(list), err.Error()
@@ -306,6 +326,21 @@ func markdownTexts(root, snapDir string) (*texts, error) {
 		return nil, fmt.Errorf("the blocks and catalogues that name snapshots cannot all be read (%v), so none was pruned", err)
 	}
 	return out, nil
+}
+
+// catalogues are the texts of the catalogues in dir (those that can be
+// read: one that cannot is read again, and judged, with the whole root).
+func catalogues(dir string) []string {
+	ents, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), "-catalogue.md") && e.Type().IsRegular() {
+			if f, err := textfile.Read(filepath.Join(dir, e.Name())); err == nil {
+				out = append(out, f.Text)
+			}
+		}
+	}
+	return out
 }
 
 // mentioned reports whether any text names the snapshot name.

@@ -233,3 +233,17 @@ func TestPruneProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneCatalogueShortcut: candidates all named by the catalogue are
+// kept (the root's other files unread), and the count of named ones says
+// so.
+func TestPruneCatalogueShortcut(t *testing.T) {
+	now := time.Date(2026, 12, 4, 12, 0, 0, 0, time.Local)
+	pr := newPruneRoot(t, body("x"), []string{body("x"), body("x"), body("x")}, []time.Time{now.Add(-9000 * time.Hour), now.Add(-8000 * time.Hour), now.Add(-1 * time.Hour)})
+	os.WriteFile(filepath.Join(pr.dir, "t-abcdef-catalogue.md"), []byte("- compaction/snapshots/"+pr.names[0]+"\n- compaction/snapshots/"+pr.names[1]+"\n"), 0o644)
+	res, err := Prune(pr.root, "t.md", now, Retention{KeepLast: 1})
+	if err != nil || len(res.Removed) != 0 || res.Named != 2 || res.Kept != 3 {
+		t.Fatalf("prune: %+v, %v", res, err)
+	}
+	pr.check(t)
+}
