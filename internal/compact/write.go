@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/budget"
@@ -66,7 +67,11 @@ func (pl *Plan) Write() error {
 // report (nothing, when it removed nothing). A prune that fails leaves the
 // compaction written.
 func (pl *Plan) prune() {
-	p, err := snapshot.Prune(pl.o.Root, pl.o.Rel, pl.o.Now, snapshot.DefaultRetention)
+	// The rule's clock is the one snapshot names are taken with: today's
+	// date (MEMCOMPACT_TODAY) at the time of day.
+	t, n := pl.o.Today, pl.o.Now
+	at := time.Date(t.Year(), t.Month(), t.Day(), n.Hour(), n.Minute(), n.Second(), 0, time.Local)
+	p, err := snapshot.Prune(pl.o.Root, pl.o.Rel, at, snapshot.DefaultRetention)
 	if err != nil {
 		if p == nil {
 			p = &snapshot.Pruned{}
