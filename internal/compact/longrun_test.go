@@ -113,6 +113,13 @@ func longRunTest(t *testing.T, apart time.Duration) {
 	if !strings.Contains(string(text), fact) {
 		t.Errorf("the health fact left the live file:\n%s", text)
 	}
+	// So does every decision: each save's is current (no two pin the
+	// same service), and none is dropped while the block merges.
+	for i := 7; i < saves; i += 10 {
+		if d := "Decided to pin service-" + itoa(i) + " to v" + itoa(i%9) + ".2"; !strings.Contains(string(text), d) {
+			t.Errorf("the decision %q left the live file", d)
+		}
+	}
 	if maxProv > 300 {
 		t.Errorf("the provenance line grew to %d characters", maxProv)
 	}
