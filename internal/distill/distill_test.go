@@ -147,8 +147,9 @@ func TestStructureWhole(t *testing.T) {
 	}
 }
 
-// TestLevels: each level keeps less; the must-keep statement stays, at
-// the last level on its year's line.
+// TestLevels: each level keeps less; the must-keep statement stays, in
+// its own bullet while months and then quarters merge, at the last level
+// on its year's line.
 func TestLevels(t *testing.T) {
 	srcs := []Source{
 		entry("2026-01-02 09:00 — Setup", "- Installed the tools.\n- Fixed the PATH by adding ~/bin.\n"),
@@ -159,6 +160,7 @@ func TestLevels(t *testing.T) {
 		"2026-01-02 09:00 — Setup: Installed the tools. Fixed the PATH by adding ~/bin.\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02-01 09:00 — Misc: Looked at logs.",
 		"2026-01-02 09:00 — Setup\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02-01 09:00 — Misc",
 		"2026-01 — 1 entry: Setup.\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02 — 1 entry: Misc.",
+		"2026-Q1 — 2 entries: Setup; Misc.\n2026-01-09 09:00 — Style: Prefers tabs.",
 		"2026 — 3 entries. Kept: Prefers tabs.",
 	} {
 		if got := bullets(srcs, lv); got != want {
