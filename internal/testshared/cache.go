@@ -1,8 +1,10 @@
 package testshared
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
+	"testing"
 )
 
 // UseTempCache points the user cache directory (XDG_CACHE_HOME, where
@@ -37,9 +39,19 @@ func UseTempCache() (cleanup func()) {
 
 // RunWithTempCache runs a package's tests with UseTempCache and exits with
 // their code: the whole TestMain of a package that needs nothing else.
+// Under -short, as with RunShortInMemory, the temporary folders (the
+// cache's among them) are in memory.
 func RunWithTempCache(m interface{ Run() int }) {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	inMemory := func() {}
+	if testing.Short() {
+		inMemory = UseMemoryTempDir()
+	}
 	uncache := UseTempCache()
 	code := m.Run()
 	uncache()
+	inMemory()
 	os.Exit(code)
 }
