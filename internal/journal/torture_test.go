@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/crashpoint"
-	"github.com/memcompact/memcompact/internal/testshared"
+	"github.com/memcompact/memcompact/internal/testshared/short"
 )
 
 // The torture tests run a snapshot or an undo in a child process (this
@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 	if op := os.Getenv(childEnv); op != "" {
 		os.Exit(child(op))
 	}
-	testshared.RunShortInMemory(m)
+	short.RunInMemory(m)
 }
 
 // child runs one operation: "snapshot STORE DATA" or "undo STORE DATA SNAP".

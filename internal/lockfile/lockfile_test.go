@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/outcome"
-	"github.com/memcompact/memcompact/internal/testshared"
+	"github.com/memcompact/memcompact/internal/testshared/short"
 )
 
 // TestMain lets the test binary act as a second process that holds a lock
@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Minute)
 		os.Exit(0)
 	}
-	testshared.RunShortInMemory(m)
+	short.RunInMemory(m)
 }
 
 func TestLockRefusesWhileHeldAndNamesHolder(t *testing.T) {

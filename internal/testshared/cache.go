@@ -1,10 +1,10 @@
 package testshared
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
-	"testing"
+
+	"github.com/memcompact/memcompact/internal/testshared/short"
 )
 
 // UseTempCache points the user cache directory (XDG_CACHE_HOME, where
@@ -39,15 +39,12 @@ func UseTempCache() (cleanup func()) {
 
 // RunWithTempCache runs a package's tests with UseTempCache and exits with
 // their code: the whole TestMain of a package that needs nothing else.
-// Under -short, as with RunShortInMemory, the temporary folders (the
+// Under -short, as with short.RunInMemory, the temporary folders (the
 // cache's among them) are in memory.
 func RunWithTempCache(m interface{ Run() int }) {
-	if !flag.Parsed() {
-		flag.Parse()
-	}
 	inMemory := func() {}
-	if testing.Short() {
-		inMemory = UseMemoryTempDir()
+	if short.Parsed() {
+		inMemory = short.UseMemoryTempDir()
 	}
 	uncache := UseTempCache()
 	code := m.Run()
