@@ -34,7 +34,7 @@ var layers = map[string]int{
 	"jsonout": foundations, "extcmd": foundations, "crashpoint": foundations, "testshared": foundations,
 	"lazyre": foundations, "filecache": foundations, "userenv": foundations, "psflag": foundations, "shellword": foundations,
 	"hookstate": foundations, "testshared/short": foundations,
-	"torture":   foundations, // tests only
+	"torture": foundations, // tests only
 }
 
 const (
