@@ -8,24 +8,28 @@ import (
 // TestRunes: every valid rune of the BMP, none of the surrogates, and the
 // last rune; every rune above the BMP in the full run.
 func TestRunes(t *testing.T) {
-	seen := map[rune]bool{}
+	want := map[rune]bool{0: false, 'a': false, 0xD7FF: false, 0xE000: false, 0xFFFF: false, 0x10000: false, utf8.MaxRune: false}
+	n, last := 0, rune(-1)
 	for r := range Runes() {
-		if !utf8.ValidRune(r) {
-			t.Fatalf("Runes gave %U, not a valid rune", r)
+		if !utf8.ValidRune(r) || r <= last {
+			t.Fatalf("Runes gave %U after %U", r, last)
 		}
-		seen[r] = true
+		if _, ok := want[r]; ok {
+			want[r] = true
+		}
+		n, last = n+1, r
 	}
-	for _, r := range []rune{0, 'a', 0xD7FF, 0xE000, 0xFFFF, 0x10000, utf8.MaxRune} {
-		if !seen[r] {
+	for r, seen := range want {
+		if !seen {
 			t.Errorf("Runes skipped %U", r)
 		}
 	}
 	bmp := 0x10000 - (0xDFFF - 0xD800 + 1)
-	want := bmp + (utf8.MaxRune - 0xFFFF)
+	total := bmp + (utf8.MaxRune - 0xFFFF)
 	if testing.Short() {
-		want = bmp + (utf8.MaxRune-0x10000)/runeStride + 2
+		total = bmp + (utf8.MaxRune-0x10000)/runeStride + 2
 	}
-	if len(seen) != want {
-		t.Errorf("Runes gave %d runes, want %d", len(seen), want)
+	if n != total {
+		t.Errorf("Runes gave %d runes, want %d", n, total)
 	}
 }
