@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/memcompact/memcompact/internal/testshared/short"
 )
 
 func bullets(srcs []Source, level int) string {
@@ -202,10 +204,7 @@ func TestParseBullets(t *testing.T) {
 // TestHasCJKEveryRune checks hasCJK's byte shortcut against the plain rule
 // on every code point, alone and after ASCII and two-byte letters.
 func TestHasCJKEveryRune(t *testing.T) {
-	for r := rune(0); r <= unicode.MaxRune; r++ {
-		if r >= 0xD800 && r <= 0xDFFF {
-			continue
-		}
+	for r := range short.Runes() {
 		want := unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 		for _, s := range []string{string(r), "ab é " + string(r), string(r) + " x"} {
 			if got := hasCJK(s); got != want {
@@ -237,7 +236,7 @@ func keyPlain(s string) string {
 // TestKeyEveryRune checks Key against keyPlain on every code point between
 // other text, and on invalid UTF-8.
 func TestKeyEveryRune(t *testing.T) {
-	for r := rune(0); r <= unicode.MaxRune; r++ {
+	for r := range short.Runes() {
 		s := "Ab " + string(r) + "Z9" + string(r)
 		if got, want := Key(s), keyPlain(s); got != want {
 			t.Fatalf("Key(%q) = %q, want %q", s, got, want)
