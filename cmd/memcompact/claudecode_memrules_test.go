@@ -21,6 +21,9 @@ import (
 //     the project's local settings: the client loads no memory, memcompact
 //     load says "off" with no text, and the session-start hook installed
 //     by "hooks install" injects no note;
+//   - CLAUDE_MEMORY_STORES: no MEMORY.md loads, the stores' folders are
+//     named in the prompt where memcompact load places them, no note, and
+//     a write into a read-only store is denied;
 //   - a CRLF index: units_loaded is the length of the text the client
 //     loaded (it turns CRLF into LF after the cut);
 //   - the capacity reminder: after a MEMORY.md write at 80% of the limit
@@ -79,6 +82,21 @@ func TestClaudeCodeMemoryRules(t *testing.T) {
 	t.Run("off-env", func(t *testing.T) {
 		off(t, func(sc *scratch) { sc.env["CLAUDE_CODE_DISABLE_AUTO_MEMORY"] = "1" })
 	})
+	// A restricted session (CLAUDE_CODE_RESTRICTED, as --restricted)
+	// reads no settings and loads no memory, even with
+	// CLAUDE_CODE_DISABLE_AUTO_MEMORY=0, which the client checks after it.
+	t.Run("off-restricted", func(t *testing.T) {
+		off(t, func(sc *scratch) {
+			sc.env["CLAUDE_CODE_RESTRICTED"] = "1"
+			sc.env["CLAUDE_CODE_DISABLE_AUTO_MEMORY"] = "0"
+		})
+	})
+	t.Run("off-safe-mode", func(t *testing.T) {
+		off(t, func(sc *scratch) {
+			sc.env["CLAUDE_CODE_SAFE_MODE"] = "1"
+			sc.env["CLAUDE_CODE_DISABLE_AUTO_MEMORY"] = "0"
+		})
+	})
 	t.Run("off-local-settings", func(t *testing.T) {
 		off(t, func(sc *scratch) {
 			writeFile(t, filepath.Join(sc.cwd, ".claude", "settings.local.json"), `{"autoMemoryEnabled": false}`)
@@ -86,36 +104,125 @@ func TestClaudeCodeMemoryRules(t *testing.T) {
 	})
 
 	// CLAUDE_MEMORY_STORES set: the client mounts the stores it names and
-	// does not load the project's MEMORY.md; memcompact load says so and
-	// lists the stores as the client parses them.
+	// loads no MEMORY.md from disk, neither the project's nor a store's;
+	// its memory prompt names each read-write team store's folder for
+	// writing and each read-only one as read-only, exactly where
+	// memcompact load places them; no session-start note is given; and
+	// the guard denies a write into the read-only store. With a value the
+	// client rejects, it still loads no MEMORY.md.
 	t.Run("memory-stores", func(t *testing.T) {
 		sc := newScratch(t)
-		writeFile(t, filepath.Join(sc.defaultStore(t), "MEMORY.md"), "# Memory\n- [a](a.md) — the project's own store\n")
-		team := filepath.Join(sc.root, "team-mem")
-		writeFile(t, filepath.Join(team, "MEMORY.md"), "# Team\n- [t](t.md) — the team's store\n")
-		sc.env["CLAUDE_MEMORY_STORES"] = `["` + team + `"]`
+		mem := sc.defaultStore(t)
+		writeHookStore(t, mem) // a store with a note to give when its index loads
+		for _, m := range []string{"team-a", "team-b", "team-c"} {
+			writeFile(t, filepath.Join(mem, "team", m, "MEMORY.md"), "# Team\n- [t](t.md) — zqxmark "+m+"\n")
+		}
+		sc.env["CLAUDE_MEMORY_STORES"] = `[{"path":"/stores/team-a"},{"path":"/stores/team-b","mode":"ro"},{"path":"/stores/team-c","promptIndex":"notes/MEMORY.md"}]`
+		installHooks(t, bin, sc)
+		roFile := filepath.Join(mem, "team", "team-b", "feedback_new.md")
 		api := newFakeAPI()
+		api.respond = func(body []byte) ([]any, string) {
+			if !bytes.Contains(body, []byte(`"name":"Write"`)) || bytes.Contains(body, []byte(`"type":"tool_result"`)) {
+				return nil, ""
+			}
+			return []any{map[string]any{"type": "tool_use", "id": "toolu_ro", "name": "Write", "input": map[string]any{"file_path": roFile, "content": "---\nname: new\n---\nNew.\n"}}}, "tool_use"
+		}
 		srv := httptest.NewServer(api)
 		defer srv.Close()
 		env := append(sc.environ(), "ANTHROPIC_BASE_URL="+srv.URL)
-		s := runClaude(t, claude, sc.cwd, env, nil, api, "/")
-		t.Logf("Claude Code loaded index %q (%d characters)", s.indexPath, len(s.text))
-		if strings.Contains(s.text, "the project's own store") {
-			t.Errorf("with CLAUDE_MEMORY_STORES set, Claude Code loaded the project's MEMORY.md")
+		s := runClaude(t, claude, sc.cwd, env, []string{"--allowedTools", "Write", "--permission-mode", "acceptEdits"}, api, "/")
+		bodies := bytes.Join(api.raws, nil)
+		if s.text != "" || bytes.Contains(bodies, []byte("zqxmark")) {
+			t.Errorf("with CLAUDE_MEMORY_STORES set, Claude Code loaded a MEMORY.md (%q)", s.indexPath)
 		}
+		if bytes.Contains(bodies, []byte("memcompact: this project")) {
+			t.Errorf("a session-start note on an index the session does not load reached the model")
+		}
+		system := api.first("/").system()
 		l := runLoad(t, bin, sc.cwd, env, nil)
 		var doc struct {
 			Result string `json:"result"`
 			Store  struct {
+				IndexSkipped string `json:"index_skipped"`
 				MemoryStores []struct {
-					Mount, Mode, Scope string
+					Mount, Mode, Scope, Dir string
+					WriteDir                string `json:"write_dir"`
 				} `json:"memory_stores"`
 			} `json:"store"`
 		}
 		json.Unmarshal([]byte(l.raw), &doc)
-		if doc.Result != "off" || l.LoadedText == nil || *l.LoadedText != "" || len(doc.Store.MemoryStores) != 1 || doc.Store.MemoryStores[0].Mount != "team-mem" {
-			t.Errorf("memcompact load with CLAUDE_MEMORY_STORES: %.600s", l.raw)
+		if doc.Result != "stores" || doc.Store.IndexSkipped == "" || l.LoadedText == nil || *l.LoadedText != "" || len(doc.Store.MemoryStores) != 3 {
+			t.Fatalf("memcompact load with CLAUDE_MEMORY_STORES: %.900s", l.raw)
 		}
+		for _, m := range doc.Store.MemoryStores {
+			want := "`" + m.WriteDir + "`"
+			if m.Mode == "ro" {
+				want = "`" + m.Dir + "` (read-only"
+			}
+			if !strings.Contains(system, want) {
+				t.Errorf("store %s: memcompact places it at %s (write dir %q); Claude Code's memory prompt lacks %s:\n%.1500s", m.Mount, m.Dir, m.WriteDir, want, system[max(0, strings.Index(system, "# Memory")):])
+			}
+		}
+		if results := toolResults(api.raws); !strings.Contains(results, "read-only") || !strings.Contains(results, "team-b") {
+			t.Errorf("the write into the read-only store was not denied naming it; tool results:\n%.1500s", results)
+		}
+		if _, err := os.Stat(roFile); err == nil {
+			t.Errorf("the write into the read-only store went through")
+		}
+
+		// A read-write user-scoped store alone: the client mounts it at
+		// the project's own memory folder and names that folder, as load
+		// places it, with no index loaded.
+		t.Run("user-store", func(t *testing.T) {
+			sc := newScratch(t)
+			writeFile(t, filepath.Join(sc.defaultStore(t), "MEMORY.md"), "# Memory\n- [a](a.md) — zqxmark own\n")
+			sc.env["CLAUDE_MEMORY_STORES"] = `[{"path":"/stores/mine","scope":"user"}]`
+			api := newFakeAPI()
+			srv := httptest.NewServer(api)
+			defer srv.Close()
+			env := append(sc.environ(), "ANTHROPIC_BASE_URL="+srv.URL)
+			s := runClaude(t, claude, sc.cwd, env, nil, api, "/")
+			if s.text != "" || bytes.Contains(bytes.Join(api.raws, nil), []byte("zqxmark")) {
+				t.Errorf("with a user store mounted, Claude Code loaded %s", s.indexPath)
+			}
+			l := runLoad(t, bin, sc.cwd, env, nil)
+			var doc struct {
+				Result string `json:"result"`
+				Store  struct {
+					MemoryStores []struct {
+						WriteDir string `json:"write_dir"`
+					} `json:"memory_stores"`
+				} `json:"store"`
+			}
+			json.Unmarshal([]byte(l.raw), &doc)
+			if doc.Result != "stores" || len(doc.Store.MemoryStores) != 1 || doc.Store.MemoryStores[0].WriteDir == "" || doc.Store.MemoryStores[0].WriteDir != s.memoryDir {
+				t.Errorf("Claude Code names the memory folder %q; memcompact load: %.600s", s.memoryDir, l.raw)
+			}
+		})
+
+		t.Run("rejected", func(t *testing.T) {
+			sc := newScratch(t)
+			writeFile(t, filepath.Join(sc.defaultStore(t), "MEMORY.md"), "# Memory\n- [a](a.md) — the project's own store\n")
+			sc.env["CLAUDE_MEMORY_STORES"] = `[{"path":"relative"}]`
+			api := newFakeAPI()
+			srv := httptest.NewServer(api)
+			defer srv.Close()
+			env := append(sc.environ(), "ANTHROPIC_BASE_URL="+srv.URL)
+			if s := runClaude(t, claude, sc.cwd, env, nil, api, "/"); s.text != "" {
+				t.Errorf("with a rejected CLAUDE_MEMORY_STORES, Claude Code loaded %s", s.indexPath)
+			}
+			l := runLoad(t, bin, sc.cwd, env, nil)
+			var doc struct {
+				Result string `json:"result"`
+				Store  struct {
+					Error string `json:"memory_stores_error"`
+				} `json:"store"`
+			}
+			json.Unmarshal([]byte(l.raw), &doc)
+			if doc.Result != "stores" || doc.Store.Error == "" || l.LoadedText == nil || *l.LoadedText != "" {
+				t.Errorf("memcompact load with a rejected CLAUDE_MEMORY_STORES: %.600s", l.raw)
+			}
+		})
 	})
 
 	t.Run("crlf", func(t *testing.T) {

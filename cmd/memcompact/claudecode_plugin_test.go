@@ -65,12 +65,17 @@ func TestClaudeCodePlugin(t *testing.T) {
 	const tool = "mcp__plugin_memcompact_memcompact__load"
 	api := newFakeAPI()
 	strip := readThenStripHook(index)
+	entry := filepath.Join(filepath.Dir(index), "note_007.md")
 	api.respond = func(body []byte) ([]any, string) {
 		if !bytes.Contains(body, []byte(`"name":"Edit"`)) {
 			return nil, ""
 		}
-		if bytes.Count(body, []byte(`"type":"tool_result"`)) == 2 {
+		switch bytes.Count(body, []byte(`"type":"tool_result"`)) {
+		case 2:
 			return []any{map[string]any{"type": "tool_use", "id": "toolu_load", "name": tool, "input": map[string]any{"index": index}}}, "tool_use"
+		case 3:
+			// The post-read hook counts a read of an entry file.
+			return []any{map[string]any{"type": "tool_use", "id": "toolu_entry", "name": "Read", "input": map[string]any{"file_path": entry}}}, "tool_use"
 		}
 		return strip(body)
 	}
@@ -117,6 +122,12 @@ func TestClaudeCodePlugin(t *testing.T) {
 		t.Errorf("Claude Code never offered %s; it offered%s", tool, offered)
 	} else if !strings.Contains(result, `\"first_cut_line\":201`) {
 		t.Errorf("the MCP load tool did not answer; tool results: %.600s", result)
+	}
+	// The post-read hook fired once for the entry read (the plugin's hook
+	// alone: no settings hook doubles it) and not for MEMORY.md.
+	recall, _ := os.ReadFile(filepath.Join(filepath.Dir(index), ".memcompact", "recall.log"))
+	if lines := strings.Split(strings.TrimSpace(string(recall)), "\n"); len(lines) != 1 || !strings.HasSuffix(lines[0], "\tnote_007") {
+		t.Errorf("the post-read hook's recall log after one entry read: %q, want one line for note_007", recall)
 	}
 	if !bytes.Contains(last, []byte("memcompact:memcompact")) {
 		t.Errorf("the skill memcompact:memcompact is not listed to the model")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -29,13 +30,15 @@ var DefaultDryRun = DryRun
 // dryAnswer is what a memcompact hook prints on stderr for a dry run.
 var dryAnswer = lazyre.New(`dry run: memcompact (\S+) runs this hook`)
 
-// DryRun runs command through the shell, as Claude Code runs a command
-// hook, with a dry-run payload for h's event on stdin, and returns the
-// version of memcompact that answered. Any other outcome — the shell
-// cannot find or run it, it fails, it times out, it answers as something
-// else — is an error naming the command.
+// DryRun runs command through the shell Claude Code runs memcompact's
+// hooks with (sh; PowerShell on Windows, see Hook.CommandFor), with a
+// dry-run payload for h's event on stdin, and returns the version of
+// memcompact that answered. Any other outcome — the shell cannot find or
+// run it, it fails, it times out, it answers as something else — is an
+// error naming the command.
 func DryRun(ctx context.Context, h Hook, command string) (string, error) {
-	res, err := extcmd.Run(ctx, extcmd.Spec{Command: command, Stdin: hookjson.DryInput(h.Event), Timeout: DryRunTimeout, MaxOutput: 1 << 20, MaxStderr: 4 << 10})
+	spec := extcmd.Spec{Command: command, Args: shellArgs(hostOS, command, exec.LookPath), Stdin: hookjson.DryInput(h.Event), Timeout: DryRunTimeout, MaxOutput: 1 << 20, MaxStderr: 4 << 10}
+	res, err := extcmd.Run(ctx, spec)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", command, err)
 	}
@@ -44,6 +47,21 @@ func DryRun(ctx context.Context, h Hook, command string) (string, error) {
 		return "", fmt.Errorf("%s ran but did not answer as a memcompact hook (stderr: %q)", command, strings.TrimSpace(res.Stderr))
 	}
 	return m[1], nil
+}
+
+// shellArgs is how Claude Code 2.1.332 starts a hook whose "shell" is
+// Shell(goos): on Windows PowerShell 7 (pwsh) when it is on PATH, else
+// Windows PowerShell, with the options it passes; nil elsewhere, where
+// extcmd runs the command with sh -c as Claude Code runs it with bash.
+func shellArgs(goos, command string, lookPath func(string) (string, error)) []string {
+	if Shell(goos) != "powershell" {
+		return nil
+	}
+	ps := "powershell.exe"
+	if p, err := lookPath("pwsh"); err == nil {
+		ps = p
+	}
+	return []string{ps, "-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-Command", command}
 }
 
 // settingsDoc is the part of a settings file Inspect reads.

@@ -28,6 +28,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -65,11 +66,37 @@ var Ours = []Hook{
 // never ends with it, so it is never rewritten or removed.
 const Marker = "# memcompact hooks install"
 
+// hostOS is the system the hooks are written for: runtime.GOOS, which a
+// test replaces to read what a Windows install writes.
+var hostOS = runtime.GOOS
+
 // Command is the shell command for h when memcompact is the executable
-// bin (an absolute path): bin quoted for the shell, so a path with a space
-// or a quote runs as it is, then the sub-verb and Marker.
-func (h Hook) Command(bin string) string {
+// bin (an absolute path), on this system: see CommandFor.
+func (h Hook) Command(bin string) string { return h.CommandFor(hostOS, bin) }
+
+// CommandFor is the shell command for h on the system goos: bin quoted
+// for the shell that runs it, so a path with a space or a quote runs as it
+// is, then the sub-verb and Marker (a comment in both shells).
+//
+// On Windows Claude Code runs a shell-form hook with Git Bash when it
+// finds one and with PowerShell when it does not, and no one quoting of a
+// path with spaces runs in both; so there the hook names its shell,
+// PowerShell (Shell), which every Windows has, and the command is
+// PowerShell's: the call operator and bin in single quotes.
+func (h Hook) CommandFor(goos, bin string) string {
+	if goos == "windows" {
+		return "& '" + strings.ReplaceAll(bin, "'", "''") + "' hook " + h.Sub + " " + Marker
+	}
 	return shellword.Quote(bin) + " hook " + h.Sub + " " + Marker
+}
+
+// Shell is the "shell" a hook entry names on the system goos: "powershell"
+// on Windows (see CommandFor), else none (Claude Code's default, bash).
+func Shell(goos string) string {
+	if goos == "windows" {
+		return "powershell"
+	}
+	return ""
 }
 
 // Label names h in reports: the event, and the matcher when there is one.
@@ -369,8 +396,9 @@ func ourGroup(h Hook, bin string) json.RawMessage {
 	handler := marshalValue(struct {
 		Type    string `json:"type"`
 		Command string `json:"command"`
+		Shell   string `json:"shell,omitempty"`
 		Timeout int    `json:"timeout"`
-	}{"command", h.Command(bin), h.Timeout})
+	}{"command", h.Command(bin), Shell(hostOS), h.Timeout})
 	g := &object{}
 	if h.Matcher != "" {
 		g.set("matcher", marshalValue(h.Matcher))

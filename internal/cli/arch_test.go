@@ -33,8 +33,8 @@ var layers = map[string]int{
 	"textfile": foundations, "atomicfile": foundations, "lockfile": foundations, "outcome": foundations,
 	"jsonout": foundations, "extcmd": foundations, "crashpoint": foundations, "testshared": foundations,
 	"lazyre": foundations, "filecache": foundations, "userenv": foundations, "psflag": foundations, "shellword": foundations,
-	"hookstate": foundations,
-	"torture":   foundations, // tests only
+	"hookstate": foundations, "testshared/short": foundations,
+	"torture": foundations, // tests only
 }
 
 const (

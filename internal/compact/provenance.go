@@ -65,19 +65,99 @@ func catalogueRel(snapDirRel, rel string) string {
 // isCatalogue reports whether a root-relative path is a catalogue.
 func isCatalogue(rel string) bool { return strings.HasSuffix(rel, "-catalogue.md") }
 
-// catalogueText is the catalogue listing snaps, for the file rel.
-func catalogueText(rel string, snaps []string) string {
+// catalogueText is the catalogue listing snaps, for the file rel, and
+// the block's periods merged so far (mergedLines), oldest first.
+func catalogueText(rel string, snaps, merged []string) string {
 	var b strings.Builder
 	b.WriteString("# Snapshots of " + rel + "\n\nEvery snapshot a Compacted History block of " + rel + " was distilled from, oldest first.\n\n")
 	for _, s := range snaps {
 		b.WriteString("- " + s + "\n")
 	}
+	if len(merged) > 0 {
+		b.WriteString("\n" + mergedHeading + "\n\nThe block's lines of these periods were merged into a longer period's line; the lines as they were are in the snapshot named.\n\n")
+		for _, m := range merged {
+			b.WriteString(m + "\n")
+		}
+	}
 	return b.String()
 }
 
-// readCatalogue returns the snapshots a catalogue lists.
+// mergedHeading opens a catalogue's list of the periods merged.
+const mergedHeading = "## Periods merged"
+
+// mergedLines are the merge notes of a catalogue's text.
+func mergedLines(text string) []string {
+	_, after, ok := strings.Cut(text, "\n"+mergedHeading+"\n")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(after, "\n") {
+		if strings.HasPrefix(l, "- ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+var periodRE = lazyre.New(`^(?:- )?(\d{4}-\d{2}|\d{4}-Q[1-4]|\d{4}) — \d+ entr(?:y|ies)`)
+
+// periods are the periods of the group lines of bullets (a block's lines,
+// or bare bullets), in order.
+func periods(bullets []string) []string {
+	var out []string
+	for _, b := range bullets {
+		if m := periodRE().FindStringSubmatch(strings.TrimSpace(b)); m != nil {
+			out = appendNew(out, m[1])
+		}
+	}
+	return out
+}
+
+// mergeNotes are the notes for a round that turned the old block's
+// period lines (old) into the new block's (now), on day, the old lines
+// being in snap: "- DAY: 2026-01, 2026-02 merged into 2026-Q1; …".
+func mergeNotes(old, now []string, day, snap string) []string {
+	into := map[string][]string{}
+	var order []string
+	for _, p := range old {
+		if contains(now, p) {
+			continue
+		}
+		for _, c := range []string{quarterOf(p), p[:4]} {
+			if c != p && contains(now, c) {
+				if into[c] == nil {
+					order = append(order, c)
+				}
+				into[c] = append(into[c], p)
+				break
+			}
+		}
+	}
+	var out []string
+	for _, c := range order {
+		out = append(out, "- "+day+": "+strings.Join(into[c], ", ")+" merged into "+c+"; the lines as they were are in "+snap)
+	}
+	return out
+}
+
+// quarterOf is the quarter (YYYY-Qn) of a month (YYYY-MM), else p.
+func quarterOf(p string) string {
+	if len(p) != 7 || p[5] == 'Q' {
+		return p
+	}
+	m, err := strconv.Atoi(p[5:])
+	if err != nil || m < 1 || m > 12 {
+		return p
+	}
+	return p[:4] + "-Q" + strconv.Itoa((m+2)/3)
+}
+
+// readCatalogue returns the snapshots a catalogue lists (its notes of
+// periods merged name them again, and are not read here).
 func readCatalogue(text string) []string {
-	return snapsRE().FindAllString(text, -1)
+	list, _, _ := strings.Cut(text, "\n"+mergedHeading+"\n")
+	return snapsRE().FindAllString(list, -1)
 }
 
 // parseProvenance reads one provenance line.

@@ -86,3 +86,26 @@ func TestRepeatAcrossRounds(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeNotes: the periods a round merged are named with the longer
+// period and the snapshot that holds their lines; a catalogue keeps the
+// notes of earlier rounds.
+func TestMergeNotes(t *testing.T) {
+	old := periods([]string{"- 2026-01 — 3 entries: A; B; C.", "- 2026-02 — 1 entry: D.", "- 2026-01-03 09:00 — Omar: allergic.", "- 2025-Q4 — 2 entries: E; F.", "- 2026-04 — 1 entry: G."})
+	now := periods([]string{"2026-Q1 — 4 entries: A; B; C; D.", "2025 — 2 entries.", "2026-04 — 1 entry: G."})
+	got := mergeNotes(old, now, "2026-12-04", "compaction/snapshots/t-2026-12-04.md")
+	want := []string{
+		"- 2026-12-04: 2026-01, 2026-02 merged into 2026-Q1; the lines as they were are in compaction/snapshots/t-2026-12-04.md",
+		"- 2026-12-04: 2025-Q4 merged into 2025; the lines as they were are in compaction/snapshots/t-2026-12-04.md",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	text := catalogueText("t.md", []string{"compaction/snapshots/t-2026-12-04.md"}, got)
+	if back := mergedLines(text); strings.Join(back, "\n") != strings.Join(want, "\n") {
+		t.Errorf("mergedLines read back %q", back)
+	}
+	if l := readCatalogue(text); len(l) != 1 || l[0] != "compaction/snapshots/t-2026-12-04.md" {
+		t.Errorf("the catalogue's snapshots read back as %q", l)
+	}
+}

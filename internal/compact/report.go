@@ -4,6 +4,7 @@ import (
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/facts"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/snapshot"
 )
 
 // The structs in this file are memcompact's JSON output for compact (and
@@ -153,6 +154,9 @@ type Report struct {
 	// FellBack says why the built-in summarizer wrote the block instead of
 	// the one asked for (--fallback builtin): the refusal it replaced.
 	FellBack string `json:"fell_back,omitempty"`
+	// Pruned is what the retention rule removed of the file's snapshots
+	// after the rewrite (snapshot.DefaultRetention), and why the rest stay.
+	Pruned *snapshot.Pruned `json:"snapshots_pruned,omitempty"`
 
 	// Reason says why a file was refused, not confirmed or aborted, for
 	// callers that choose what to say by it; it is not part of the JSON.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/distill"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/snapshot"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -63,6 +64,26 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	r.writeFacts(w)
 	r.writeKept(w)
+	r.writePruned(w)
+}
+
+// writePruned prints what the retention rule pruned of the file's
+// snapshots, and why it pruned nothing when it could not judge.
+func (r *Report) writePruned(w io.Writer) {
+	p := r.Pruned
+	switch {
+	case p == nil:
+		return
+	case len(p.Removed) > 0:
+		fmt.Fprintf(w, "  pruned %s of %s (%s bytes on disk): %s; %d kept, %d of them named by a history block or catalogue\n",
+			textfile.Count(len(p.Removed), "old snapshot"), r.File, textfile.N0(int(p.Bytes)), strings.Join(p.Removed, ", "), p.Kept, p.Named)
+	case p.Skipped != "":
+		fmt.Fprintf(w, "  no snapshot was pruned: %s\n", p.Skipped)
+	}
+	if p.OverCap {
+		fmt.Fprintf(w, "  the snapshots of %s take %s bytes, past the %s-byte cap, because a block or catalogue names them\n",
+			r.File, textfile.N0(int(p.Stored)), textfile.N0(int(snapshot.DefaultRetention.CapBytes)))
+	}
 }
 
 // writeFacts prints the statements the built-in summarizer kept in the

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/budget"
@@ -29,7 +31,7 @@ func (pl *Plan) Write() error {
 	if err := atomicfile.Unchanged(pl.abs, pl.orig.Digest); err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", pl.o.Rel, err)
 	}
-	got, err := snapshot.Take(pl.snapDir, pl.o.Rel, pl.snapAbs, pl.orig.Raw, pl.o.Today, pl.o.Now)
+	got, err := snapshot.TakeStored(pl.snapDir, pl.o.Rel, pl.snapAbs, pl.orig.Raw, pl.o.Today, pl.o.Now)
 	if err != nil {
 		return fmt.Errorf("snapshot of %s: %w; the file was not changed", pl.o.Rel, err)
 	}
@@ -56,7 +58,29 @@ func (pl *Plan) Write() error {
 		undo()
 		return fmt.Errorf("%s: %w; the file was not changed and no snapshot was kept", pl.o.Rel, err)
 	}
+	pl.prune()
 	return nil
+}
+
+// prune applies the retention rule to the file's snapshots once the file
+// is written: what it removed, or why it could not judge, goes in the
+// report (nothing, when it removed nothing). A prune that fails leaves the
+// compaction written.
+func (pl *Plan) prune() {
+	// The rule's clock is the one snapshot names are taken with: today's
+	// date (MEMCOMPACT_TODAY) at the time of day.
+	t, n := pl.o.Today, pl.o.Now
+	at := time.Date(t.Year(), t.Month(), t.Day(), n.Hour(), n.Minute(), n.Second(), 0, time.Local)
+	p, err := snapshot.Prune(pl.o.Root, pl.o.Rel, at, snapshot.DefaultRetention)
+	if err != nil {
+		if p == nil {
+			p = &snapshot.Pruned{}
+		}
+		p.Skipped = err.Error()
+	}
+	if len(p.Removed) > 0 || p.Skipped != "" || p.OverCap {
+		pl.Report.Pruned = p
+	}
 }
 
 // writeCatalogue writes the catalogue the new block names (see
@@ -72,12 +96,17 @@ func (pl *Plan) writeCatalogue() (undo func(), err error) {
 	if err := atomicfile.Within(pl.o.Root, abs); err != nil {
 		return undo, err
 	}
-	text := catalogueText(pl.o.Rel, appendNew(append([]string(nil), pl.prov.listed...), pl.snapRel()))
 	old, rerr := textfile.Read(abs)
-	digest := ""
+	digest, merged := "", []string(nil)
 	if rerr == nil {
-		digest = old.Digest
+		digest, merged = old.Digest, mergedLines(old.Text)
 	}
+	// The block's period lines merged into longer periods this round
+	// are named, with the snapshot holding them as they were.
+	if pl.kept != "" {
+		merged = append(merged, mergeNotes(periods(strings.Split(pl.kept, "\n")), periods(pl.bullets), pl.o.Today.Format("2006-01-02"), pl.snapRel())...)
+	}
+	text := catalogueText(pl.o.Rel, appendNew(append([]string(nil), pl.prov.listed...), pl.snapRel()), merged)
 	if err := atomicfile.Replace(abs, []byte(text), digest); err != nil {
 		return undo, fmt.Errorf("catalogue %s: %w", pl.prov.catalogue, err)
 	}

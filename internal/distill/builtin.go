@@ -21,6 +21,11 @@ const (
 	// LevelMonth also folds every bullet with nothing to keep into one
 	// line per month that names the entries' titles.
 	LevelMonth
+	// LevelQuarter folds them (and an earlier block's month lines) into
+	// one line per quarter, "2026-Q1 — 40 entries: titles.": a block that
+	// grows is merged by period, month, then quarter, then year, and what
+	// must stay live stays in its own bullet until the year level.
+	LevelQuarter
 	// LevelYear folds them into one line per year that only counts them.
 	LevelYear
 	// Levels is the number of levels.

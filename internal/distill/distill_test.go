@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/memcompact/memcompact/internal/testshared/short"
 )
 
 func bullets(srcs []Source, level int) string {
@@ -147,8 +149,9 @@ func TestStructureWhole(t *testing.T) {
 	}
 }
 
-// TestLevels: each level keeps less; the must-keep statement stays, at
-// the last level on its year's line.
+// TestLevels: each level keeps less; the must-keep statement stays, in
+// its own bullet while months and then quarters merge, at the last level
+// on its year's line.
 func TestLevels(t *testing.T) {
 	srcs := []Source{
 		entry("2026-01-02 09:00 — Setup", "- Installed the tools.\n- Fixed the PATH by adding ~/bin.\n"),
@@ -159,6 +162,7 @@ func TestLevels(t *testing.T) {
 		"2026-01-02 09:00 — Setup: Installed the tools. Fixed the PATH by adding ~/bin.\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02-01 09:00 — Misc: Looked at logs.",
 		"2026-01-02 09:00 — Setup\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02-01 09:00 — Misc",
 		"2026-01 — 1 entry: Setup.\n2026-01-09 09:00 — Style: Prefers tabs.\n2026-02 — 1 entry: Misc.",
+		"2026-Q1 — 2 entries: Setup; Misc.\n2026-01-09 09:00 — Style: Prefers tabs.",
 		"2026 — 3 entries. Kept: Prefers tabs.",
 	} {
 		if got := bullets(srcs, lv); got != want {
@@ -200,10 +204,7 @@ func TestParseBullets(t *testing.T) {
 // TestHasCJKEveryRune checks hasCJK's byte shortcut against the plain rule
 // on every code point, alone and after ASCII and two-byte letters.
 func TestHasCJKEveryRune(t *testing.T) {
-	for r := rune(0); r <= unicode.MaxRune; r++ {
-		if r >= 0xD800 && r <= 0xDFFF {
-			continue
-		}
+	for r := range short.Runes() {
 		want := unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 		for _, s := range []string{string(r), "ab é " + string(r), string(r) + " x"} {
 			if got := hasCJK(s); got != want {
@@ -235,7 +236,7 @@ func keyPlain(s string) string {
 // TestKeyEveryRune checks Key against keyPlain on every code point between
 // other text, and on invalid UTF-8.
 func TestKeyEveryRune(t *testing.T) {
-	for r := rune(0); r <= unicode.MaxRune; r++ {
+	for r := range short.Runes() {
 		s := "Ab " + string(r) + "Z9" + string(r)
 		if got, want := Key(s), keyPlain(s); got != want {
 			t.Fatalf("Key(%q) = %q, want %q", s, got, want)

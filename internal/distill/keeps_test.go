@@ -108,3 +108,45 @@ func TestStatsByKind(t *testing.T) {
 		t.Errorf("keep level: kept %v dropped %v", st.Kept, st.Dropped)
 	}
 }
+
+// TestKeptBlockPriority: a priority fact an earlier block kept in a
+// bullet beside an observation stays live at every level when the block
+// is condensed again, and counts as one that must stay.
+func TestKeptBlockPriority(t *testing.T) {
+	srcs := []Source{
+		{Text: "- 2026-01-01 09:00 — Standup 3: Omar shipped change 3 to service-3. Omar is allergic to peanuts and carries an EpiPen.\n", Kept: true},
+		{Title: "## 2026-01-02 09:00 — Standup 4", Text: "## 2026-01-02 09:00 — Standup 4\n- Lena shipped change 4 to service-4.\n"},
+	}
+	const fact = "Omar is allergic to peanuts and carries an EpiPen."
+	for lv := 0; lv < Levels; lv++ {
+		bl, st := NewCache().DistillStats(srcs, lv)
+		if !strings.Contains(strings.Join(bl, "\n"), fact) {
+			t.Errorf("level %d dropped the kept health fact: %q", lv, bl)
+		}
+		if lv > 0 && st.Kept[KindPriority] == 0 {
+			t.Errorf("level %d does not count the kept health fact as priority: %+v", lv, st)
+		}
+	}
+	if mk := MustKeep(srcs); len(mk) != 1 || mk[0] != fact {
+		t.Errorf("MustKeep = %q", mk)
+	}
+}
+
+// TestBlockMergedByPeriod: an earlier block's month lines merge into
+// their quarter, then quarters into the year; the health fact stays its
+// own bullet until the year level, where it is written out on the line.
+func TestBlockMergedByPeriod(t *testing.T) {
+	kept := Source{Kept: true, Text: "- 2025-01 — 3 entries: A; B; C.\n- 2025-02 — 2 entries: D; E.\n- 2025-04 — 1 entry: F.\n" +
+		"- 2025-02-03 09:00 — Omar: Omar is allergic to peanuts and carries an EpiPen.\n- 2025-Q3 — 2 entries: G; H.\n"}
+	srcs := []Source{kept, entry("2025-09-01 09:00 — Misc", "- Looked at logs.\n")}
+	got := bullets(srcs, LevelQuarter)
+	want := "2025-Q1 — 5 entries: A; B; C; D; E.\n2025-Q2 — 1 entry: F.\n2025-02-03 09:00 — Omar: Omar is allergic to peanuts and carries an EpiPen.\n2025-Q3 — 3 entries: G; H; Misc."
+	if got != want {
+		t.Errorf("quarter level: got\n%s\nwant\n%s", got, want)
+	}
+	got = bullets(srcs, LevelYear)
+	want = "2025 — 10 entries. Kept: Omar is allergic to peanuts and carries an EpiPen."
+	if got != want {
+		t.Errorf("year level: got\n%s\nwant\n%s", got, want)
+	}
+}

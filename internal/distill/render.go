@@ -7,10 +7,11 @@ import (
 )
 
 // groupLineRE matches a bullet that folds entries: "2026-01 — 3 entries:
-// Title A; Title B; Title C." (LevelMonth, entries with nothing to keep) or
+// Title A; Title B; Title C." (LevelMonth, entries with nothing to keep;
+// "2026-Q1 — …" at LevelQuarter) or
 // "2025 — 14 entries. Kept: S1 S2" (LevelYear, every entry, the
 // statements that must stay written out).
-var groupLineRE = lazyre.New(`^(\d{4}-\d{2}|\d{4}|Undated) — (\d+) entr(?:y|ies)(?:: (.*?))?\.(?: Kept: (.*))?$`)
+var groupLineRE = lazyre.New(`^(\d{4}-\d{2}|\d{4}-Q[1-4]|\d{4}|Undated) — (\d+) entr(?:y|ies)(?:: (.*?))?\.(?: Kept: (.*))?$`)
 
 // group is one folded bullet being built.
 type group struct {
@@ -137,13 +138,21 @@ func (b *builtin) keptOf(it *item) []string {
 	return out
 }
 
-// label is the group an entry of month m (YYYY-MM, or "") folds into.
+// label is the group an entry of month m (YYYY-MM, or "") folds into,
+// or an earlier group line of period m (YYYY-MM, YYYY-Qn, YYYY) merges
+// into: its month below the quarter level, its quarter at it, its year
+// above.
 func (b *builtin) label(m string) string {
 	switch {
 	case m == "" || m == "Undated":
 		return "Undated"
 	case b.level >= LevelYear && len(m) >= 4:
 		return m[:4]
+	case b.level >= LevelQuarter && len(m) == 7 && m[5] != 'Q':
+		mo, _ := strconv.Atoi(m[5:])
+		if mo >= 1 && mo <= 12 {
+			return m[:4] + "-Q" + strconv.Itoa((mo+2)/3)
+		}
 	}
 	return m
 }
@@ -241,7 +250,7 @@ func (b *builtin) kept(s Source) {
 			b.items = append(b.items, it)
 			continue
 		}
-		it := &item{sep: pb.sep, head: pb.head, stated: pb.stated, keep: pb.stated && keepTextIn(pb.head, s.People), parent: s.Parent}
+		it := &item{sep: pb.sep, head: pb.head, stated: pb.stated, keep: pb.stated && keepTextIn(pb.head, s.People), prio: pb.stated && priorityTextIn(pb.head, s.People), parent: s.Parent}
 		if oneLine {
 			b.earlier[s.Parent+"\x00"+sameKey(pb.head)] = it
 		}
@@ -249,7 +258,7 @@ func (b *builtin) kept(s Source) {
 			it.addStamp(st)
 		}
 		for _, sn := range pb.parts {
-			it.parts = append(it.parts, &part{text: sn, keep: keepTextIn(sn, s.People), signal: true})
+			it.parts = append(it.parts, &part{text: sn, keep: keepTextIn(sn, s.People), prio: priorityTextIn(sn, s.People), signal: true})
 		}
 		for _, g := range nestedGroups(pb.nested) {
 			if g.code {
@@ -257,7 +266,7 @@ func (b *builtin) kept(s Source) {
 				continue
 			}
 			n := g.lines[0]
-			it.parts = append(it.parts, &part{nested: []string{n}, keep: keepTextIn(n, s.People), signal: true})
+			it.parts = append(it.parts, &part{nested: []string{n}, keep: keepTextIn(n, s.People), prio: priorityTextIn(n, s.People), signal: true})
 		}
 		it.index()
 		b.items = append(b.items, it)
@@ -295,7 +304,10 @@ func parseBullet(bl string) (p parsed, ok bool) {
 	return p, true
 }
 
-// keepText reports whether a statement must stay live.
+// keepText reports whether a statement must stay live: as for a unit of
+// an entry (unit.mustKeep), a decision or rule, or a priority fact — so a
+// health fact an earlier block kept stays live when the block is
+// condensed again.
 func keepText(s string) bool { return keepTextIn(s, false) }
 
 // keepTextIn is keepText for a statement about a person by its place
@@ -305,11 +317,21 @@ func keepTextIn(s string, people bool) bool {
 		return keepMarkRE().MatchString(s) // data, not a statement (see unit.proseKey), unless marked
 	}
 	k := withoutChatter(Key(s))
-	if keepMarkRE().MatchString(s) || has(k, classKeep) {
-		return true
+	return keepMarkRE().MatchString(s) || has(k, classKeep) || priorityTextIn(s, people)
+}
+
+// priorityText reports whether a statement is a priority fact (health and
+// safety, a person's attributes), as unit.priority does for an entry's.
+func priorityText(s string) bool { return priorityTextIn(s, false) }
+
+// priorityTextIn is priorityText for a statement about a person by its
+// place (people: see Source.People).
+func priorityTextIn(s string, people bool) bool {
+	if len(s) > maxProseLine {
+		return false
 	}
 	u := &unit{kind: unitText, lines: []string{s}, key: Key(s), people: people}
-	return u.priorityKey(k)
+	return u.priorityKey(withoutChatter(u.key))
 }
 
 // splitBullets cuts a block body into bullets: a "- " line and the

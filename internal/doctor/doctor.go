@@ -288,6 +288,19 @@ func (d *diagnosis) stores() {
 			Details: []string{"the agent neither reads MEMORY.md nor is told to keep memory; what the store holds is never recalled"},
 			Command: "turn it on where it was turned off: unset $" + store.DisableAutoMemoryVar + ", or remove \"autoMemoryEnabled\": false from the settings file named"})
 	}
+	if loc.IndexSkipped != "" {
+		// Not a defect in itself: the session keeps memory in the stores
+		// it mounts. What it no longer gets is this store's index.
+		f := Finding{Area: AreaStore, Status: StatusInfo,
+			Summary: loc.StoresNote(),
+			Details: []string{loc.IndexSkipped + ": what this store's MEMORY.md points to is not in the session's prompt"},
+			Command: "unset $" + store.MemoryStoresVar + " for sessions that should load this store's MEMORY.md"}
+		if loc.MemoryStoresError != "" {
+			f.Status = StatusProblem
+			f.Command = "fix $" + store.MemoryStoresVar + " (" + loc.MemoryStoresError + ") or unset it"
+		}
+		d.add(f)
+	}
 	var split []string
 	entries := 0
 	for _, r := range d.opt.Related {
@@ -369,7 +382,13 @@ func (d *diagnosis) load() {
 	d.r.PastCut = len(res.PastCut)
 	cmd := "memcompact load " + quote(d.opt.Index)
 	if !res.Cut {
-		d.add(Finding{Area: AreaLoad, Status: StatusOK, Summary: fmt.Sprintf("loads whole: %d of %d lines, %s of %s characters, as Claude Code counts them", res.LinesTotal, res.LineLimit, textfile.N0(res.UnitsTotal), textfile.N0(res.UnitLimit))})
+		f := Finding{Area: AreaLoad, Status: StatusOK, Summary: fmt.Sprintf("loads whole: %d of %d lines, %s of %s characters, as Claude Code counts them", res.LinesTotal, res.LineLimit, textfile.N0(res.UnitsTotal), textfile.N0(res.UnitLimit))}
+		// The figures are the file's; a session here may load none of it.
+		if loc := d.opt.Location; loc != nil && (loc.MemoryOff != "" || loc.IndexSkipped != "") {
+			f.Status = StatusInfo
+			f.Summary = "would load whole" + strings.TrimPrefix(f.Summary, "loads whole") + "; but this project's sessions load none of it (see the store area)"
+		}
+		d.add(f)
 		return
 	}
 	var det []string

@@ -10,9 +10,7 @@ import (
 // later runs f as if d had passed since now.
 func later(t *testing.T, d time.Duration) {
 	t.Helper()
-	real := now
-	now = func() int64 { return real() + int64(d) }
-	t.Cleanup(func() { now = real })
+	t.Cleanup(Later(d))
 }
 
 func TestMemo(t *testing.T) {

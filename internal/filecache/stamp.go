@@ -52,6 +52,16 @@ func (s Stamp) settled(recorded int64) bool {
 // now is the recording time; a variable so tests can age records.
 var now = func() int64 { return time.Now().UnixNano() }
 
+// Later makes every record from here on as if d had passed, and returns
+// the function that undoes it: a test outside this package settles the
+// files it just wrote (see racyWindow) without sleeping through the
+// window. Only for tests, and never while another goroutine records.
+func Later(d time.Duration) (undo func()) {
+	real := now
+	now = func() int64 { return real() + int64(d) }
+	return func() { now = real }
+}
+
 // BuildStamp identifies the code of the running executable, for callers
 // whose cached results could differ between builds of memcompact: with it
 // in their version, a rebuilt or upgraded binary never trusts an older

@@ -187,6 +187,13 @@ func sessionStart(ctx context.Context, req Request, in *hookjson.Input, res *Res
 		res.note("memory is off (%s): Claude Code loads no memory in this session, so memcompact gives the agent no note", why)
 		return
 	}
+	// A session that mounts memory stores loads no MEMORY.md from disk:
+	// a note on this store's index would speak of text the agent never
+	// sees. The guard still judges writes into the stores' folders.
+	if loc := store.Locate(req.Getenv, req.Home, cwd, store.Options{LookupEnv: req.LookupEnv}); loc.IndexSkipped != "" {
+		res.note("%s; Claude Code loads no MEMORY.md in this session, so memcompact gives the agent no note", loc.StoresNote())
+		return
+	}
 	_, indexPath, _, err := store.FindIndexWith(req.Getenv, req.Home, cwd, store.Options{LookupEnv: req.LookupEnv})
 	if err != nil {
 		res.note("%v; nothing to report", err)

@@ -413,3 +413,24 @@ func TestSessionStartStatsEachFileOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionStartWithMemoryStores: a session that mounts memory stores
+// loads no MEMORY.md, so the store whose index would get a note (a
+// hookless subject) gets none; the user is told why, naming the stores.
+// Without the variable the same store gets its note.
+func TestSessionStartWithMemoryStores(t *testing.T) {
+	f := newFixture(t)
+	bare := "# Memory\n\n## Feedback\n- [Race](feedback_race.md)\n"
+	if err := os.WriteFile(filepath.Join(f.store, "MEMORY.md"), []byte(bare), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.env[store.MemoryStoresVar] = `[{"path":"/stores/team-a"}]`
+	res := f.run(t, EventSessionStart, f.start("a"))
+	if res.Context != "" || !strings.Contains(strings.Join(res.Notes, "\n"), "memory stores mounted: team-a") {
+		t.Errorf("with memory stores mounted: context %q, notes %q", res.Context, res.Notes)
+	}
+	delete(f.env, store.MemoryStoresVar)
+	if res := f.run(t, EventSessionStart, f.start("b")); !strings.Contains(res.Context, "memcompact") {
+		t.Errorf("without memory stores the hookless subject gets no note: %q", res.Context)
+	}
+}

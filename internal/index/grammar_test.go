@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/memcompact/memcompact/internal/testshared/short"
 )
 
 // ws is the whitespace class of .NET regular expressions, as the patterns
@@ -24,10 +25,7 @@ var (
 
 // TestWSAsPattern: isWS is the pattern's class, rune for rune.
 func TestWSAsPattern(t *testing.T) {
-	for r := rune(0); r <= utf8.MaxRune; r++ {
-		if !utf8.ValidRune(r) {
-			continue
-		}
+	for r := range short.Runes() {
 		if got, want := isWS(r), wsOracle.MatchString(string(r)); got != want {
 			t.Fatalf("isWS(%U) = %v, the pattern says %v", r, got, want)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/crashpoint"
+	"github.com/memcompact/memcompact/internal/testshared/short"
 )
 
 // The torture tests run a snapshot or an undo in a child process (this
@@ -24,7 +25,7 @@ func TestMain(m *testing.M) {
 	if op := os.Getenv(childEnv); op != "" {
 		os.Exit(child(op))
 	}
-	os.Exit(m.Run())
+	short.RunInMemory(m)
 }
 
 // child runs one operation: "snapshot STORE DATA" or "undo STORE DATA SNAP".

@@ -6,7 +6,7 @@ import store "github.com/memcompact/memcompact/internal/store"
 // both return the same object. Result's fields are inlined.
 type Report struct {
 	SchemaVersion int    `json:"schema_version"` // 1
-	Outcome       string `json:"result"`         // "whole", "cut", "hidden" or "off" (memory switched off)
+	Outcome       string `json:"result"`         // "whole", "cut", "hidden", "off" (memory switched off) or "stores" (memory stores mounted: no MEMORY.md loads)
 	Index         string `json:"index"`          // the index path as given
 	Result
 	SubjectsPastCut int `json:"subjects_past_cut"`
@@ -34,6 +34,8 @@ func NewReport(index string, r Result) Report {
 	switch {
 	case r.MemoryOff != "":
 		out.Outcome = "off"
+	case r.IndexSkipped != "":
+		out.Outcome = "stores"
 	case r.Cut:
 		out.Outcome = "cut"
 	case r.Lost():

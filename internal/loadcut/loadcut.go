@@ -131,6 +131,10 @@ type Result struct {
 	// switched off by a setting or the environment; see
 	// store.MemoryOff): nothing loads, whatever the limits.
 	MemoryOff string `json:"memory_off,omitempty"`
+	// IndexSkipped says why the session loads none of this MEMORY.md
+	// although memory is on (CLAUDE_MEMORY_STORES is set; see
+	// store.Location.IndexSkipped): nothing of it loads.
+	IndexSkipped string `json:"index_skipped,omitempty"`
 	// TooLarge is set when the file is over MaxBytes and nothing loads.
 	TooLarge bool `json:"too_large,omitempty"`
 	// Warning is the line Claude Code appends to a cut index.
@@ -171,6 +175,18 @@ func ComputeGiven(text string, lines, units int) Result {
 // nothing loads.
 func (r Result) switchOff(why string) Result {
 	r.MemoryOff = why
+	return r.nothingLoads()
+}
+
+// skipIndex is r for a session that loads no MEMORY.md while memory is
+// on (memory stores mounted): the totals stay, and nothing loads.
+func (r Result) skipIndex(why string) Result {
+	r.IndexSkipped = why
+	return r.nothingLoads()
+}
+
+// nothingLoads is r with nothing of the index loaded.
+func (r Result) nothingLoads() Result {
 	r.LinesLoaded, r.UnitsLoaded, r.CRLFFolded = 0, 0, 0
 	r.Text, r.Warning, r.Escaped = "", "", 0
 	return r

@@ -35,7 +35,7 @@ type Outcome struct {
 // Status is clean when everything loads, defects when anything is cut or
 // hidden, or when memory is switched off (nothing loads).
 func (o *Outcome) Status() outcome.Status {
-	if o.Result.Lost() || o.Result.MemoryOff != "" {
+	if o.Result.Lost() || o.Result.MemoryOff != "" || o.Result.IndexSkipped != "" {
 		return outcome.Defects
 	}
 	return outcome.Clean
@@ -102,8 +102,12 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 // no memory (memory switched off). An index named on the command line is
 // judged as a file, whatever this project's sessions do.
 func offIf(o *Outcome) *Outcome {
-	if o.Store != nil && o.Store.MemoryOff != "" {
+	switch {
+	case o.Store == nil:
+	case o.Store.MemoryOff != "":
 		o.Result = o.Result.switchOff(o.Store.MemoryOff)
+	case o.Store.IndexSkipped != "":
+		o.Result = o.Result.skipIndex(o.Store.IndexSkipped)
 	}
 	return o
 }

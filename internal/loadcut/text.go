@@ -15,6 +15,16 @@ func (o *Outcome) WriteText(out io.Writer) error {
 	indexPath, r := o.Index, o.Result
 	if r.MemoryOff != "" {
 		fmt.Fprintf(w, "RESULT: memory is off: Claude Code loads no memory here (%s)\n", r.MemoryOff)
+	} else if r.IndexSkipped != "" {
+		fmt.Fprintf(w, "RESULT: memory stores mounted: this MEMORY.md does not load (%s)\n", r.IndexSkipped)
+		if o.Store != nil {
+			for _, m := range o.Store.MemoryStores {
+				fmt.Fprintf(w, "store %s (%s, %s): %s: %s\n", m.Mount, m.Scope, m.Mode, m.Dir, m.Gives)
+			}
+			if o.Store.MemoryStoresError != "" {
+				fmt.Fprintf(w, "store: none mounted: Claude Code rejects the value (%s)\n", o.Store.MemoryStoresError)
+			}
+		}
 	} else if r.Cut {
 		fmt.Fprintln(w, "RESULT: cut")
 	} else if r.Lost() {
@@ -48,6 +58,8 @@ func (o *Outcome) WriteText(out io.Writer) error {
 	switch {
 	case r.MemoryOff != "":
 		fmt.Fprintln(w, "off: none of the index loads, whatever its size; the limits below would apply with memory on")
+	case r.IndexSkipped != "":
+		fmt.Fprintln(w, "stores: none of the index loads, whatever its size; the limits above apply once $CLAUDE_MEMORY_STORES is unset")
 	}
 	switch r.Limit {
 	case LimitSize:

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/testshared/short"
 )
 
 // TestMain lets the test binary act as a second process that holds a lock
@@ -28,7 +29,7 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Minute)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	short.RunInMemory(m)
 }
 
 func TestLockRefusesWhileHeldAndNamesHolder(t *testing.T) {

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/policy"
+	"github.com/memcompact/memcompact/internal/testshared/short"
 )
 
 // alnumRune is the rule alnumAt implements: lower the rune as
@@ -58,10 +58,7 @@ func shortPhraseByRune(s string) (string, bool) {
 // TestAlnumEveryRune: alnumAt keeps exactly the characters that lower to
 // a-z or 0-9, and gives the letter they lower to.
 func TestAlnumEveryRune(t *testing.T) {
-	for r := rune(0); r <= utf8.MaxRune; r++ {
-		if !utf8.ValidRune(r) {
-			continue
-		}
+	for r := range short.Runes() {
 		s := string(r)
 		c, size := alnumAt(s, 0)
 		if want := alnumRune(r); (c != 0) != want || want && (rune(c) != policy.LowerInvariantRune(r) || size != len(s)) {

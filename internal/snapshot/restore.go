@@ -143,7 +143,7 @@ func Restore(ctx context.Context, req RestoreRequest) (*RestoreResult, error) {
 		if err != nil {
 			return res, budget.IOFailure(err)
 		}
-		if safety, err = Take(snapDir, rel, safety, cur.Raw, req.Today, req.Now); err != nil {
+		if safety, err = TakeStored(snapDir, rel, safety, cur.Raw, req.Today, req.Now); err != nil {
 			e := budget.IOFailure(err)
 			e.Msg = fmt.Sprintf("safety snapshot of %s: %v; nothing was restored", rel, err)
 			return res, e
@@ -177,13 +177,19 @@ func readSnapshot(root, snapDir, arg string) (string, *textfile.File, error) {
 	if err != nil || !strings.HasPrefix(rel, prefix) || strings.Contains(strings.TrimPrefix(rel, prefix), "/") {
 		return "", nil, outcome.Refuse(ReasonNoSnapshot, "%s is not a snapshot in %s", arg, budget.SnapshotsRel)
 	}
-	snap, err := textfile.Read(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := textfile.Read(path); errors.Is(err, fs.ErrNotExist) {
 		return "", nil, outcome.Refuse(ReasonNoSnapshot, "no snapshot %s in %s", filepath.Base(path), budget.SnapshotsRel)
-	}
-	if err != nil {
+	} else if err != nil {
 		return "", nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonNoSnapshot, Msg: err.Error(), Err: err}
 	}
+	// A snapshot stored as the changes from an earlier one is rebuilt and
+	// checked against its digest; one that does not rebuild is damaged.
+	raw, err := Read(path)
+	if err != nil {
+		return "", nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonDamaged, File: rel,
+			Msg: fmt.Sprintf("%v; nothing was restored", err), Err: err}
+	}
+	snap := textfile.FromBytes(path, raw)
 	// memcompact never writes an empty snapshot (an empty file is never
 	// compacted), so an empty one is debris of a crash or a foreign tool:
 	// restoring it would empty the file.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -135,5 +136,68 @@ func TestCatalog(t *testing.T) {
 	}
 	if _, err := Catalog(context.Background(), CatalogRequest{Root: root, File: "/elsewhere/x.md"}); outcome.ReasonOf(err) != budget.ReasonOutsideRoot {
 		t.Errorf("a file outside the root: %v", err)
+	}
+}
+
+// TestRestoreStored restores from both formats on disk: a plain snapshot
+// (every snapshot an older memcompact wrote, and the first of a file) and
+// one stored as the changes from it, byte for byte; a delta whose base is
+// gone is refused as damaged with the file untouched.
+func TestRestoreStored(t *testing.T) {
+	today := time.Date(2026, 12, 2, 0, 0, 0, 0, time.Local)
+	v1 := "# Main\r\n\r\n" + strings.Repeat("## 2026-01-01 — an entry long enough to be copied\r\n- a fact\r\n\r\n", 30)
+	v2 := v1 + "## 2026-12-01 — added\r\n- Omar is allergic to peanuts.\r\n"
+	cur := "# Main\r\n\r\nnow\r\n"
+	root := newRoot(t, map[string]string{"main/main-memory.md": cur, "compaction/snapshots/main-memory-2026-11-30.md": v1})
+	dir := filepath.Join(root, "compaction", "snapshots")
+	now := today.Add(9 * time.Hour)
+	want, _ := Next(dir, "main/main-memory.md", today, now)
+	p, err := TakeStored(dir, "main/main-memory.md", want, []byte(v2), today, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(p)
+	if _, ok := parseDelta(raw); !ok || len(raw) > len(v2)/3 {
+		t.Fatalf("the second snapshot is not stored as changes (%d bytes for %d):\n%s", len(raw), len(v2), raw)
+	}
+	if !strings.Contains(string(raw), "- Omar is allergic to peanuts.\r\n") {
+		t.Error("a delta does not hold its added lines as written")
+	}
+	list, _ := List(dir, "main-memory")
+	if len(list) != 2 || list[1].Bytes != int64(len(v2)) || list[1].Stored != int64(len(raw)) || list[1].Delta != "main-memory-2026-11-30.md" {
+		t.Errorf("List = %+v", list)
+	}
+	for _, tt := range []struct{ snap, want string }{{filepath.Base(p), v2}, {"main-memory-2026-11-30.md", v1}} {
+		res, err := Restore(context.Background(), RestoreRequest{Root: root, Snapshot: tt.snap, Confirmed: true, Today: today, Now: now.Add(time.Hour)})
+		if err != nil {
+			t.Fatalf("restore %s: %v", tt.snap, err)
+		}
+		if got, _ := os.ReadFile(filepath.Join(root, "main", "main-memory.md")); string(got) != tt.want {
+			t.Errorf("restored from %s: %q", tt.snap, got)
+		}
+		if res.SafetySnapshot == "" {
+			t.Fatal("no safety snapshot")
+		}
+		if b, err := Read(filepath.Join(root, filepath.FromSlash(res.SafetySnapshot))); err != nil || len(b) == 0 {
+			t.Errorf("the safety snapshot does not read back: %v", err)
+		}
+		now = now.Add(2 * time.Hour)
+	}
+	show, err := Catalog(context.Background(), CatalogRequest{Root: root, Show: filepath.Base(p)})
+	if err != nil || show.Content != v2 {
+		t.Errorf("--show = %+v, %v", show, err)
+	}
+	// The base gone: the delta is damaged, and restore says so.
+	before, _ := os.ReadFile(filepath.Join(root, "main", "main-memory.md"))
+	os.Remove(filepath.Join(dir, "main-memory-2026-11-30.md"))
+	_, err = Restore(context.Background(), RestoreRequest{Root: root, Snapshot: filepath.Base(p), Confirmed: true, Today: today, Now: now})
+	if outcome.ReasonOf(err) != ReasonDamaged {
+		t.Errorf("a delta without its base: %v", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(root, "main", "main-memory.md")); string(after) != string(before) {
+		t.Error("a refused restore changed the file")
+	}
+	if l, _ := List(dir, "main-memory"); l[0].Damaged == "" {
+		t.Errorf("List does not say the delta is damaged: %+v", l[0])
 	}
 }

@@ -99,6 +99,47 @@ func Take(dir, file, want string, data []byte, today, now time.Time) (string, er
 	return "", fmt.Errorf("%s: could not find a free snapshot name", dir)
 }
 
+// TakeStored is Take for a compaction's snapshot, stored by content: as
+// the changes from the newest snapshot of the same base name when that is
+// much smaller (see delta.go), else as a plain copy. Either way the file is
+// read back and rebuilt to data's digest before it is trusted; a snapshot
+// that does not rebuild is removed and the error says so, so the caller
+// leaves its file unchanged.
+func TakeStored(dir, file, want string, data []byte, today, now time.Time) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	base := ""
+	if l, err := List(dir, Base(file)); err == nil && len(l) > 0 {
+		base = l[len(l)-1].Name
+	}
+	r := NewReader(dir)
+	stored := r.encodeFor(base, data)
+	p := want
+	for try := 0; try < 5; try++ {
+		err := atomicfile.CreateExclusive(p, stored)
+		if errors.Is(err, fs.ErrExist) {
+			if p, err = Next(dir, file, today, now); err != nil {
+				return "", err
+			}
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		back, err := NewReader(dir).Read(filepath.Base(p))
+		if err != nil || textfile.Digest(back) != textfile.Digest(data) {
+			os.Remove(p)
+			if err == nil {
+				err = fmt.Errorf("it does not read back as the file's bytes")
+			}
+			return "", fmt.Errorf("%s: the snapshot written cannot be trusted (%v); it was removed", filepath.Base(p), err)
+		}
+		return p, nil
+	}
+	return "", fmt.Errorf("%s: could not find a free snapshot name", dir)
+}
+
 // Info describes one snapshot.
 type Info struct {
 	Path    string    `json:"path"`
@@ -109,6 +150,12 @@ type Info struct {
 	Version int       `json:"version,omitempty"`
 	Bytes   int64     `json:"bytes"`
 	Lines   int       `json:"lines"`
+	// Stored is what the snapshot costs on disk: Bytes for a plain copy,
+	// less for one stored as the changes from an earlier snapshot (Delta
+	// names it). Damaged says why a snapshot cannot be rebuilt.
+	Stored  int64  `json:"stored_bytes"`
+	Delta   string `json:"delta_of,omitempty"`
+	Damaged string `json:"damaged,omitempty"`
 }
 
 var nameRE = lazyre.New(`^(.+)-(\d{4}-\d{2}-\d{2})(?:-(\d{6}))?(?:-v(\d+))?\.md$`)
@@ -145,6 +192,7 @@ func List(dir, base string) ([]Info, error) {
 		return nil, err
 	}
 	var out []Info
+	r := NewReader(dir)
 	for _, e := range ents {
 		b, t, hasTime, v, ok := ParseName(e.Name())
 		if !ok || (base != "" && b != base) || !e.Type().IsRegular() {
@@ -153,9 +201,6 @@ func List(dir, base string) ([]Info, error) {
 		in := Info{Path: filepath.Join(dir, e.Name()), Name: e.Name(), Base: b, Taken: t, Version: v, Date: t.Format("2006-01-02")}
 		if hasTime {
 			in.Date = t.Format("2006-01-02 15:04:05")
-		}
-		if f, err := textfile.Read(in.Path); err == nil {
-			in.Bytes, in.Lines = int64(len(f.Raw)), len(textfile.Lines(f.Text))
 		}
 		out = append(out, in)
 	}
@@ -169,6 +214,19 @@ func List(dir, base string) ([]Info, error) {
 		}
 		return a.Version < b.Version
 	})
+	// Read oldest first, so each delta's base is rebuilt once.
+	for i := range out {
+		in := &out[i]
+		e := r.read(in.Name, 0)
+		if e.err != nil {
+			if _, err := os.Lstat(in.Path); err == nil {
+				in.Damaged = e.err.Error()
+			}
+			continue
+		}
+		f := textfile.FromBytes(in.Path, e.data)
+		in.Bytes, in.Lines, in.Stored, in.Delta = int64(len(f.Raw)), len(textfile.Lines(f.Text)), int64(e.stored), e.base
+	}
 	return out, nil
 }
 

@@ -34,9 +34,18 @@ func (r *RestoreResult) WriteText(w io.Writer) {
 // bytes), or that there are none (of the file asked about).
 func (res *CatalogResult) WriteText(w io.Writer) {
 	switch {
+	case res.Shown != "":
+		io.WriteString(w, res.Content)
 	case len(res.Snapshots) > 0:
 		for _, s := range res.Snapshots {
-			fmt.Fprintf(w, "%s  %s  %d lines  %d bytes\n", s.Path, s.Date, s.Lines, s.Bytes)
+			fmt.Fprintf(w, "%s  %s  %d lines  %d bytes", s.Path, s.Date, s.Lines, s.Bytes)
+			switch {
+			case s.Damaged != "":
+				fmt.Fprintf(w, "  DAMAGED: %s", s.Damaged)
+			case s.Delta != "":
+				fmt.Fprintf(w, "  (stored as %d bytes of changes from %s)", s.Stored, s.Delta)
+			}
+			fmt.Fprintln(w)
 		}
 	case res.File != "":
 		fmt.Fprintf(w, "No snapshots of %s.\n", res.File)

@@ -11,11 +11,18 @@ import (
 // false value: 0, false, no, off), whatever the settings say.
 const DisableAutoMemoryVar = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
 
+// RestrictedVar starts a restricted Claude Code session (as the
+// --restricted flag does): no settings file is read and memory is off.
+const RestrictedVar = "CLAUDE_CODE_RESTRICTED"
+
 // MemoryOff says why a Claude Code session started in cwd loads no memory
 // at all (no MEMORY.md, no memory instructions), or "" when memory is on.
-// It follows the 2.1.x client: a true CLAUDE_CODE_DISABLE_AUTO_MEMORY
-// switches memory off and a false one forces it on; CLAUDE_CODE_SIMPLE
-// (bare mode) and CLAUDE_CODE_SAFE_MODE switch it off, as does
+// It follows the 2.1.x client (2.1.332's order): safe mode
+// (CLAUDE_CODE_SAFE_MODE) and a restricted session (CLAUDE_CODE_RESTRICTED)
+// switch memory off whatever else is set; then a true
+// CLAUDE_CODE_DISABLE_AUTO_MEMORY switches it off and a false one forces
+// it on; CLAUDE_CODE_SIMPLE
+// (bare mode) switches it off, as does
 // CLAUDE_CODE_REMOTE without a remote memory directory or a cowork
 // override; otherwise the setting autoMemoryEnabled decides, read from
 // the highest settings level that sets it to a boolean (policy, --settings,
@@ -23,12 +30,16 @@ const DisableAutoMemoryVar = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
 func MemoryOff(getenv func(string) string, home, cwd string, o Options) string {
 	v, _ := o.lookup(getenv, DisableAutoMemoryVar)
 	switch {
+	// Safe mode and a restricted session come first: the client checks
+	// them before the variable, so a false one does not force memory on.
+	case envTrue(getenv("CLAUDE_CODE_SAFE_MODE")):
+		return "$CLAUDE_CODE_SAFE_MODE (safe mode)"
+	case envTrue(getenv(RestrictedVar)):
+		return "$" + RestrictedVar + " (a restricted session: no settings, no memory)"
 	case envTrue(v):
 		return "$" + DisableAutoMemoryVar + "=" + v
 	case envFalse(v):
 		return ""
-	case envTrue(getenv("CLAUDE_CODE_SAFE_MODE")):
-		return "$CLAUDE_CODE_SAFE_MODE (safe mode)"
 	case envTrue(getenv("CLAUDE_CODE_SIMPLE")):
 		return "$CLAUDE_CODE_SIMPLE (bare mode)"
 	case getenv("CLAUDE_CODE_REMOTE") != "" && getenv("CLAUDE_CODE_REMOTE_MEMORY_DIR") == "" && getenv(RuleCoworkOverride) == "":

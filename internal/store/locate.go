@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,11 +59,30 @@ type Location struct {
 	// MemoryOff); "" when memory is on.
 	MemoryOff string `json:"memory_off,omitempty"`
 	// MemoryStores are the stores CLAUDE_MEMORY_STORES names, as the
-	// client parses them; MemoryStoresError is why it rejects the value.
-	// While the variable is set the client does not load this store's
-	// MEMORY.md (see MemoryStoresVar).
-	MemoryStores      []MemoryStore `json:"memory_stores,omitempty"`
-	MemoryStoresError string        `json:"memory_stores_error,omitempty"`
+	// client parses them, placed where it mounts them (see Mounts);
+	// MemoryStoresError is why it rejects the value and mounts none.
+	MemoryStores      []Mount `json:"memory_stores,omitempty"`
+	MemoryStoresError string  `json:"memory_stores_error,omitempty"`
+	// IndexSkipped says why a session here loads no MEMORY.md although
+	// memory is on: CLAUDE_MEMORY_STORES is set (parsed or not). "" when
+	// the index loads.
+	IndexSkipped string `json:"index_skipped,omitempty"`
+}
+
+// StoresNote says in one line what the memory stores a session mounts
+// give it: "memory stores mounted: ..." naming each, or why none are.
+func (l *Location) StoresNote() string {
+	if l.IndexSkipped == "" {
+		return ""
+	}
+	if l.MemoryStoresError != "" {
+		return "no memory store mounted: Claude Code rejects $" + MemoryStoresVar + " (" + l.MemoryStoresError + "), yet loads no MEMORY.md while it is set"
+	}
+	var parts []string
+	for _, m := range l.MemoryStores {
+		parts = append(parts, fmt.Sprintf("%s (%s, %s, %s): %s", m.Mount, m.Scope, m.Mode, m.Dir, m.Gives))
+	}
+	return "memory stores mounted: " + strings.Join(parts, "; ")
 }
 
 // IndexContentVar is the environment variable whose value, when set,
@@ -135,15 +155,13 @@ func Locate(getenv func(string) string, home, cwd string, o Options) Location {
 		l.IndexFrom, l.IndexContent = IndexContentVar, &v
 	}
 	l.MemoryOff = MemoryOff(getenv, home, cwd, o)
-	if v := getenv(MemoryStoresVar); strings.TrimSpace(v) != "" {
+	if v := getenv(MemoryStoresVar); strings.TrimSpace(v) != "" && l.MemoryOff == "" {
 		stores, err := MemoryStores(getenv)
-		l.MemoryStores = stores
 		if err != nil {
 			l.MemoryStoresError = err.Error()
 		}
-		if l.MemoryOff == "" {
-			l.MemoryOff = "$" + MemoryStoresVar + " is set: Claude Code mounts the stores it names and does not load this MEMORY.md"
-		}
+		l.MemoryStores = Mounts(stores, l.Dir)
+		l.IndexSkipped = "$" + MemoryStoresVar + " is set: Claude Code loads no MEMORY.md from disk in this project's sessions"
 	}
 	return l
 }

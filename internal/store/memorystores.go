@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/lazyre"
@@ -11,8 +12,12 @@ import (
 // MemoryStoresVar names the memory stores (team memory) a Claude Code
 // session mounts. While it holds anything but blanks, the client does not
 // load the project's auto-memory MEMORY.md at session start, whether or
-// not its value parses.
+// not its value parses (checked against 2.1.332).
 const MemoryStoresVar = "CLAUDE_MEMORY_STORES"
+
+// TeamDir is the folder of the auto-memory directory under which the
+// client mounts each team-scoped store, one folder per mount name.
+const TeamDir = "team"
 
 // MemoryStore is one store CLAUDE_MEMORY_STORES names, as the client
 // reads it: a bare string is a read-write team store; an object may set
@@ -24,11 +29,17 @@ type MemoryStore struct {
 	Mode  string `json:"mode"`
 	Scope string `json:"scope"`
 	Mount string `json:"mount"`
+	// PromptIndex is the store's index file, relative to the store: the
+	// client fetches it from the memory service (never from disk) into the
+	// prompt, and only while memory sync is on for a claude.ai
+	// organization.
+	PromptIndex string `json:"prompt_index,omitempty"`
 }
 
 var (
 	mountRE    = lazyre.New(`^[A-Za-z0-9_-]+$`)
 	notMountRE = lazyre.New(`[^A-Za-z0-9_-]`)
+	segmentRE  = lazyre.New(`^[A-Za-z0-9._-]+$`)
 )
 
 // MemoryStores parses CLAUDE_MEMORY_STORES as the 2.1.x client does. It
@@ -55,15 +66,22 @@ func MemoryStores(getenv func(string) string) ([]MemoryStore, error) {
 			s.Path = path
 		} else {
 			var o struct {
-				Path  *string `json:"path"`
-				Mode  *string `json:"mode"`
-				Scope *string `json:"scope"`
-				Mount *string `json:"mount"`
+				Path        *string `json:"path"`
+				Mode        *string `json:"mode"`
+				Scope       *string `json:"scope"`
+				Mount       *string `json:"mount"`
+				PromptIndex *string `json:"promptIndex"`
 			}
 			if err := json.Unmarshal(r, &o); err != nil || o.Path == nil {
 				return nil, fmt.Errorf("%s[%d] is neither a path nor an object with a path", MemoryStoresVar, i)
 			}
 			s.Path = *o.Path
+			if o.PromptIndex != nil {
+				if !safeRelPath(*o.PromptIndex) {
+					return nil, fmt.Errorf("%s[%d]: promptIndex %q: each segment must match [A-Za-z0-9._-]+ and be neither \".\" nor \"..\" (it names a file inside the store)", MemoryStoresVar, i, *o.PromptIndex)
+				}
+				s.PromptIndex = *o.PromptIndex
+			}
 			if o.Mode != nil {
 				if *o.Mode != "rw" && *o.Mode != "ro" {
 					return nil, fmt.Errorf("%s[%d]: mode %q is not rw or ro", MemoryStoresVar, i, *o.Mode)
@@ -82,6 +100,9 @@ func MemoryStores(getenv func(string) string) ([]MemoryStore, error) {
 				}
 				s.Mount = *o.Mount
 			}
+		}
+		if !serverPath(s.Path) {
+			return nil, fmt.Errorf("%s[%d]: path %q must be path-absolute and must not override the host", MemoryStoresVar, i, s.Path)
 		}
 		if s.Mount == "" {
 			m, err := mountOf(s.Path)
@@ -103,6 +124,127 @@ func MemoryStores(getenv func(string) string) ([]MemoryStore, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// serverPath is the client's test of a store's path, which names the
+// store on the memory service: absolute ("/..."), and not a
+// scheme-relative reference ("//host/...", "/\\host") that would name
+// another host.
+func serverPath(p string) bool {
+	return strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "//") && !strings.HasPrefix(p, `/\`)
+}
+
+// safeRelPath is the client's test of a promptIndex: "/"-separated
+// segments of [A-Za-z0-9._-], none "." or "..".
+func safeRelPath(p string) bool {
+	if p == "" {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if !segmentRE().MatchString(seg) || seg == "." || seg == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// Mount is a store CLAUDE_MEMORY_STORES names, placed where the client
+// mounts it on disk, with what a session started with it gets of it.
+type Mount struct {
+	MemoryStore
+	// Dir is the store's local folder: the auto-memory directory itself
+	// for the user-scoped store, TeamDir/MOUNT inside it for a team store.
+	Dir string `json:"dir"`
+	// WriteDir is the folder the session's memory prompt tells the agent
+	// to write to: a read-write team store's folder, or the folder of its
+	// promptIndex (as the client derives it); "" when the prompt names
+	// none for writing.
+	WriteDir string `json:"write_dir,omitempty"`
+	// Gives says in words what the session gets of the store.
+	Gives string `json:"gives"`
+}
+
+// Mounts places the stores the client mounts for a session whose
+// auto-memory directory is memDir, and says what each gives the session,
+// as Claude Code 2.1.332 builds its memory prompt with an API key (no
+// claude.ai memory sync): no index is loaded from disk for any of them;
+// the read-write team stores' folders are named for writing, the
+// read-only ones as read-only; with no read-write user-scoped store there
+// is no private memory folder at all.
+func Mounts(stores []MemoryStore, memDir string) []Mount {
+	hasTeam, userRW := false, false
+	for _, s := range stores {
+		hasTeam = hasTeam || s.Scope == "team"
+		userRW = userRW || (s.Scope == "user" && s.Mode == "rw")
+	}
+	var out []Mount
+	for _, s := range stores {
+		m := Mount{MemoryStore: s}
+		switch {
+		case s.Scope == "user":
+			m.Dir = memDir
+			switch {
+			case s.Mode == "rw":
+				m.WriteDir = memDir
+				m.Gives = "this project's own memory folder, named for writing; its MEMORY.md does not load"
+			case hasTeam:
+				m.Gives = "nothing: the prompt names only the team stores"
+			default:
+				m.Gives = "this project's own memory folder, read-only; its MEMORY.md does not load"
+			}
+		case s.Mode == "ro":
+			m.Dir = filepath.Join(memDir, TeamDir, s.Mount)
+			m.Gives = "its folder, named read-only (the agent is told not to write there)"
+		default:
+			m.Dir = filepath.Join(memDir, TeamDir, s.Mount)
+			m.WriteDir = m.Dir
+			if sub := promptIndexDir(s.PromptIndex); sub != "" {
+				m.WriteDir = filepath.Join(m.Dir, filepath.FromSlash(sub))
+			}
+			m.Gives = "its folder, named for writing (shared with the team)"
+			if !userRW {
+				m.Gives += "; the session has no private memory folder"
+			}
+		}
+		if s.PromptIndex != "" {
+			m.Gives += "; its index " + s.PromptIndex + " reaches the prompt only from the memory service, while memory sync is on for a claude.ai organization, never from disk"
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// promptIndexDir is the folder of a promptIndex the client names for
+// writing: the part before its last "/", or "" when it has none or a
+// segment of it starts with ".".
+func promptIndexDir(p string) string {
+	i := strings.LastIndex(p, "/")
+	if i <= 0 {
+		return ""
+	}
+	dir := p[:i]
+	for _, seg := range strings.Split(dir, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return ""
+		}
+	}
+	return dir
+}
+
+// MountOf is the mounted team store whose folder holds path, for a
+// session whose auto-memory directory is memDir and whose mounts are
+// mounts; ok is false outside every team store's folder.
+func MountOf(mounts []Mount, path string) (m Mount, ok bool) {
+	p := filepath.Clean(path)
+	for _, m := range mounts {
+		if m.Scope != "team" {
+			continue
+		}
+		if rel, err := filepath.Rel(m.Dir, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return m, true
+		}
+	}
+	return Mount{}, false
 }
 
 // mountOf is the mount name the client derives from a store's path.

@@ -357,6 +357,12 @@ func StoreOf(path string) (storeDir string, ok bool) {
 	}
 }
 
+// within reports whether p is dir or inside it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 // StoreOfIn is StoreOf, and also recognizes the store of the project
 // enclosing cwd when autoMemoryDirectory moved it elsewhere.
 func StoreOfIn(path string, getenv func(string) string, home, cwd string) (storeDir string, ok bool) {
@@ -365,15 +371,36 @@ func StoreOfIn(path string, getenv func(string) string, home, cwd string) (store
 
 // StoreOfInWith is StoreOfIn for a session started with o (o.LookupEnv
 // tells an empty CLAUDE_CONFIG_DIR from an unset one, as Claude Code does).
+//
+// A file in the folder of a team store that CLAUDE_MEMORY_STORES mounts
+// belongs to that store: its folder as the session's prompt names it for
+// writing (WriteDir) when the file is inside that, else the mount's folder;
+// so the store's own MEMORY.md is judged as an index, not as an entry of
+// the project's store.
 func StoreOfInWith(path string, getenv func(string) string, home, cwd string, o Options) (storeDir string, ok bool) {
-	if d, ok := StoreOf(path); ok {
-		return d, true
-	}
-	dir := Locate(getenv, home, cwd, o).Dir
 	p := filepath.Clean(path)
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(cwd, p)
 	}
+	var loc *Location
+	if getenv != nil && strings.TrimSpace(getenv(MemoryStoresVar)) != "" {
+		l := Locate(getenv, home, cwd, o)
+		loc = &l
+		if m, ok := MountOf(l.MemoryStores, p); ok {
+			if m.WriteDir != "" && within(m.WriteDir, p) {
+				return m.WriteDir, true
+			}
+			return m.Dir, true
+		}
+	}
+	if d, ok := StoreOf(path); ok {
+		return d, true
+	}
+	if loc == nil {
+		l := Locate(getenv, home, cwd, o)
+		loc = &l
+	}
+	dir := loc.Dir
 	for _, cand := range []string{dir, canonical(dir)} {
 		if rel, err := filepath.Rel(cand, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && rel != "." {
 			return cand, true

@@ -176,6 +176,7 @@ func TestDistillAgainstFakes(t *testing.T) {
 				continue
 			}
 			t.Run(b.name+"/"+tc.name, func(t *testing.T) {
+				t.Parallel() // each case has a fake of its own
 				m, sent := b.make(t, tc.steps...)
 				res, err := Distill(context.Background(), m, input, check, tc.strict)
 				if tc.err != "" {
@@ -235,6 +236,7 @@ func TestNoKeyNoClaude(t *testing.T) {
 }
 
 func TestNetworkError(t *testing.T) {
+	t.Parallel() // the SDK's retries wait out their backoff
 	f := newFake(t, messagesReply(good))
 	url := f.URL
 	f.Close() // nothing listens there any more
@@ -404,11 +406,18 @@ func TestRefusedRequests(t *testing.T) {
 }
 
 // timeoutFor is the model timeout for a fake's steps: short where a step
-// hangs (the timeout is what the test waits out), and generous otherwise,
-// so a loaded machine starting the fake slowly is not taken for a hang.
+// hangs (the timeout is what the test waits out, three times over for the
+// Anthropic SDK, which retries a request that timed out), and generous
+// otherwise, so a loaded machine starting the fake slowly is not taken for
+// a hang. Under -short the hang is waited out for a third of the time: a
+// hang is a hang however short the wait, and the request still reaches
+// the fake well inside it.
 func timeoutFor(steps []step) time.Duration {
 	for _, s := range steps {
 		if s.fail == "hang" {
+			if testing.Short() {
+				return 300 * time.Millisecond
+			}
 			return time.Second
 		}
 	}

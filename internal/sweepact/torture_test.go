@@ -16,6 +16,7 @@ import (
 	"github.com/memcompact/memcompact/internal/crashpoint"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/sweep"
+	testshort "github.com/memcompact/memcompact/internal/testshared/short"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -25,7 +26,7 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("SWEEPACT_HELPER") {
 	case "":
-		os.Exit(m.Run())
+		testshort.RunInMemory(m)
 	case "apply":
 		_, err := RunApply(context.Background(), ApplyRequest{PlanPath: os.Getenv("SWEEPACT_PLAN"), Yes: true,
 			AsOf: mustDate(os.Getenv("SWEEPACT_DATE")), LockWait: time.Minute})

@@ -3,6 +3,8 @@ package testshared
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/memcompact/memcompact/internal/testshared/short"
 )
 
 // UseTempCache points the user cache directory (XDG_CACHE_HOME, where
@@ -37,9 +39,16 @@ func UseTempCache() (cleanup func()) {
 
 // RunWithTempCache runs a package's tests with UseTempCache and exits with
 // their code: the whole TestMain of a package that needs nothing else.
+// Under -short, as with short.RunInMemory, the temporary folders (the
+// cache's among them) are in memory.
 func RunWithTempCache(m interface{ Run() int }) {
+	inMemory := func() {}
+	if short.Parsed() {
+		inMemory = short.UseMemoryTempDir()
+	}
 	uncache := UseTempCache()
 	code := m.Run()
 	uncache()
+	inMemory()
 	os.Exit(code)
 }

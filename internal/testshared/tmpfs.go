@@ -1,9 +1,6 @@
 package testshared
 
-import (
-	"os"
-	"runtime"
-)
+import "github.com/memcompact/memcompact/internal/testshared/short"
 
 // UseMemoryTempDir points the test process's temporary directory at a
 // fresh directory in memory (/dev/shm on Linux) when TMPDIR is not set and
@@ -14,18 +11,4 @@ import (
 // calls, not memcompact, dominate its run (34 s of system time against 7 s
 // in memory on the same 2 cores), so the same cases run several times
 // faster. An explicit TMPDIR is left alone.
-func UseMemoryTempDir() (cleanup func()) {
-	nothing := func() {}
-	if runtime.GOOS != "linux" || os.Getenv("TMPDIR") != "" {
-		return nothing
-	}
-	dir, err := os.MkdirTemp("/dev/shm", "memcompact-test-")
-	if err != nil {
-		return nothing
-	}
-	os.Setenv("TMPDIR", dir)
-	return func() {
-		os.Unsetenv("TMPDIR")
-		os.RemoveAll(dir)
-	}
-}
+func UseMemoryTempDir() (cleanup func()) { return short.UseMemoryTempDir() }

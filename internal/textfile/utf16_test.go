@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/memcompact/memcompact/internal/testshared/short"
 )
 
 // unitsByRune is the counting rule spelled out rune by rune, as Units was
@@ -90,10 +92,7 @@ func TestLinesShortcut(t *testing.T) {
 // TestUTF16LenEveryRune: the word-at-a-time count gives every character
 // its UTF-16 length, wherever in a word it falls, and in the tail.
 func TestUTF16LenEveryRune(t *testing.T) {
-	for r := rune(0); r <= utf8.MaxRune; r++ {
-		if !utf8.ValidRune(r) {
-			continue
-		}
+	for r := range short.Runes() {
 		c := string(r)
 		for _, pad := range []int{0, 3, 6, 7} {
 			s := strings.Repeat("a", pad) + c + c + "z"

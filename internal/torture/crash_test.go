@@ -135,7 +135,7 @@ func checkWhole(t *testing.T, c crashCase, dir, when, before, after string) {
 		if _, _, _, _, ok := snapshot.ParseName(e.Name()); !ok || e.Name() == "t-2026-01-01.md" {
 			continue
 		}
-		if b := read(t, filepath.Join(dir, "compaction", "snapshots", e.Name())); b != before {
+		if b, err := snapshot.Read(filepath.Join(dir, "compaction", "snapshots", e.Name())); err != nil || string(b) != before {
 			t.Errorf("%s: snapshot %s is not the file's old bytes (%d bytes, want %d)", when, e.Name(), len(b), len(before))
 		}
 	}

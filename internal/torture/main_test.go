@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memcompact/memcompact/internal/snapshot"
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
@@ -169,7 +170,9 @@ func reachable(t testing.TB, root, path string) string {
 	var b strings.Builder
 	b.WriteString(text)
 	for _, rel := range snapshotsRE.FindAllString(text, -1) {
-		raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		// A snapshot stored as changes is read whole (a catalogue, or a
+		// plain snapshot, as it is).
+		raw, err := snapshot.Read(filepath.Join(root, filepath.FromSlash(rel)))
 		if err != nil {
 			t.Errorf("the block names %s, which cannot be read: %v", rel, err)
 			continue

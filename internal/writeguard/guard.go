@@ -58,6 +58,9 @@ type Call struct {
 	LookupEnv func(string) (string, bool)
 	Home      string
 	Today     time.Time
+	// BusyWait is how long to wait for another run's lock on the store
+	// before denying the write as busy; 0 for BusyWait. Tests shorten it.
+	BusyWait time.Duration
 }
 
 // Problem is one reason to deny a call.
@@ -139,7 +142,19 @@ func Judge(call *Call) *Verdict {
 	}
 	v.Store = storeDir
 	v.Index = filepath.Base(path) == store.IndexName && filepath.Dir(path) == storeDir
-	if checkBusy(v, storeDir, BusyWait) {
+	if m, ok := readOnlyMount(call, path); ok {
+		v.Problems = append(v.Problems, Problem{
+			Code:    CodeReadOnlyStore,
+			Message: fmt.Sprintf("%s is in the memory store %s, which $%s mounts read-only: Claude Code tells the agent not to write there, and memory sync would not keep the change", path, m.Mount, store.MemoryStoresVar),
+			Fix:     "Save the memory in a store this session may write (the memory prompt names them), or ask the user to mount " + m.Mount + " read-write",
+		})
+		return v
+	}
+	wait := call.BusyWait
+	if wait <= 0 {
+		wait = BusyWait
+	}
+	if checkBusy(v, storeDir, wait) {
 		return v
 	}
 
@@ -174,6 +189,20 @@ func Judge(call *Call) *Verdict {
 		check(c)
 	}
 	return v
+}
+
+// CodeReadOnlyStore denies a write into a store mounted read-only.
+const CodeReadOnlyStore = "read-only-store"
+
+// readOnlyMount is the read-only team store whose folder holds path, when
+// the session mounts one (CLAUDE_MEMORY_STORES).
+func readOnlyMount(call *Call, path string) (store.Mount, bool) {
+	if call.Getenv == nil || strings.TrimSpace(call.Getenv(store.MemoryStoresVar)) == "" {
+		return store.Mount{}, false
+	}
+	loc := store.Locate(call.Getenv, call.Home, call.Cwd, store.Options{LookupEnv: call.LookupEnv})
+	m, ok := store.MountOf(loc.MemoryStores, path)
+	return m, ok && m.Mode == "ro"
 }
 
 // change is a call being judged: the file's text before and after it.

@@ -307,15 +307,31 @@ func TestJudgeBusyStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	edit := hookjson.ToolInput{OldString: str("lesson 2 teaches"), NewString: str("lesson two teaches")}
+	// The full run waits out the guard's own wait (Call.BusyWait 0, so
+	// BusyWait: 2 s); -short a tenth of it, given in the call.
+	var wait time.Duration
+	waits := BusyWait
+	if testing.Short() {
+		wait = BusyWait / 10
+		waits = wait
+	}
+	busyJudge := func(path, tool string, in hookjson.ToolInput) *Verdict {
+		in.FilePath = path
+		return Judge(&Call{
+			Tool: tool, Input: &in, Cwd: filepath.Dir(path),
+			Getenv: func(string) string { return "" }, Home: "/nonexistent-home",
+			Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), BusyWait: wait,
+		})
+	}
 	t0 := time.Now()
-	v := judge(idx, "Edit", edit)
+	v := busyJudge(idx, "Edit", edit)
 	if codes(v) != "busy" || !strings.Contains(v.Reason(), fmt.Sprintf("pid %d", os.Getpid())) || !strings.Contains(v.Reason(), "Read the file again") {
 		t.Fatalf("write during a locked rewrite: %s\n%s", codes(v), v.Reason())
 	}
-	if waited := time.Since(t0); waited < BusyWait/2 {
+	if waited := time.Since(t0); waited < waits/2 {
 		t.Errorf("denied after %s without waiting for the holder", waited)
 	}
-	entry := judge(filepath.Join(dir, "feedback_new.md"), "Write", hookjson.ToolInput{Content: str("---\nname: new\n---\nA lesson.\n")})
+	entry := busyJudge(filepath.Join(dir, "feedback_new.md"), "Write", hookjson.ToolInput{Content: str("---\nname: new\n---\nA lesson.\n")})
 	if codes(entry) != "busy" {
 		t.Errorf("an entry write during a locked rewrite: %s", codes(entry))
 	}

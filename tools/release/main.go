@@ -88,11 +88,11 @@ func run(args []string, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s/%s: %w", goos, goarch, err)
 		}
-		sums = append(sums, sum+"  "+name)
+		sums = append(sums, checksumLine(sum, name))
 		fmt.Fprintln(stdout, filepath.Join(*out, name))
 	}
 	sort.Slice(sums, func(i, j int) bool { return sums[i][66:] < sums[j][66:] })
-	checksums := filepath.Join(*out, "memcompact_"+*version+"_checksums.txt")
+	checksums := filepath.Join(*out, checksumsName(*version))
 	if err := os.WriteFile(checksums, []byte(strings.Join(sums, "\n")+"\n"), 0o644); err != nil {
 		return err
 	}
@@ -171,13 +171,11 @@ func release(version, goos, goarch, out string, stamp time.Time, extras []string
 		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
-	base := "memcompact_" + version + "_" + goos + "_" + goarch
+	name = archiveName(version, goos, goarch)
 	var archive []byte
 	if goos == "windows" {
-		name = base + ".zip"
 		archive, err = zipOf(files, stamp)
 	} else {
-		name = base + ".tar.gz"
 		archive, err = tarGzOf(files, stamp)
 	}
 	if err != nil {
@@ -189,6 +187,24 @@ func release(version, goos, goarch, out string, stamp time.Time, extras []string
 	h := sha256.Sum256(archive)
 	return name, hex.EncodeToString(h[:]), nil
 }
+
+// archiveName is the release archive of one platform, as GoReleaser
+// names it and both launchers (bin/memcompact, bin/memcompact.ps1) ask
+// for it: a zip for windows, a gzipped tar elsewhere.
+func archiveName(version, goos, goarch string) string {
+	base := "memcompact_" + version + "_" + goos + "_" + goarch
+	if goos == "windows" {
+		return base + ".zip"
+	}
+	return base + ".tar.gz"
+}
+
+// checksumsName is the release's checksums file.
+func checksumsName(version string) string { return "memcompact_" + version + "_checksums.txt" }
+
+// checksumLine is one line of the checksums file: the archive's SHA-256 in
+// lower-case hex, two spaces, its name (sha256sum's text form).
+func checksumLine(sum, name string) string { return sum + "  " + name }
 
 // file is one member of an archive.
 type file struct {
