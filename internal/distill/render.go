@@ -320,12 +320,9 @@ func keepTextIn(s string, people bool) bool {
 	return keepMarkRE().MatchString(s) || has(k, classKeep) || priorityTextIn(s, people)
 }
 
-// priorityText reports whether a statement is a priority fact (health and
-// safety, a person's attributes), as unit.priority does for an entry's.
-func priorityText(s string) bool { return priorityTextIn(s, false) }
-
-// priorityTextIn is priorityText for a statement about a person by its
-// place (people: see Source.People).
+// priorityTextIn reports whether a statement is a priority fact (health
+// and safety, a person's attributes), as unit.priority does for an
+// entry's; people says it is about a person by its place (Source.People).
 func priorityTextIn(s string, people bool) bool {
 	if len(s) > maxProseLine {
 		return false
