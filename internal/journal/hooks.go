@@ -2,7 +2,9 @@ package journal
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -27,6 +29,11 @@ type HookRequest struct {
 	// Retention is what a session start prunes to when the journal passes
 	// its cap (zero: the default, 256 MiB).
 	Retention Retention
+	// Background lets a session start whose snapshot cannot finish
+	// within its context's deadline finish it in a detached child of
+	// this executable (background.go); otherwise the store is journaled
+	// in parts, one at each session start.
+	Background bool
 }
 
 // SessionStart records the store as a session begins and what the session
@@ -39,8 +46,11 @@ func SessionStart(ctx context.Context, req HookRequest) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	notes, err := j.sessionStart(ctx, req)
-	if err != nil {
+	notes, background, err := j.sessionStart(ctx, req)
+	if err != nil || background {
+		// A background snapshot holds the lock shared for longer than
+		// the hook has: prune (which holds it alone) waits for a session
+		// start after it.
 		return notes, err
 	}
 	// Past its cap, the journal is pruned in what is left of the hook's
@@ -57,11 +67,11 @@ func SessionStart(ctx context.Context, req HookRequest) ([]string, error) {
 }
 
 // sessionStart is SessionStart's snapshot and notes, the journal's lock
-// held shared.
-func (j *Journal) sessionStart(ctx context.Context, req HookRequest) ([]string, error) {
+// held shared; background says a background snapshot is at work.
+func (j *Journal) sessionStart(ctx context.Context, req HookRequest) (notes []string, background bool, err error) {
 	release, err := j.lock(ctx, true)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer release()
 	// The session's view of the index is staged while the snapshot's
@@ -78,16 +88,43 @@ func (j *Journal) sessionStart(ctx context.Context, req HookRequest) ([]string, 
 		v, _ := j.stageView(req.Session, f.Raw, f.Digest)
 		return v
 	}
+	// What a background snapshot started by an earlier session start
+	// did: while it is at work, this session start records nothing more
+	// (it would read what the background run reads); once it has ended,
+	// the note says how, and this session start goes on.
+	var after []string
+	if st := j.readBackground(); st != nil {
+		if st.alive(wallClock()) {
+			_ = stage().commit()
+			return []string{backgroundNote(st, wallClock())}, true, nil
+		}
+		after = append(after, backgroundNote(st, wallClock()))
+		os.Remove(j.bgPath())
+	}
 	res, err := j.snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, Reads: req.Reads, besideManifest: stage})
+	var stopped *stoppedError
+	if err != nil && req.Background && errors.As(err, &stopped) {
+		// Out of time before any part could be committed: the whole
+		// snapshot is the background run's.
+		if berr := j.startBackground(req, stopped.left, stopped.total, wallClock()); berr == nil {
+			_ = stage().commit()
+			return append([]string{inBackgroundNote(-1, stopped.total, stopped.left)}, after...), true, nil
+		}
+	}
 	if err != nil {
-		return nil, err
+		return after, false, err
 	}
 	if !saw {
 		_ = stage().commit()
 	}
-	var notes []string
 	if res.Partial {
-		return []string{fmt.Sprintf("the journal has recorded %d of this store's %d files so far: a store this large is journaled in parts, one at each session start, within the hook's time; until it is whole, a file not yet recorded cannot be undone", len(res.Manifest.Files), res.Total)}, nil
+		left := res.Total - len(res.Manifest.Files)
+		if req.Background {
+			if berr := j.startBackground(req, left, res.Total, wallClock()); berr == nil {
+				return append([]string{inBackgroundNote(len(res.Manifest.Files), res.Total, left)}, after...), true, nil
+			}
+		}
+		return append([]string{fmt.Sprintf("the journal has recorded %d of this store's %d files so far: a store this large is journaled in parts, one at each session start, within the hook's time; until it is whole, a file not yet recorded cannot be undone", len(res.Manifest.Files), res.Total)}, after...), false, nil
 	}
 	cur := res.Manifest
 	if res.Unchanged {
@@ -112,7 +149,23 @@ func (j *Journal) sessionStart(ctx context.Context, req HookRequest) ([]string, 
 	if n := UnprotectedNote(kept); n != "" {
 		notes = append(notes, n)
 	}
-	return notes, err
+	return append(notes, after...), false, err
+}
+
+// inBackgroundNote is the note of a session start that left left of the
+// store's total files to a background snapshot, having recorded done
+// (-1: nothing committed; total 0 or left -1: not counted yet).
+func inBackgroundNote(done, total, left int) string {
+	what := "this store's files"
+	if left >= 0 {
+		what = fmt.Sprintf("%d files", left)
+	}
+	so := "no file of it can be undone"
+	if done > 0 {
+		so = "a file not yet recorded cannot be undone"
+		return fmt.Sprintf("the journal has recorded %d of this store's %d files so far and is journaling %s in the background (a store this large cannot be read within the hook's time); until that finishes, %s", done, total, what, so)
+	}
+	return fmt.Sprintf("the journal is journaling %s in the background (a store this large cannot be read within the hook's time); until that finishes, %s", what, so)
 }
 
 // deletionNote is the line that reports a step's mass removal or
