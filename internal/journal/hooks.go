@@ -108,7 +108,13 @@ func (j *Journal) sessionStart(ctx context.Context, req HookRequest) (notes []st
 		// snapshot is the background run's.
 		if berr := j.startBackground(req, stopped.left, stopped.total, wallClock()); berr == nil {
 			_ = stage().commit()
-			return append([]string{inBackgroundNote(-1, stopped.total, stopped.left)}, after...), true, nil
+			note := inBackgroundNote(-1, stopped.total, stopped.left)
+			if prev, _ := j.latest(); prev != nil && !prev.Partial {
+				// A store journaled before: only what changed since its
+				// newest snapshot waits for the background run.
+				note = fmt.Sprintf("the journal is recording this store's current state in the background (its %d files could not be walked and read within the hook's time); every snapshot up to %s can be undone now, the changes since then once it finishes", len(prev.Files), prev.ID)
+			}
+			return append([]string{note}, after...), true, nil
 		}
 	}
 	if err != nil {
