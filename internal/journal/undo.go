@@ -184,14 +184,23 @@ func RunUndo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 	}
 	res.Safety = safe.Manifest.ID
 	crashpoint.At("undo.safety-taken")
+	// The writes are one batch: each folder is scanned for debris and
+	// synced once, not once per file (each file is still re-read and
+	// checked against its digest just before its own atomic replace).
+	batch := atomicfile.NewBatch()
 	for _, a := range plan.Actions {
 		if f := safe.Manifest.File(a.Path); f != nil && f.Withheld != "" {
+			_ = batch.Sync()
 			return res, outcome.Refuse(ReasonChanged, "%s: its present bytes could not be kept in the journal (%s), so the undo will not overwrite it; nothing more was changed", a.Path, f.Withheld)
 		}
-		if err := j.apply(a); err != nil {
+		if err := j.apply(batch, a); err != nil {
+			_ = batch.Sync()
 			return res, err
 		}
 		crashpoint.At("undo.file-written")
+	}
+	if err := batch.Sync(); err != nil {
+		return res, fmt.Errorf("the undo wrote every file but could not sync the store's folders: %w", err)
 	}
 	res.Status = "undone"
 	if len(plan.Skipped) > 0 {
@@ -546,7 +555,7 @@ func anchor(cur []string, want, target string) int {
 // apply performs one action: the file's digest is re-checked just before
 // the atomic replace (or the removal), so an edit made since the plan is
 // never overwritten.
-func (j *Journal) apply(a Action) error {
+func (j *Journal) apply(batch *atomicfile.Batch, a Action) error {
 	abs := filepath.Join(j.Store, filepath.FromSlash(a.Path))
 	switch a.Kind {
 	case "delete":
@@ -558,7 +567,7 @@ func (j *Journal) apply(a Action) error {
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			return err
 		}
-		if err := atomicfile.Replace(abs, a.data, a.current); err != nil {
+		if err := batch.Replace(abs, a.data, a.current); err != nil {
 			return changed(a.Path, err)
 		}
 		return nil
