@@ -154,8 +154,21 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	m := &Manifest{Version: manifestVersion, Cause: req.Cause, Session: req.Session, Store: j.Store}
 	m.Files = make([]File, len(seen))
 	var todo []int // the files whose bytes must be read: new or changed
+	var earlier []File
+	if prev != nil {
+		earlier = prev.Files
+	}
 	for i, f := range seen {
-		if p := prevFile(prev, f); p != nil && !req.Reread {
+		// seen and the previous snapshot's files are both sorted by
+		// path: one pass over both finds each file's record.
+		for len(earlier) > 0 && earlier[0].Path < f.Path {
+			earlier = earlier[1:]
+		}
+		var rec *File
+		if len(earlier) > 0 && earlier[0].Path == f.Path {
+			rec = &earlier[0]
+		}
+		if p := trusted(rec, f); p != nil && !req.Reread {
 			m.Files[i] = *p
 			continue
 		}
@@ -375,7 +388,12 @@ func prevFile(prev *Manifest, f File) *File {
 	if prev == nil {
 		return nil
 	}
-	p := prev.File(f.Path)
+	return trusted(prev.File(f.Path), f)
+}
+
+// trusted is prevFile given the previous snapshot's record p of f (nil:
+// none).
+func trusted(p *File, f File) *File {
 	if p == nil || p.Size != f.Size || p.ModTime != f.ModTime || p.Ctime != f.Ctime || p.Ino != f.Ino {
 		return nil
 	}
@@ -532,6 +550,10 @@ func walkStore(ctx context.Context, store string, stats *filecache.Stats) ([]Fil
 	var files []found
 	var walk func(abs, rel string) error
 	walk = func(abs, rel string) error {
+		dir := abs
+		if !strings.HasSuffix(dir, string(filepath.Separator)) {
+			dir += string(filepath.Separator) // not for "/"
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -560,7 +582,10 @@ func walkStore(ctx context.Context, store string, stats *filecache.Stats) ([]Fil
 					return ctx.Err()
 				}
 			case e.Type().IsRegular():
-				files = append(files, found{r, filepath.Join(abs, name)})
+				// abs is clean (the store's absolute path, then
+				// names joined), so this is filepath.Join's answer
+				// without its Clean of every path.
+				files = append(files, found{r, dir + name})
 			}
 		}
 		return nil
