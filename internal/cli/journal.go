@@ -53,11 +53,6 @@ func runJournal(env *Env, args []string) error {
 	if prune {
 		return runPrune(env, journal.PruneRequest{Store: dir, Where: env.where(), DryRun: *dry, Now: env.Now}, *asJSON)
 	}
-	if session := env.Getenv(journal.BackgroundEnv); session != "" && dir != "" {
-		// A session start's detached child finishing its snapshot: no
-		// one reads its output; how it ended is in the journal's record.
-		return fail(journal.RunBackground(context.Background(), journal.BackgroundRequest{Store: dir, Where: env.where(), Session: session, Now: env.Now}), nil)
-	}
 	res, err := journal.RunRecord(context.Background(), journal.RecordRequest{Store: dir, Where: env.where(), IncludeSecrets: *secretsToo, Now: env.Now})
 	if err != nil {
 		return journalHint(err, "memcompact keeps its journal under $MEMCOMPACT_DATA_DIR (else $XDG_DATA_HOME/memcompact, else ~/.local/share/memcompact); make it writable or point it elsewhere")

@@ -27,8 +27,8 @@ import (
 // what any killed snapshot leaves (objects no manifest names yet, which
 // the next snapshot finds stored and prune removes when stale).
 
-// BackgroundEnv, in the environment of `memcompact journal STORE`, makes
-// the run the background continuation of a session start; its value is
+// BackgroundEnv, in the environment of `memcompact journal STORE` (seen
+// by RunRecord through its Where), makes the run the background continuation of a session start; its value is
 // the session's id ("-" for none).
 const BackgroundEnv = "MEMCOMPACT_JOURNAL_BACKGROUND"
 
@@ -173,14 +173,14 @@ type BackgroundRequest struct {
 // RunBackground finishes, with no deadline, the snapshot a session start
 // began and records how it ended (see startBackground). It runs at a low
 // priority: the session it serves is running beside it.
-func RunBackground(ctx context.Context, req BackgroundRequest) error {
+func RunBackground(ctx context.Context, req BackgroundRequest) (*SnapshotResult, error) {
 	dir, data, err := resolve("journal", req.Store, req.DataDir, req.Where)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	j, err := open(data, dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	lowerPriority()
 	now := time.Now
@@ -199,7 +199,7 @@ func RunBackground(ctx context.Context, req BackgroundRequest) error {
 	}
 	st.State, st.PID = "running", os.Getpid()
 	if err := j.writeBackground(st); err != nil {
-		return err
+		return nil, err
 	}
 	res, err := Snapshot(ctx, SnapshotRequest{Store: dir, DataDir: data, Cause: "session-start", Session: session, Secret: backgroundSecret, Now: req.Now})
 	st.Ended = now()
@@ -215,7 +215,8 @@ func RunBackground(ctx context.Context, req BackgroundRequest) error {
 		err = werr
 	}
 	if err != nil {
-		return &outcome.Error{Status: outcome.Refused, Reason: ReasonUnwritable, Err: err}
+		return nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonUnwritable, Err: err}
 	}
-	return nil
+	res.Store = dir
+	return res, nil
 }

@@ -41,7 +41,7 @@ func child(op string) int {
 		if f[0] == "background-slow" {
 			backgroundSecret = func([]byte) bool { time.Sleep(20 * time.Millisecond); return false }
 		}
-		err = RunBackground(context.Background(), BackgroundRequest{Store: f[1], DataDir: f[2], Session: f[3]})
+		_, err = RunBackground(context.Background(), BackgroundRequest{Store: f[1], DataDir: f[2], Session: f[3]})
 	case "undo":
 		_, err = RunUndo(context.Background(), UndoRequest{Store: f[1], DataDir: f[2], To: f[3], Confirm: func(*UndoResult) bool { return true }})
 	}
