@@ -66,6 +66,15 @@ func SessionStart(ctx context.Context, req HookRequest) ([]string, error) {
 	return notes, nil
 }
 
+// A session start that may finish in the background keeps back a sixth
+// of its time, at least 250 ms, for starting the background run and its
+// notes (measured at load 15 on 100,000 files: the part's commit ran
+// 250 ms past a snapshot's deadline).
+const (
+	backgroundReserveMin   = 250 * time.Millisecond
+	backgroundReserveShare = 6
+)
+
 // sessionStart is SessionStart's snapshot and notes, the journal's lock
 // held shared; background says a background snapshot is at work.
 func (j *Journal) sessionStart(ctx context.Context, req HookRequest) (notes []string, background bool, err error) {
@@ -101,7 +110,18 @@ func (j *Journal) sessionStart(ctx context.Context, req HookRequest) (notes []st
 		after = append(after, backgroundNote(st, wallClock()))
 		os.Remove(j.bgPath())
 	}
-	res, err := j.snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, Reads: req.Reads, besideManifest: stage})
+	snapCtx := ctx
+	if dl, ok := ctx.Deadline(); ok && req.Background {
+		// What the snapshot cannot finish goes to the background: the
+		// hook keeps back part of its time for starting that run and
+		// for its notes, so it returns within its budget even when the
+		// part's commit waits long for the disk.
+		reserve := max(backgroundReserveMin, time.Until(dl)/backgroundReserveShare)
+		var cancel context.CancelFunc
+		snapCtx, cancel = context.WithDeadline(ctx, dl.Add(-reserve))
+		defer cancel()
+	}
+	res, err := j.snapshot(snapCtx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, Reads: req.Reads, besideManifest: stage})
 	var stopped *stoppedError
 	if err != nil && req.Background && errors.As(err, &stopped) {
 		// Out of time before any part could be committed: the whole
