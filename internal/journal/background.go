@@ -99,15 +99,23 @@ func (st *bgStatus) alive(now time.Time) bool {
 // record is then done with: the caller removes it), or, while the run is
 // at work, that it is.
 func backgroundNote(st *bgStatus, now time.Time) string {
+	what := "this store's files" // the hook's walk did not finish: not counted
+	if st.Files >= 0 && st.Total > 0 {
+		what = fmt.Sprintf("%d files", st.Files)
+	}
 	switch {
 	case st.alive(now):
-		return fmt.Sprintf("the journal is still recording this store in the background (%d of its %d files were left when it began, %s ago); until it finishes, a file not yet recorded cannot be undone", st.Files, st.Total, now.Sub(st.Started).Round(time.Second))
+		left := ""
+		if st.Files >= 0 && st.Total > 0 {
+			left = fmt.Sprintf("%d of its %d files were left when it began, ", st.Files, st.Total)
+		}
+		return fmt.Sprintf("the journal is still recording this store in the background (%s%s ago); until it finishes, a file not yet recorded cannot be undone", left, now.Sub(st.Started).Round(time.Second))
 	case st.State == "finished":
 		return fmt.Sprintf("the journal finished recording this store in the background (%d files, snapshot %s): every file can now be undone", st.Total, st.Snapshot)
 	case st.State == "failed":
-		return fmt.Sprintf("the journal's background recording of %d files stopped before it finished (%s); this session start went on from where it stopped", st.Files, st.Error)
+		return fmt.Sprintf("the journal's background recording of %s stopped before it finished (%s); this session start went on from where it stopped", what, st.Error)
 	}
-	return fmt.Sprintf("the journal's background recording of %d files stopped before it finished (its process is gone: killed, or the machine stopped); this session start went on from where it stopped", st.Files)
+	return fmt.Sprintf("the journal's background recording of %s stopped before it finished (its process is gone: killed, or the machine stopped); this session start went on from where it stopped", what)
 }
 
 // selfCommand is the command that runs this executable's journal verb on

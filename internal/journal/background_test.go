@@ -195,3 +195,36 @@ func TestTortureKillBackground(t *testing.T) {
 		})
 	}
 }
+
+// TestBackgroundNotes pins what the note says of each way a background
+// run can be found, counted or not.
+func TestBackgroundNotes(t *testing.T) {
+	now := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		st   bgStatus
+		want string
+	}{
+		{bgStatus{State: "running", PID: os.Getpid(), Started: now.Add(-90 * time.Second), Files: 900, Total: 1000}, "the journal is still recording this store in the background (900 of its 1000 files were left when it began, 1m30s ago); until it finishes, a file not yet recorded cannot be undone"},
+		{bgStatus{State: "starting", Started: now.Add(-time.Second), Files: -1}, "the journal is still recording this store in the background (1s ago); until it finishes, a file not yet recorded cannot be undone"},
+		{bgStatus{State: "finished", Total: 1000, Snapshot: "20261204T120000.000000000Z-abcdef"}, "the journal finished recording this store in the background (1000 files, snapshot 20261204T120000.000000000Z-abcdef): every file can now be undone"},
+		{bgStatus{State: "failed", Files: 900, Total: 1000, Error: "disk full"}, "the journal's background recording of 900 files stopped before it finished (disk full); this session start went on from where it stopped"},
+		{bgStatus{State: "running", PID: -5, Started: now, Files: -1}, "the journal's background recording of this store's files stopped before it finished (its process is gone: killed, or the machine stopped); this session start went on from where it stopped"},
+		{bgStatus{State: "starting", Started: now.Add(-2 * time.Minute), Files: 5, Total: 9}, "the journal's background recording of 5 files stopped before it finished (its process is gone: killed, or the machine stopped); this session start went on from where it stopped"},
+	} {
+		if got := backgroundNote(&c.st, now); got != c.want {
+			t.Errorf("%+v:\n got %s\nwant %s", c.st, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		done, total, left int
+		want              string
+	}{
+		{120, 1000, 880, "the journal has recorded 120 of this store's 1000 files so far and is journaling 880 files in the background (a store this large cannot be read within the hook's time); until that finishes, a file not yet recorded cannot be undone"},
+		{-1, 1000, 1000, "the journal is journaling 1000 files in the background (a store this large cannot be read within the hook's time); until that finishes, no file of it can be undone"},
+		{-1, 0, -1, "the journal is journaling this store's files in the background (a store this large cannot be read within the hook's time); until that finishes, no file of it can be undone"},
+	} {
+		if got := inBackgroundNote(c.done, c.total, c.left); got != c.want {
+			t.Errorf("%d/%d/%d:\n got %s\nwant %s", c.done, c.total, c.left, got, c.want)
+		}
+	}
+}
