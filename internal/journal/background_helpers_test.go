@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -41,4 +42,26 @@ func bigStore(n int) map[string]string {
 		files[fmt.Sprintf("entry_%03d.md", i)] = fmt.Sprintf("entry %d\n", i)
 	}
 	return files
+}
+
+// TestUnchangedSessionStartStoresNothing: a session start on an unchanged
+// store records the new session's view of the index without storing the
+// index again (it is in the first snapshot's pack): no loose copy.
+func TestUnchangedSessionStartStoresNothing(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	ctx := context.Background()
+	if _, err := SessionStart(ctx, HookRequest{Store: f.store, DataDir: f.data, Session: "s1", Now: f.clk.now}); err != nil {
+		t.Fatal(err)
+	}
+	j := mustJournal(t, f)
+	before := treeBytes(t, j.objectsDir())
+	if _, err := SessionStart(ctx, HookRequest{Store: f.store, DataDir: f.data, Session: "s2", Now: f.clk.now}); err != nil {
+		t.Fatal(err)
+	}
+	if after := treeBytes(t, j.objectsDir()); after != before {
+		t.Errorf("the objects grew from %d to %d bytes on an unchanged session start", before, after)
+	}
+	if _, err := os.Stat(j.sessionPath("s2")); err != nil {
+		t.Errorf("the new session's view was not recorded: %v", err)
+	}
 }

@@ -141,6 +141,12 @@ func (j *Journal) sessionStart(ctx context.Context, req HookRequest) (notes []st
 		return after, false, err
 	}
 	if !saw {
+		// Nothing was written (an unchanged store): the newest snapshot,
+		// durable, names the index the session sees, so its view names
+		// an object stored already; without this each unchanged session
+		// start read back (or, the first time, stored a second, loose
+		// copy of) the whole index.
+		j.markStored(res.Manifest)
 		_ = stage().commit()
 	}
 	if res.Partial {
