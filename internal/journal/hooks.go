@@ -66,13 +66,15 @@ func SessionStart(ctx context.Context, req HookRequest) ([]string, error) {
 	return notes, nil
 }
 
-// A session start that may finish in the background keeps back a sixth
-// of its time, at least 250 ms, for starting the background run and its
-// notes (measured at load 15 on 100,000 files: the part's commit ran
-// 250 ms past a snapshot's deadline).
+// A session start that may finish in the background keeps back a third
+// of its time, at least 250 ms, for committing its part, starting the
+// background run and its notes: at load 15 on 100,000 files a part's
+// commit (a pack, a manifest, their fsyncs on a busy disk) ran 250 ms past
+// the snapshot's deadline with a sixth kept back, and 1 s with a sixth
+// while another process wrote the disk.
 const (
 	backgroundReserveMin   = 250 * time.Millisecond
-	backgroundReserveShare = 6
+	backgroundReserveShare = 3
 )
 
 // sessionStart is SessionStart's snapshot and notes, the journal's lock
