@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/outcome"
@@ -125,6 +126,11 @@ var selfCommand = func(store, data, session string) (*exec.Cmd, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
+	}
+	if b := filepath.Base(exe); strings.HasSuffix(b, ".test") || strings.HasSuffix(b, ".test.exe") {
+		// Another package's test binary running a session start: it has
+		// no journal verb, and run again it would run its tests.
+		return nil, fmt.Errorf("%s is a test binary, not memcompact", b)
 	}
 	if session == "" {
 		session = "-"
