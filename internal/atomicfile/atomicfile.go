@@ -34,6 +34,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/memcompact/memcompact/internal/crashpoint"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -50,11 +51,32 @@ var ErrChanged = errors.New("the file changed on disk since it was read; re-run 
 // Symlinks are followed and the link target is replaced, so a store that
 // links its index elsewhere keeps its link. Non-regular targets are refused.
 func Replace(path string, data []byte, wantDigest string) error {
+	return (*Batch)(nil).Replace(path, data, wantDigest)
+}
+
+// Batch is many Replace calls, one after the other, in a few folders (an
+// undo that writes back thousands of entries): each folder's scan for a
+// killed run's temporary files is done once, not once per file (a
+// ReadDir per write was quadratic in the folder's size), and each folder
+// is synced once, by Sync, not after every rename. Every file is still
+// read and its digest checked just before its own atomic replace, and
+// each rename is atomic; until Sync, a crash may leave some renames
+// undone (each file old or new, never torn). A nil *Batch is Replace.
+type Batch struct {
+	scanned map[string]bool // folders scanned for debris
+	dirty   []string        // folders renamed into, to sync
+}
+
+// NewBatch starts a batch of replaces.
+func NewBatch() *Batch { return &Batch{scanned: map[string]bool{}} }
+
+// Replace is the package's Replace within the batch.
+func (b *Batch) Replace(path string, data []byte, wantDigest string) error {
 	target, err := resolve(path)
 	if err != nil {
 		return err
 	}
-	if err := replace(target, data, wantDigest, true); err != nil {
+	if err := b.replace(target, data, wantDigest, true); err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			return err
@@ -67,14 +89,24 @@ func Replace(path string, data []byte, wantDigest string) error {
 // replace is Replace on a resolved path; watch says whether to watch the
 // old inode after the rename (off when putting a foreign write back).
 func replace(target string, data []byte, want string, watch bool) error {
+	return (*Batch)(nil).replace(target, data, want, watch)
+}
+
+// replace is the package's replace within the batch.
+func (b *Batch) replace(target string, data []byte, want string, watch bool) error {
 	dir := filepath.Dir(target)
-	removeStale(dir)
+	if b == nil || !b.scanned[dir] {
+		removeStale(dir)
+		if b != nil {
+			b.scanned[dir] = true
+		}
+	}
 	old, orig, err := openOld(target, want)
 	if err != nil {
 		return err
 	}
 	if old == nil {
-		return create(target, data)
+		return b.create(target, data)
 	}
 	defer old.Close()
 	unlock, err := lockInode(old)
@@ -100,7 +132,7 @@ func replace(target string, data []byte, want string, watch bool) error {
 		return err
 	}
 	crashpoint.At("replace:renamed")
-	if err := SyncDir(dir); err != nil {
+	if err := b.syncDir(dir); err != nil {
 		return err
 	}
 	if !watch {
@@ -164,7 +196,8 @@ func recheck(target string, old *os.File, want string) error {
 
 // create writes a file that must not exist yet. The temporary file is
 // linked to the name, which fails if another writer created it meanwhile.
-func create(target string, data []byte) error {
+// Its folder is synced now, or, in a batch, at Sync.
+func (b *Batch) create(target string, data []byte) error {
 	dir := filepath.Dir(target)
 	tmp, err := writeTemp(dir, filepath.Base(target), data, 0o644)
 	if err != nil {
@@ -178,7 +211,32 @@ func create(target string, data []byte) error {
 		}
 		return err
 	}
-	return SyncDir(dir)
+	return b.syncDir(dir)
+}
+
+// syncDir syncs dir now, or (in a batch) once at Sync.
+func (b *Batch) syncDir(dir string) error {
+	if b == nil {
+		return SyncDir(dir)
+	}
+	if !slices.Contains(b.dirty, dir) {
+		b.dirty = append(b.dirty, dir)
+	}
+	return nil
+}
+
+// Sync syncs every folder the batch renamed into, making its replaces
+// durable; the batch can go on after it.
+func (b *Batch) Sync() error {
+	if b == nil {
+		return nil
+	}
+	var errs []error
+	for _, d := range b.dirty {
+		errs = append(errs, SyncDir(d))
+	}
+	b.dirty = nil
+	return errors.Join(errs...)
 }
 
 // Unchanged reports (as a nil error) whether the file at path still has the

@@ -180,3 +180,38 @@ func TestInside(t *testing.T) {
 		}
 	}
 }
+
+// TestBatch: a batch replaces each file only when it still has the digest
+// planned against (a file changed since is refused, untouched), creates a
+// file that must not exist, removes a killed run's temporary file once,
+// and Sync syncs the folder.
+func TestBatch(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c := filepath.Join(dir, "a.md"), filepath.Join(dir, "b.md"), filepath.Join(dir, "c.md")
+	os.WriteFile(a, []byte("a0"), 0o644)
+	os.WriteFile(b, []byte("b0"), 0o644)
+	debris := filepath.Join(dir, TempPrefix+"999999999-a.md-0123456789ab")
+	os.WriteFile(debris, []byte("half"), 0o644)
+	batch := NewBatch()
+	if err := batch.Replace(a, []byte("a1"), textfile.Digest([]byte("a0"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(debris); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the killed run's temporary file is still there: %v", err)
+	}
+	os.WriteFile(b, []byte("b-edited"), 0o644) // another writer, after the plan
+	if err := batch.Replace(b, []byte("b1"), textfile.Digest([]byte("b0"))); !errors.Is(err, ErrChanged) {
+		t.Errorf("replace of a changed file: %v, want ErrChanged", err)
+	}
+	if err := batch.Replace(c, []byte("c1"), ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := batch.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]string{a: "a1", b: "b-edited", c: "c1"} {
+		if got, _ := os.ReadFile(p); string(got) != want {
+			t.Errorf("%s = %q, want %q", filepath.Base(p), got, want)
+		}
+	}
+}

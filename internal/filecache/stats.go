@@ -21,14 +21,18 @@ import (
 // looks again. Safe for concurrent use; a nil *Stats stats every time.
 type Stats struct {
 	mu    sync.Mutex
-	m     map[string]statResult
+	m     map[string]*statResult
 	stat  func(string) (fs.FileInfo, error)
 	asked map[string]int
 }
 
+// statResult is one path's stat; done is waited on by whoever asks while
+// the first asker's stat is under way (the table is not locked during a
+// stat, so a walk can stat many files side by side).
 type statResult struct {
-	fi  fs.FileInfo
-	err error
+	done sync.WaitGroup
+	fi   fs.FileInfo
+	err  error
 }
 
 // NewStats returns an empty table for one run.
@@ -37,7 +41,7 @@ func NewStats() *Stats { return NewStatsWith(os.Stat) }
 // NewStatsWith is NewStats over another stat function (tests count the
 // calls).
 func NewStatsWith(stat func(string) (fs.FileInfo, error)) *Stats {
-	return &Stats{m: map[string]statResult{}, stat: stat, asked: map[string]int{}}
+	return &Stats{m: map[string]*statResult{}, stat: stat, asked: map[string]int{}}
 }
 
 // Asked is how many times the run asked for path's stat: a test's proof
@@ -55,14 +59,19 @@ func (s *Stats) Stat(path string) (fs.FileInfo, error) {
 		return os.Stat(path)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.asked[path]++
 	if r, ok := s.m[path]; ok {
+		s.mu.Unlock()
+		r.done.Wait()
 		return r.fi, r.err
 	}
-	fi, err := s.stat(path)
-	s.m[path] = statResult{fi, err}
-	return fi, err
+	r := &statResult{}
+	r.done.Add(1)
+	s.m[path] = r
+	s.mu.Unlock()
+	r.fi, r.err = s.stat(path)
+	r.done.Done()
+	return r.fi, r.err
 }
 
 // StampOf is the package's StampOf through the table.

@@ -167,7 +167,7 @@ func hookJournal(req Request, storeDir, session string) (journal.HookRequest, bo
 	if err != nil {
 		return journal.HookRequest{}, false
 	}
-	return journal.HookRequest{Store: storeDir, DataDir: data, Session: session, Secret: secretBytes, Now: req.Now}, true
+	return journal.HookRequest{Store: storeDir, DataDir: data, Session: session, Secret: secretBytes, Now: req.Now, Background: true}, true
 }
 
 // secretBytes is the journal's secret test: gitleaks' rules and ours.

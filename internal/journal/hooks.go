@@ -2,7 +2,9 @@ package journal
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -27,6 +29,11 @@ type HookRequest struct {
 	// Retention is what a session start prunes to when the journal passes
 	// its cap (zero: the default, 256 MiB).
 	Retention Retention
+	// Background lets a session start whose snapshot cannot finish
+	// within its context's deadline finish it in a detached child of
+	// this executable (background.go); otherwise the store is journaled
+	// in parts, one at each session start.
+	Background bool
 }
 
 // SessionStart records the store as a session begins and what the session
@@ -39,8 +46,11 @@ func SessionStart(ctx context.Context, req HookRequest) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	notes, err := j.sessionStart(ctx, req)
-	if err != nil {
+	notes, background, err := j.sessionStart(ctx, req)
+	if err != nil || background {
+		// A background snapshot holds the lock shared for longer than
+		// the hook has: prune (which holds it alone) waits for a session
+		// start after it.
 		return notes, err
 	}
 	// Past its cap, the journal is pruned in what is left of the hook's
@@ -56,12 +66,23 @@ func SessionStart(ctx context.Context, req HookRequest) ([]string, error) {
 	return notes, nil
 }
 
+// A session start that may finish in the background keeps back a third
+// of its time, at least 250 ms, for committing its part, starting the
+// background run and its notes: at load 15 on 100,000 files a part's
+// commit (a pack, a manifest, their fsyncs on a busy disk) ran 250 ms past
+// the snapshot's deadline with a sixth kept back, and 1 s with a sixth
+// while another process wrote the disk.
+const (
+	backgroundReserveMin   = 250 * time.Millisecond
+	backgroundReserveShare = 3
+)
+
 // sessionStart is SessionStart's snapshot and notes, the journal's lock
-// held shared.
-func (j *Journal) sessionStart(ctx context.Context, req HookRequest) ([]string, error) {
+// held shared; background says a background snapshot is at work.
+func (j *Journal) sessionStart(ctx context.Context, req HookRequest) (notes []string, background bool, err error) {
 	release, err := j.lock(ctx, true)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer release()
 	// The session's view of the index is staged while the snapshot's
@@ -78,16 +99,66 @@ func (j *Journal) sessionStart(ctx context.Context, req HookRequest) ([]string, 
 		v, _ := j.stageView(req.Session, f.Raw, f.Digest)
 		return v
 	}
-	res, err := j.snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, Reads: req.Reads, besideManifest: stage})
+	// What a background snapshot started by an earlier session start
+	// did: while it is at work, this session start records nothing more
+	// (it would read what the background run reads); once it has ended,
+	// the note says how, and this session start goes on.
+	var after []string
+	if st := j.readBackground(); st != nil {
+		if st.alive(wallClock()) {
+			_ = stage().commit()
+			return []string{backgroundNote(st, wallClock())}, true, nil
+		}
+		after = append(after, backgroundNote(st, wallClock()))
+		os.Remove(j.bgPath())
+	}
+	snapCtx := ctx
+	if dl, ok := ctx.Deadline(); ok && req.Background {
+		// What the snapshot cannot finish goes to the background: the
+		// hook keeps back part of its time for starting that run and
+		// for its notes, so it returns within its budget even when the
+		// part's commit waits long for the disk.
+		reserve := max(backgroundReserveMin, time.Until(dl)/backgroundReserveShare)
+		var cancel context.CancelFunc
+		snapCtx, cancel = context.WithDeadline(ctx, dl.Add(-reserve))
+		defer cancel()
+	}
+	res, err := j.snapshot(snapCtx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "session-start", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats, Reads: req.Reads, besideManifest: stage})
+	var stopped *stoppedError
+	if err != nil && req.Background && errors.As(err, &stopped) {
+		// Out of time before any part could be committed: the whole
+		// snapshot is the background run's.
+		if berr := j.startBackground(req, stopped.left, stopped.total, wallClock()); berr == nil {
+			_ = stage().commit()
+			note := inBackgroundNote(-1, stopped.total, stopped.left)
+			if prev, _ := j.latest(); prev != nil && !prev.Partial {
+				// A store journaled before: only what changed since its
+				// newest snapshot waits for the background run.
+				note = fmt.Sprintf("the journal is recording this store's current state in the background (its %d files could not be walked and read within the hook's time); every snapshot up to %s can be undone now, the changes since then once it finishes", len(prev.Files), prev.ID)
+			}
+			return append([]string{note}, after...), true, nil
+		}
+	}
 	if err != nil {
-		return nil, err
+		return after, false, err
 	}
 	if !saw {
+		// Nothing was written (an unchanged store): the newest snapshot,
+		// durable, names the index the session sees, so its view names
+		// an object stored already; without this each unchanged session
+		// start read back (or, the first time, stored a second, loose
+		// copy of) the whole index.
+		j.markStored(res.Manifest)
 		_ = stage().commit()
 	}
-	var notes []string
 	if res.Partial {
-		return []string{fmt.Sprintf("the journal has recorded %d of this store's %d files so far: a store this large is journaled in parts, one at each session start, within the hook's time; until it is whole, a file not yet recorded cannot be undone", len(res.Manifest.Files), res.Total)}, nil
+		left := res.Total - len(res.Manifest.Files)
+		if req.Background {
+			if berr := j.startBackground(req, left, res.Total, wallClock()); berr == nil {
+				return append([]string{inBackgroundNote(len(res.Manifest.Files), res.Total, left)}, after...), true, nil
+			}
+		}
+		return append([]string{fmt.Sprintf("the journal has recorded %d of this store's %d files so far: a store this large is journaled in parts, one at each session start, within the hook's time; until it is whole, a file not yet recorded cannot be undone", len(res.Manifest.Files), res.Total)}, after...), false, nil
 	}
 	cur := res.Manifest
 	if res.Unchanged {
@@ -112,7 +183,23 @@ func (j *Journal) sessionStart(ctx context.Context, req HookRequest) ([]string, 
 	if n := UnprotectedNote(kept); n != "" {
 		notes = append(notes, n)
 	}
-	return notes, err
+	return append(notes, after...), false, err
+}
+
+// inBackgroundNote is the note of a session start that left left of the
+// store's total files to a background snapshot, having recorded done
+// (-1: nothing committed; total 0 or left -1: not counted yet).
+func inBackgroundNote(done, total, left int) string {
+	what := "this store's files"
+	if left >= 0 {
+		what = fmt.Sprintf("%d files", left)
+	}
+	so := "no file of it can be undone"
+	if done > 0 {
+		so = "a file not yet recorded cannot be undone"
+		return fmt.Sprintf("the journal has recorded %d of this store's %d files so far and is journaling %s in the background (a store this large cannot be read within the hook's time); until that finishes, %s", done, total, what, so)
+	}
+	return fmt.Sprintf("the journal is journaling %s in the background (a store this large cannot be read within the hook's time); until that finishes, %s", what, so)
 }
 
 // deletionNote is the line that reports a step's mass removal or

@@ -237,19 +237,21 @@ func parseWhen(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// encodeManifest is m as stored: its JSON, zstd-compressed (a manifest
-// lists every file of the store with its digest, and is written once per
-// change: uncompressed, the manifests were half of a journal's bytes).
+// encodeManifest is m as stored: its binary layout (manifest_bin.go),
+// zstd-compressed (a manifest lists every file of the store with its
+// digest, and is written once per change: uncompressed, the manifests
+// were half of a journal's bytes). The file keeps its .json name, so
+// every reader finds old and new manifests alike.
 func encodeManifest(m *Manifest) ([]byte, error) {
-	raw, err := json.Marshal(m)
+	raw, err := marshalManifest(m)
 	if err != nil {
 		return nil, err
 	}
 	return zenc().EncodeAll(raw, nil), nil
 }
 
-// readManifest reads a manifest: compressed JSON, or (written before
-// manifests were compressed) plain JSON.
+// readManifest reads a manifest: the compressed binary layout, or one an
+// older memcompact wrote: compressed JSON, or plain JSON.
 func (j *Journal) readManifest(path string) (*Manifest, error) {
 	j.mu.Lock()
 	if m, ok := j.read[path]; ok {
@@ -279,6 +281,22 @@ func (j *Journal) decodeManifest(path string) (*Manifest, error) {
 		if raw, err = zdec().DecodeAll(raw, nil); err != nil {
 			return nil, fmt.Errorf("%s: the compressed manifest does not decode: %w", path, err)
 		}
+	}
+	return parseManifest(path, raw)
+}
+
+// parseManifest decodes a manifest's uncompressed bytes: the binary
+// layout, or JSON.
+func parseManifest(path string, raw []byte) (*Manifest, error) {
+	if bytes.HasPrefix(raw, binManifestMagic) {
+		m, err := unmarshalManifest(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if m.ID == "" {
+			return nil, fmt.Errorf("%s: a manifest without an id", path)
+		}
+		return m, nil
 	}
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(raw))

@@ -10,9 +10,8 @@ import (
 	"github.com/memcompact/memcompact/internal/crashpoint"
 	"github.com/memcompact/memcompact/internal/filecache"
 	"github.com/memcompact/memcompact/internal/textfile"
-	"io/fs"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -79,9 +78,9 @@ const readingMargin = 4
 
 // readingTime is the context the reading of a store of n files stops at:
 // ctx's deadline less the time kept for storing and naming what was
-// read — a quarter of the time left, or 250 ms and 15 µs a file (a
-// manifest of 100,000 files takes most of a second to encode and
-// compress on a loaded machine), whichever is more, but never more than
+// read — a quarter of the time left, or 250 ms and 5 µs a file (the
+// binary manifest of 100,000 files takes 80 ms to encode and compress,
+// a few times that on a loaded machine), whichever is more, but never more than
 // three quarters — so that a store too large to read within a hook's
 // budget is journaled in parts, each part committed within (about) the
 // budget and each making progress.
@@ -91,7 +90,7 @@ func readingTime(ctx context.Context, n int) (context.Context, context.CancelFun
 		return context.WithCancel(ctx)
 	}
 	left := time.Until(dl)
-	keep := max(left/readingMargin, 250*time.Millisecond+time.Duration(n)*15*time.Microsecond)
+	keep := max(left/readingMargin, 250*time.Millisecond+time.Duration(n)*5*time.Microsecond)
 	// Whatever the walk left, a quarter of it is for reading: every part
 	// makes progress (its commit may then run past the budget a little).
 	keep = min(keep, left*(readingMargin-1)/readingMargin)
@@ -146,7 +145,7 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	hashed := wallClock().UnixNano()
 	seen, err := walkStore(ctx, j.Store, req.Stats)
 	if cerr := ctx.Err(); cerr != nil {
-		return nil, fmt.Errorf("snapshot of %s stopped before storing anything (%w); the next snapshot continues from there", j.Store, cerr)
+		return nil, &stoppedError{left: -1, err: fmt.Errorf("snapshot of %s stopped before storing anything (%w); the next snapshot continues from there", j.Store, cerr)}
 	}
 	if err != nil {
 		return nil, err
@@ -155,8 +154,21 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	m := &Manifest{Version: manifestVersion, Cause: req.Cause, Session: req.Session, Store: j.Store}
 	m.Files = make([]File, len(seen))
 	var todo []int // the files whose bytes must be read: new or changed
+	var earlier []File
+	if prev != nil {
+		earlier = prev.Files
+	}
 	for i, f := range seen {
-		if p := prevFile(prev, f); p != nil && !req.Reread {
+		// seen and the previous snapshot's files are both sorted by
+		// path: one pass over both finds each file's record.
+		for len(earlier) > 0 && earlier[0].Path < f.Path {
+			earlier = earlier[1:]
+		}
+		var rec *File
+		if len(earlier) > 0 && earlier[0].Path == f.Path {
+			rec = &earlier[0]
+		}
+		if p := trusted(rec, f); p != nil && !req.Reread {
 			m.Files[i] = *p
 			continue
 		}
@@ -169,13 +181,16 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	defer cancel()
 	fresh, done, err := j.recordAll(ctx, readCtx, seen, todo, m.Files, limit, req, res)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &stoppedError{left: len(todo) - res.Read, total: len(seen), err: err}
+		}
 		return nil, err
 	}
 	for _, i := range todo {
 		m.Files[i].Hashed = hashed
 	}
 	if done != nil && res.Read == 0 {
-		return nil, fmt.Errorf("snapshot of %s read no file in the time it had (%d to read); the next snapshot continues from there", j.Store, len(todo))
+		return nil, &stoppedError{left: len(todo), total: len(seen), err: fmt.Errorf("snapshot of %s read no file in the time it had (%d to read); the next snapshot continues from there", j.Store, len(todo))}
 	}
 	if done != nil {
 		// A snapshot in part: the files read, and those the previous
@@ -225,6 +240,17 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	res.Manifest = m
 	return res, nil
 }
+
+// stoppedError is a snapshot stopped by its deadline before it could
+// commit anything: left of total files were still to be read (left -1:
+// the walk itself did not finish).
+type stoppedError struct {
+	left, total int
+	err         error
+}
+
+func (e *stoppedError) Error() string { return e.err.Error() }
+func (e *stoppedError) Unwrap() error { return e.err }
 
 // commitSnapshot stores the new objects fresh durably and names the
 // manifest raw of m after them. The manifest, and what the caller records
@@ -362,7 +388,12 @@ func prevFile(prev *Manifest, f File) *File {
 	if prev == nil {
 		return nil
 	}
-	p := prev.File(f.Path)
+	return trusted(prev.File(f.Path), f)
+}
+
+// trusted is prevFile given the previous snapshot's record p of f (nil:
+// none).
+func trusted(p *File, f File) *File {
 	if p == nil || p.Size != f.Size || p.ModTime != f.ModTime || p.Ctime != f.Ctime || p.Ino != f.Ino {
 		return nil
 	}
@@ -501,41 +532,102 @@ func (j *Journal) record(f File, limit int64, req SnapshotRequest) (File, []byte
 	return f, data, nil
 }
 
+// walkWorkers is how many files the walk stats at once: a stat costs
+// about as much waiting as computing on a loaded machine, so two side by
+// side take little more than one (measured: 100,000 files in 0.4–0.7 s
+// against 0.9 s one at a time).
+const walkWorkers = 2
+
 // walkStore lists the store's regular files, sorted by path. Hidden files
 // and folders (.git, lock files, temporary files) and symlinks are not
-// memory and are left out. A file the listing shows as regular is
-// stat'ed through stats (following a link changes nothing for a regular
-// file), so the run's other parts need not stat it again.
+// memory and are left out. Each folder is listed once (its entries' types
+// come with the listing: nothing is stat'ed to tell a file from a folder)
+// and each regular file is stat'ed once, through stats (following a link
+// changes nothing for a regular file), walkWorkers at a time, so the
+// run's other parts need not stat it again.
 func walkStore(ctx context.Context, store string, stats *filecache.Stats) ([]File, error) {
-	var out []File
-	err := filepath.WalkDir(store, func(p string, d fs.DirEntry, err error) error {
+	type found struct{ rel, abs string }
+	var files []found
+	var walk func(abs, rel string) error
+	walk = func(abs, rel string) error {
+		dir := abs
+		if !strings.HasSuffix(dir, string(filepath.Separator)) {
+			dir += string(filepath.Separator) // not for "/"
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		d, err := os.Open(abs)
 		if err != nil {
-			if p == store {
-				return err
+			return err
+		}
+		ents, err := d.ReadDir(-1)
+		d.Close()
+		if err != nil && len(ents) == 0 {
+			return err
+		}
+		for _, e := range ents {
+			name := e.Name()
+			if strings.HasPrefix(name, ".") {
+				continue
 			}
-			return nil // an unreadable sub-folder is skipped, not fatal
-		}
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		if p != store && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
+			r := name
+			if rel != "" {
+				r = rel + "/" + name
 			}
-			return nil
+			switch {
+			case e.IsDir():
+				// an unreadable sub-folder is skipped, not fatal
+				if err := walk(filepath.Join(abs, name), r); err != nil && ctx.Err() != nil {
+					return ctx.Err()
+				}
+			case e.Type().IsRegular():
+				// abs is clean (the store's absolute path, then
+				// names joined), so this is filepath.Join's answer
+				// without its Clean of every path.
+				files = append(files, found{r, dir + name})
+			}
 		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		fi, err := stats.Stat(p)
-		if err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(store, p)
-		st := filecache.StampInfo(fi)
-		out = append(out, File{Path: filepath.ToSlash(rel), Size: fi.Size(), ModTime: st.Mtime, Ctime: st.Ctime, Ino: st.Ino})
 		return nil
-	})
-	sort.Slice(out, func(a, b int) bool { return out[a].Path < out[b].Path })
-	return out, err
+	}
+	if err := walk(store, ""); err != nil {
+		return nil, err
+	}
+	out := make([]File, len(files))
+	keep := make([]bool, len(files))
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for range min(walkWorkers, len(files)) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(files) || k%1024 == 0 && ctx.Err() != nil {
+					return
+				}
+				fi, err := stats.Stat(files[k].abs)
+				if err != nil || !fi.Mode().IsRegular() {
+					continue // gone since the listing, or no longer a file
+				}
+				st := filecache.StampInfo(fi)
+				out[k] = File{Path: files[k].rel, Size: fi.Size(), ModTime: st.Mtime, Ctime: st.Ctime, Ino: st.Ino}
+				keep[k] = true
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	n := 0
+	for k := range out {
+		if keep[k] {
+			out[n] = out[k]
+			n++
+		}
+	}
+	out = out[:n]
+	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
 }

@@ -35,6 +35,14 @@ func child(op string) int {
 	switch f[0] {
 	case "snapshot":
 		_, err = Snapshot(context.Background(), SnapshotRequest{Store: f[1], DataDir: f[2], Cause: "torture"})
+	case "background", "background-slow":
+		// The store was written before the session start, as the
+		// parent's fixture has it (later).
+		wallClock = func() time.Time { return time.Now().Add(time.Minute) }
+		if f[0] == "background-slow" {
+			backgroundSecret = func([]byte) bool { time.Sleep(20 * time.Millisecond); return false }
+		}
+		_, err = RunBackground(context.Background(), BackgroundRequest{Store: f[1], DataDir: f[2], Session: f[3]})
 	case "undo":
 		_, err = RunUndo(context.Background(), UndoRequest{Store: f[1], DataDir: f[2], To: f[3], Confirm: func(*UndoResult) bool { return true }})
 	}

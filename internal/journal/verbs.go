@@ -92,6 +92,12 @@ type RecordRequest struct {
 // one. A file that matches a secret rule is listed without its bytes
 // unless IncludeSecrets.
 func RunRecord(ctx context.Context, req RecordRequest) (*SnapshotResult, error) {
+	if req.Where.Getenv != nil && req.Store != "" {
+		if session := req.Where.Getenv(BackgroundEnv); session != "" {
+			// A session start's detached child finishing its snapshot.
+			return RunBackground(ctx, BackgroundRequest{Store: req.Store, DataDir: req.DataDir, Where: req.Where, Session: session, Now: req.Now})
+		}
+	}
 	dir, data, err := resolve("journal", req.Store, req.DataDir, req.Where)
 	if err != nil {
 		return nil, err
