@@ -83,6 +83,14 @@ func (j *Journal) sessionStart(ctx context.Context, req HookRequest) ([]string, 
 		return nil, err
 	}
 	if !saw {
+		if res.Unchanged {
+			// The newest snapshot names the index, so its object is
+			// durable (a manifest names only durable objects): the view
+			// needs no second read, check and sync of it.
+			if f := res.Manifest.File(IndexName); f != nil && f.Digest != "" && f.Withheld == "" {
+				j.noteStored(f.Digest)
+			}
+		}
 		_ = stage().commit()
 	}
 	var notes []string
