@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/lazyre"
@@ -38,7 +39,59 @@ func criticalMark(line string) string {
 			return ""
 		}
 	}
-	return criticalRE().FindString(line)
+	// The leftmost match starts where one of the pattern's literals does,
+	// so the pattern runs only there, on a window around that start (the
+	// rune before it, for \b, and past the longest match): on a long line
+	// Go's regexp tried every start position, which was a fifth of a first
+	// session start on a large store. TestCriticalMarkWindows holds it to
+	// criticalRE's own answer.
+	for p := 0; p < len(line); p++ {
+		if !criticalStart(line[p:]) {
+			continue
+		}
+		lo := p
+		if p > 0 {
+			_, n := utf8.DecodeLastRuneInString(line[:p])
+			lo = p - n
+		}
+		hi := min(len(line), p+criticalWindow)
+		if m := criticalRE().FindStringIndex(line[lo:hi]); m != nil && lo+m[0] == p {
+			return line[p : lo+m[1]]
+		}
+	}
+	return ""
+}
+
+// criticalWindow is how far past a match's start criticalMark lets the
+// pattern look: its longest match ("read before", or "read first" with a
+// long s, 12 bytes), the rune after it (for \b) and room to spare.
+const criticalWindow = 32
+
+// criticalStart reports whether s begins with one of criticalRE's literals
+// as criticalMark's shortcut spells them: every match begins so.
+func criticalStart(s string) bool {
+	for _, w := range []string{"critical", "read f", "read b", "important"} {
+		if len(s) >= len(w) && foldASCIIEqual(s[:len(w)], w) {
+			return true
+		}
+	}
+	for _, m := range criticalMarks {
+		if strings.HasPrefix(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldASCIIEqual reports whether s equals w (lower-case ASCII) ignoring
+// ASCII case.
+func foldASCIIEqual(s, w string) bool {
+	for i := 0; i < len(w); i++ {
+		if lowerASCII(s[i]) != w[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // criticalMarks are the marks outside ASCII criticalRE finds.
