@@ -16,6 +16,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/memcompact/memcompact/internal/testshared"
 )
 
 // TestClaudeCodePlugin installs memcompact's Claude Code plugin from a
@@ -155,7 +157,9 @@ func releaseOf(t *testing.T, plugin string) http.Handler {
 	manifest, _ := os.ReadFile(filepath.Join(plugin, ".claude-plugin", "plugin.json"))
 	version := between(string(manifest), `"version": "`, `"`)
 	bin := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "github.com/memcompact/memcompact/cmd/...").CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "github.com/memcompact/memcompact/cmd/...")
+	build.Env = testshared.StaticBuild(os.Environ())
+	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	var buf bytes.Buffer

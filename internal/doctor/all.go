@@ -26,15 +26,19 @@ func Indexes(projects string) ([]string, error) {
 }
 
 // DiagnoseAll diagnoses each index with opt (Index replaced), calling
-// progress before each one when it is not nil.
+// progress before each one when it is not nil. The areas that are the
+// machine's, not a store's (the hooks installed in Claude Code, the hooks'
+// record of failures) are diagnosed once, into Hooks, and left out of
+// every store's report: one broken hook is one problem, not one per store.
 func DiagnoseAll(projects string, indexes []string, opt Options, progress func(i, n int, index string)) *All {
-	a := &All{SchemaVersion: SchemaVersion, Projects: projects, Stores: []*Report{}, ByProject: []ProjectStores{}}
+	a := &All{SchemaVersion: SchemaVersion, Projects: projects, Stores: []*Report{}, ByProject: []ProjectStores{}, Hooks: HookFindings(opt)}
 	for i, ix := range indexes {
 		if progress != nil {
 			progress(i, len(indexes), ix)
 		}
 		o := opt
 		o.Index = ix
+		o.DataDir, o.ClaudeHooks = "", nil // said once, in a.Hooks
 		r := Diagnose(o)
 		a.Stores = append(a.Stores, r)
 		switch r.Result {
@@ -47,4 +51,15 @@ func DiagnoseAll(projects string, indexes []string, opt Options, progress func(i
 		}
 	}
 	return a
+}
+
+// HookFindings are the findings of the areas doctor reports about the
+// machine rather than a store: the hooks' record (AreaHookRuns, from
+// opt.DataDir) and the hooks installed in Claude Code (AreaClaudeHooks,
+// from opt.ClaudeHooks).
+func HookFindings(opt Options) []Finding {
+	d := &diagnosis{opt: opt, r: &Report{Findings: []Finding{}}}
+	hookRunsFinding(d)
+	claudeHooksFinding(d)
+	return d.r.Findings
 }

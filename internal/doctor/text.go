@@ -20,13 +20,7 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintf(&b, "%d lines, %s characters; %d pointer lines linking %d subjects\n\n", r.Lines, textfile.N0(r.Characters), r.PointerLines, r.Subjects)
 	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "  %-7s  %-7s  %s\n", f.Status, f.Area, f.Summary)
-		for _, d := range f.Details {
-			fmt.Fprintf(&b, "                     %s\n", d)
-		}
-		if f.Command != "" && f.Status != StatusOK {
-			fmt.Fprintf(&b, "                     → %s\n", f.Command)
-		}
+		writeFinding(&b, f)
 	}
 	switch r.Problems {
 	case 0:
@@ -48,6 +42,10 @@ type All struct {
 	Healthy       int       `json:"healthy"`
 	WithProblems  int       `json:"with_problems"`
 	Unreadable    int       `json:"unreadable"`
+	// Hooks are the findings about memcompact's hooks on this machine
+	// (installed in Claude Code, their record of failures), said once
+	// for every store.
+	Hooks []Finding `json:"hooks"`
 	// ByProject groups the stores by the projects Claude Code has run in
 	// (from its session transcripts): the store it loads for each and the
 	// split stores whose entries it never loads.
@@ -64,6 +62,11 @@ func (a *All) ExitCode() int {
 	}
 	for _, r := range a.Stores {
 		code = max(code, r.ExitCode())
+	}
+	for _, f := range a.Hooks {
+		if f.Status == StatusProblem {
+			code = max(code, 1)
+		}
 	}
 	return code
 }
@@ -90,9 +93,26 @@ func WriteAllText(w io.Writer, a *All) error {
 		fmt.Fprintf(&b, "%-*s  %5d  %8d  %4d  %5d  %2d  %7d  %7d  %7d  %s\n", name, project(r), r.Lines, r.Subjects, r.PastCut, r.WithoutHook, r.SharedNotes, r.Orphans, r.Dangling, r.Secrets, verdict)
 	}
 	fmt.Fprintf(&b, "\n%d healthy, %d with problems, %d unreadable; 'memcompact doctor INDEX' explains one store\n", a.Healthy, a.WithProblems, a.Unreadable)
+	if len(a.Hooks) > 0 {
+		b.WriteString("\nmemcompact's hooks (for every store):\n")
+		for _, f := range a.Hooks {
+			writeFinding(&b, f)
+		}
+	}
 	writeByProject(&b, a.ByProject)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeFinding writes one finding as doctor's report lists it.
+func writeFinding(b *strings.Builder, f Finding) {
+	fmt.Fprintf(b, "  %-7s  %-7s  %s\n", f.Status, f.Area, f.Summary)
+	for _, d := range f.Details {
+		fmt.Fprintf(b, "                     %s\n", d)
+	}
+	if f.Command != "" && f.Status != StatusOK {
+		fmt.Fprintf(b, "                     → %s\n", f.Command)
+	}
 }
 
 // project is the name of a store's project directory (the parent of

@@ -207,3 +207,24 @@ func TestListingFold(t *testing.T) {
 		t.Errorf("folded with a non-ASCII name = %v, want nil", f)
 	}
 }
+
+// TestPlaceFastPath: a plain file name is placed without cleaning exactly
+// where cleaning places it, in every kind of resolver directory.
+func TestPlaceFastPath(t *testing.T) {
+	dests := []string{
+		"a.md", "feedback_x.md", ".hidden.md", "a..md", "...", "a b.md", "ü.md", "a.md.", "a.md ",
+		"-", "~", "#", "a#b.md", "a%20b.md", "a?x", "MEMORY.md", "日本.md",
+		// not plain: the slow path, placed the same either way
+		"", ".", "..", "./a.md", "../a.md", "x/../a.md", "x/a.md", "/abs/a.md", `a\b.md`, "c:x.md",
+	}
+	for _, dir := range []string{"/", "/tmp/store", "/tmp/store/", "rel/store", ".", "", "/a b/c"} {
+		rv := NewResolver(dir)
+		for _, d := range dests {
+			p, out, folder, base := rv.place(d)
+			sp, sout, sfolder, sbase := rv.placeSlow(d)
+			if p != sp || out != sout || folder != sfolder || base != sbase {
+				t.Errorf("dir %q dest %q: place = (%q, %v, %q, %q), cleaning gives (%q, %v, %q, %q)", dir, d, p, out, folder, base, sp, sout, sfolder, sbase)
+			}
+		}
+	}
+}

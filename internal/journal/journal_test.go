@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -334,6 +336,45 @@ func TestClobbered(t *testing.T) {
 	// Unknown session, or no foreign change: nothing judged.
 	if j.clobbered("Z", []byte(withB), []byte(staleA)) != nil || j.clobbered("A", []byte(index), []byte("")) != nil {
 		t.Error("judged without evidence")
+	}
+}
+
+// TestClobberedMultiset: clobbered counts lines as a multiset, as the
+// difference of the two whole line sets did: random indexes of a few
+// repeated lines, a view, and a write, against that formula.
+func TestClobberedMultiset(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	j := mustJournal(t, f)
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func() string {
+		var b strings.Builder
+		for range rng.IntN(8) {
+			b.WriteString([]string{"- [a](a.md) — x\n", "- [b](b.md) — y  \n", "\n", "# H\n", "- [a](a.md) — x\n"}[rng.IntN(5)])
+		}
+		return b.String()
+	}
+	for i := range 300 {
+		seen, current, proposed := pick(), pick(), pick()
+		session := fmt.Sprint("S", i)
+		if err := j.seeIndex(session, []byte(seen)); err != nil {
+			t.Fatal(err)
+		}
+		got := j.clobbered(session, []byte(current), []byte(proposed))
+		var want []string
+		if seen != current {
+			foreign := minus(lineSet([]byte(current)), lineSet([]byte(seen)))
+			removed := removedLines([]byte(current), []byte(proposed))
+			for _, l := range orderedLines([]byte(current)) {
+				if foreign[l] > 0 && removed[l] > 0 {
+					want = append(want, l)
+					foreign[l]--
+					removed[l]--
+				}
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("seen %q, current %q, proposed %q: clobbered = %q, want %q", seen, current, proposed, got, want)
+		}
 	}
 }
 

@@ -125,9 +125,23 @@ func (j *Journal) clobbered(session string, current, proposed []byte) []string {
 	if err != nil {
 		return nil
 	}
-	foreign := minus(lineSet(current), lineSet(seen))
+	// Only lines the write removes can be clobbered, so only they are
+	// counted: how many more times each stands in the index now than in
+	// the session's view (another writer's additions).
+	cur := orderedLines(current)
+	foreign := map[string]int{}
+	for _, l := range cur {
+		if removed[l] > 0 {
+			foreign[l]++
+		}
+	}
+	for _, l := range orderedLines(seen) {
+		if _, ok := foreign[l]; ok {
+			foreign[l]--
+		}
+	}
 	var out []string
-	for _, l := range orderedLines(current) {
+	for _, l := range cur {
 		if foreign[l] > 0 && removed[l] > 0 {
 			out = append(out, l)
 			foreign[l]--

@@ -460,21 +460,36 @@ func unitCut(s string, units int) int {
 }
 
 // lineOffsets returns the byte offset in text where each of the first n
-// lines (as textfile.Lines splits them) starts.
+// lines (as textfile.Lines splits them) starts. It jumps from one line
+// end to the next with IndexByte (many bytes per instruction) instead of
+// looking at every byte: the guard finds the lines of a long index twice
+// on every write to it.
 func lineOffsets(text string, n int) []int {
 	out := make([]int, 0, n)
 	start := 0
-	for i := 0; i < len(text) && len(out) < n; i++ {
-		switch text[i] {
-		case '\n':
-			out = append(out, start)
-			start = i + 1
-		case '\r':
-			out = append(out, start)
-			if i+1 < len(text) && text[i+1] == '\n' {
-				i++
+	cr := -1 // the next '\r' at or after start; len(text) for none
+	for len(out) < n {
+		nl := strings.IndexByte(text[start:], '\n')
+		if nl < 0 {
+			nl = len(text)
+		} else {
+			nl += start
+		}
+		if cr < start {
+			if cr = strings.IndexByte(text[start:], '\r'); cr < 0 {
+				cr = len(text)
+			} else {
+				cr += start
 			}
-			start = i + 1
+		}
+		end := min(nl, cr)
+		if end >= len(text) {
+			break
+		}
+		out = append(out, start)
+		start = end + 1
+		if text[end] == '\r' && start < len(text) && text[start] == '\n' {
+			start++
 		}
 	}
 	if len(out) < n {

@@ -1,6 +1,7 @@
 package sweepact
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,5 +60,29 @@ func TestCriticalMarkRealStores(t *testing.T) {
 	}
 	if n == 0 {
 		t.Error("no line of the real stores is marked critical, so the test compared only misses")
+	}
+}
+
+// TestCriticalMarkWindows: criticalMark, which runs the pattern only on
+// windows at its literals, answers as criticalRE on the whole line, for
+// random lines of the pattern's pieces, near misses and other text, short
+// and long, the match anywhere or nowhere.
+func TestCriticalMarkWindows(t *testing.T) {
+	pieces := []string{"crit", "ical", "critical", "CRITICAL", "Critical", "criticality", "read ", "READ ", "first", "firſt", "before", "Before",
+		"important", "IMPORTANT", "importan", "🚨", "⚠", "\uFE0F", "⛔", "중요", "중", "요", "필독", "必読", "重要", "重", "x", " ", "é", "_", "-", "\t", "日本語のテキスト", "uncritical ", "a"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 3000 {
+		var b strings.Builder
+		n := rng.IntN(12)
+		if i%10 == 0 {
+			n = 200 + rng.IntN(400) // long lines, where the shortcut matters
+		}
+		for range n {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		l := b.String()
+		if got, want := criticalMark(l), criticalRE().FindString(l); got != want {
+			t.Fatalf("criticalMark(%q) = %q, criticalRE finds %q", l, got, want)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/lazyre"
@@ -21,53 +22,80 @@ var criticalRE = lazyre.New(`(?i)🚨|⚠️|⛔|\bcritical\b|read (first|before
 
 // criticalMark is criticalRE's first match in line, or "". Most lines
 // hold none of the pattern's words, and Go's regexp costs about as much to
-// say so as to find one (it tries each start position), while doctor and
-// the session-start hook plan a sweep of every cut index on each run; so a
-// line that holds none of the pattern's literals, as strings.ToLower
-// spells them, is answered without it. The letters of those words fold to
-// ASCII letters only, which ToLower maps alike, so the shortcut never
-// hides a match (TestCriticalMarkShortcut).
-//
-// The test runs once per subject of a cut index, so it allocates nothing:
-// each mark outside ASCII is looked for as it is spelled (the pattern
-// folds none of them), and each word ignoring ASCII case alone (no other
-// letter folds to theirs).
+// say so as to find one (it tries each start position, having no literal
+// prefix to skip to), while doctor and the session-start hook plan a sweep
+// of every cut index. Every match begins with one of the pattern's
+// literals as ASCII case folding spells them: the letters of its words
+// fold to ASCII letters only (TestCriticalMarkShortcut), and its marks
+// outside ASCII fold to nothing. So one pass looks for those literals
+// (criticalStart, behind a table of their first bytes), and the pattern
+// runs only where one starts, on a window around it: the rune before (for
+// \b) and past the longest match. TestCriticalMarkWindows holds it to
+// criticalRE's own answer.
 func criticalMark(line string) string {
-	if !containsAnyOf(line, criticalMarks) {
-		if !containsFoldASCII(line, "critical") && !containsFoldASCII(line, "read f") && !containsFoldASCII(line, "read b") && !containsFoldASCII(line, "important") {
-			return ""
+	for p := 0; p < len(line); p++ {
+		if !criticalLead[line[p]] || !criticalStart(line[p:]) {
+			continue
+		}
+		lo := p
+		if p > 0 {
+			_, n := utf8.DecodeLastRuneInString(line[:p])
+			lo = p - n
+		}
+		hi := min(len(line), p+criticalWindow)
+		if m := criticalRE().FindStringIndex(line[lo:hi]); m != nil && lo+m[0] == p {
+			return line[p : lo+m[1]]
 		}
 	}
-	return criticalRE().FindString(line)
+	return ""
+}
+
+// criticalWindow is how far past a match's start criticalMark lets the
+// pattern look: its longest match ("read before", or "read first" with a
+// long s, 12 bytes), the rune after it (for \b) and room to spare.
+const criticalWindow = 32
+
+// criticalLead holds the first bytes of criticalStart's literals: a byte
+// outside it starts none, and is passed over at the cost of one lookup.
+var criticalLead = func() (lead [256]bool) {
+	for _, w := range []string{"critical", "read f", "read b", "important"} {
+		lead[w[0]], lead[w[0]-'a'+'A'] = true, true
+	}
+	for _, m := range criticalMarks {
+		lead[m[0]] = true
+	}
+	return lead
+}()
+
+// criticalStart reports whether s begins with one of criticalRE's literals
+// as criticalMark's shortcut spells them: every match begins so.
+func criticalStart(s string) bool {
+	for _, w := range []string{"critical", "read f", "read b", "important"} {
+		if len(s) >= len(w) && foldASCIIEqual(s[:len(w)], w) {
+			return true
+		}
+	}
+	for _, m := range criticalMarks {
+		if strings.HasPrefix(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldASCIIEqual reports whether s equals w (lower-case ASCII) ignoring
+// ASCII case.
+func foldASCIIEqual(s, w string) bool {
+	for i := 0; i < len(w); i++ {
+		if lowerASCII(s[i]) != w[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // criticalMarks are the marks outside ASCII criticalRE finds.
 var criticalMarks = []string{"🚨", "⚠", "⛔", "중", "필", "必", "重"}
-
-// containsAnyOf reports whether s holds one of subs.
-func containsAnyOf(s string, subs []string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
-}
-
-// containsFoldASCII reports whether s holds w (lower-case ASCII) ignoring
-// ASCII case.
-func containsFoldASCII(s, w string) bool {
-	for i := 0; i+len(w) <= len(s); i++ {
-		j := 0
-		for j < len(w) && lowerASCII(s[i+j]) == w[j] {
-			j++
-		}
-		if j == len(w) {
-			return true
-		}
-	}
-	return false
-}
 
 func lowerASCII(c byte) byte {
 	if 'A' <= c && c <= 'Z' {

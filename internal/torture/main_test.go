@@ -45,6 +45,7 @@ func TestMain(m *testing.M) {
 		// exist only in builds with this tag.
 		build := exec.Command("go", "build", "-tags", "memcompact_crashpoints", "-o", bin,
 			"github.com/memcompact/memcompact/cmd/memcompact")
+		build.Env = testshared.StaticBuild(os.Environ())
 		if out, err := build.CombinedOutput(); err != nil {
 			fmt.Printf("building memcompact: %v\n%s", err, out)
 			os.Exit(1)

@@ -109,10 +109,21 @@ func checkDroppedPointers(c *change) {
 // line it joins is judged.
 func addedRange(before, after string) (lo, hi int) {
 	n := min(len(before), len(after))
+	// The common start and end are found a block at a time (a string
+	// comparison, which the runtime does many bytes per instruction), then
+	// byte by byte in the block that differs: an edit of a 78 KB index
+	// compared nearly every byte singly before.
+	const block = 64
+	for lo+block <= n && before[lo:lo+block] == after[lo:lo+block] {
+		lo += block
+	}
 	for lo < n && before[lo] == after[lo] {
 		lo++
 	}
 	s := 0
+	for s+block <= n-lo && before[len(before)-s-block:len(before)-s] == after[len(after)-s-block:len(after)-s] {
+		s += block
+	}
 	for s < n-lo && before[len(before)-1-s] == after[len(after)-1-s] {
 		s++
 	}

@@ -29,6 +29,54 @@ func TestAddedRange(t *testing.T) {
 	}
 }
 
+// addedRangeBytewise is addedRange as it was, comparing byte by byte: the
+// oracle of TestAddedRangeBlocks.
+func addedRangeBytewise(before, after string) (lo, hi int) {
+	n := min(len(before), len(after))
+	for lo < n && before[lo] == after[lo] {
+		lo++
+	}
+	s := 0
+	for s < n-lo && before[len(before)-1-s] == after[len(after)-1-s] {
+		s++
+	}
+	hi = max(lo, len(after)-s)
+	lo = strings.LastIndexAny(after[:lo], "\r\n") + 1
+	if i := strings.IndexAny(after[hi:], "\r\n"); i >= 0 {
+		hi += i
+	} else {
+		hi = len(after)
+	}
+	if lo == hi && hi < len(after) {
+		hi++
+	}
+	return lo, hi
+}
+
+// TestAddedRangeBlocks: comparing a block at a time finds the range byte
+// by byte finds, for edits at every offset around the block size of texts
+// of lengths around it, repeated text included (where a common start and
+// a common end overlap).
+func TestAddedRangeBlocks(t *testing.T) {
+	base := strings.Repeat("line of the index, a pointer\n", 12) // 348 bytes
+	for _, n := range []int{0, 1, 63, 64, 65, 127, 128, 129, 200, len(base)} {
+		text := base[:n]
+		for at := 0; at <= n; at++ {
+			for _, edit := range []struct{ del, ins string }{{"", "X"}, {"", "\n"}, {"1", ""}, {"1", "YY"}, {"3", ""}, {"", "line of the index, a pointer\n"}} {
+				del := min(len(edit.del), n-at)
+				after := text[:at] + edit.ins + text[at+del:]
+				for _, pair := range [][2]string{{text, after}, {after, text}} {
+					lo, hi := addedRange(pair[0], pair[1])
+					wlo, whi := addedRangeBytewise(pair[0], pair[1])
+					if lo != wlo || hi != whi {
+						t.Fatalf("addedRange of %d bytes edited at %d (%q for %d bytes) = %d, %d; byte by byte %d, %d", n, at, edit.ins, del, lo, hi, wlo, whi)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestJudgeSecretsAdded: the guard judges the secrets a write adds — on
 // the edited lines, with the whole file's context — and lets an edit
 // elsewhere in a file that already holds one through.

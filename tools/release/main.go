@@ -137,6 +137,17 @@ func sourceTime() (time.Time, error) {
 	return time.Unix(0, 0).UTC(), nil
 }
 
+// goBuild is the go build of every command under ./cmd for one platform
+// into the folder dir. cgo is off (CGO_ENABLED=0): memcompact needs no C,
+// a cross build could not use it, and the executables are static, so a
+// run pays no dynamic loader and no libc (the net package links libc for
+// its resolver when cgo is on). TestBuildIsStatic checks it.
+func goBuild(version, goos, goarch, dir string) *exec.Cmd {
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X "+versionVar+"="+version, "-o", dir+string(filepath.Separator), "./cmd/...")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
+	return cmd
+}
+
 // release builds one platform's executables and writes its archive into
 // out, returning the archive's name and SHA-256.
 func release(version, goos, goarch, out string, stamp time.Time, extras []string) (name, sum string, err error) {
@@ -145,9 +156,7 @@ func release(version, goos, goarch, out string, stamp time.Time, extras []string
 		return "", "", err
 	}
 	defer os.RemoveAll(bin)
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X "+versionVar+"="+version, "-o", bin+string(filepath.Separator), "./cmd/...")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
-	if b, err := cmd.CombinedOutput(); err != nil {
+	if b, err := goBuild(version, goos, goarch, bin).CombinedOutput(); err != nil {
 		return "", "", fmt.Errorf("go build: %v\n%s", err, b)
 	}
 	entries, err := os.ReadDir(bin)
