@@ -84,7 +84,7 @@ func parseFrameHead(b []byte) (frameHead, bool) {
 		return frameHead{}, false
 	}
 	f := strings.Split(string(b[len(frameMagic):end]), " ")
-	if len(f) != 4 || !isDigest(f[0]) || len(f[1]) != 1 || (f[1] != "z" && f[1] != "r") {
+	if len(f) != 4 || !textfile.IsDigest(f[0]) || len(f[1]) != 1 || (f[1] != "z" && f[1] != "r") {
 		return frameHead{}, false
 	}
 	stored, err1 := strconv.ParseInt(f[2], 10, 64)
@@ -93,19 +93,6 @@ func parseFrameHead(b []byte) (frameHead, bool) {
 		return frameHead{}, false
 	}
 	return frameHead{digest: f[0], enc: f[1][0], stored: stored, raw: raw, headLen: end + 1}, true
-}
-
-// isDigest reports whether s is a SHA-256 in lowercase hex.
-func isDigest(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // decodeFrame returns the object framed at the start of b, checked

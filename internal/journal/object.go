@@ -170,7 +170,7 @@ func (j *Journal) reliedOn() []string {
 // loose object's, else a pack's. Its error names every copy it tried and
 // why each could not be read.
 func (j *Journal) object(digest string) ([]byte, error) {
-	if !isDigest(digest) {
+	if !textfile.IsDigest(digest) {
 		return nil, fmt.Errorf("bad object digest %q", digest)
 	}
 	data, lerr := j.looseObject(digest)

@@ -279,7 +279,7 @@ func parsePackTable(r *bufio.Reader, size int64) (*pack, error) {
 		if err1 != nil || err2 != nil || off < 0 || sz < 0 {
 			return nil, notWhole("line %d: bad offset or size: %q", i+2, l)
 		}
-		if version == 2 && (!isDigest(f[0]) || f[0] <= prev || off != end || l != f[0]+" "+f[1]+" "+f[2]) {
+		if version == 2 && (!textfile.IsDigest(f[0]) || f[0] <= prev || off != end || l != f[0]+" "+f[1]+" "+f[2]) {
 			return nil, notWhole("line %d: not the next object line: %q", i+2, l)
 		}
 		prev, end = f[0], off+sz

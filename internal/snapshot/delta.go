@@ -289,7 +289,7 @@ func parseDelta(raw []byte) (*delta, bool) {
 	head := string(raw[len(deltaHead) : nl+1-len(deltaEnd)])
 	name, rest, ok := strings.Cut(head, deltaMid)
 	f := strings.Split(rest, " ")
-	if !ok || len(f) != 3 || !isDigest(f[0]) || len(f[2]) != 16 || !isDigest(f[2]+f[0][16:]) {
+	if !ok || len(f) != 3 || !textfile.IsDigest(f[0]) || len(f[2]) != 16 || !textfile.IsDigest(f[2]+f[0][16:]) {
 		return nil, false
 	}
 	size, err := strconv.Atoi(f[1])
@@ -407,19 +407,6 @@ func (d *delta) apply(base []byte) ([]byte, error) {
 		return nil, fmt.Errorf("it does not rebuild to its digest")
 	}
 	return out, nil
-}
-
-// isDigest reports whether s is a SHA-256 in lowercase hex.
-func isDigest(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // ErrDamaged wraps every reason a delta snapshot cannot be rebuilt.

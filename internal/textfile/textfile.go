@@ -127,6 +127,20 @@ func FromBytes(path string, raw []byte) *File {
 	return &File{Path: path, Raw: raw, Text: text, HasBOM: bom, Digest: hex.EncodeToString(sum[:])}
 }
 
+// IsDigest reports whether s has the form Digest gives: a SHA-256 in
+// lowercase hex. Readers of stored digests check it before trusting one.
+func IsDigest(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // Digest returns the hex SHA-256 of b.
 func Digest(b []byte) string {
 	sum := sha256.Sum256(b)
