@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,6 +22,13 @@ const MaxMessage = 16 << 20
 
 // Serve runs server over r and w (stdin and stdout) until r ends or ctx is
 // cancelled.
+//
+// Cancelled (SIGINT), it returns within StopGrace even while a tool call
+// is still running: the SDK's session waits for its calls, and a journal
+// record of a large store runs for seconds, while Claude Code gives a
+// server about 140 ms. A call left running is abandoned as a kill would
+// abandon it, which every write survives (a lock, record before act, an
+// atomic replace).
 //
 // The framing is memcompact's own line reader in front of the SDK's
 // session, because the SDK's stdio transport ends the session on the
@@ -34,8 +42,26 @@ const MaxMessage = 16 << 20
 // the end of input is held back from the session until each request read
 // has had its response written.
 func Serve(ctx context.Context, server *mcp.Server, r io.Reader, w io.Writer) error {
-	return server.Run(ctx, &lineTransport{r: r, w: w, max: MaxMessage})
+	done := make(chan error, 1)
+	go func() { done <- server.Run(ctx, &lineTransport{r: r, w: w, max: MaxMessage}) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	stop := time.NewTimer(StopGrace)
+	defer stop.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-stop.C:
+		return ctx.Err()
+	}
 }
+
+// StopGrace is how long Serve, once cancelled, waits for the calls in
+// flight: well inside the 140 ms Claude Code gives a server to exit.
+const StopGrace = 50 * time.Millisecond
 
 // lineTransport is the newline-delimited JSON-RPC of MCP's stdio
 // transport.

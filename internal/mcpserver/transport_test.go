@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const (
@@ -205,4 +209,39 @@ func (s *syncBuffer) String() string {
 	s.lock()
 	defer func() { <-s.mu }()
 	return s.b.String()
+}
+
+// TestServeStopsWithACallInFlight: cancelled (SIGINT), Serve returns while
+// a tool call is still running, here one that never ends. The SDK's
+// session alone waits for it, so a long call (a journal record of a large
+// store) kept the server past the 140 ms Claude Code gives it.
+func TestServeStopsWithACallInFlight(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	started, release := make(chan struct{}), make(chan struct{})
+	defer close(release)
+	mcp.AddTool(server, &mcp.Tool{Name: "hang"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		close(started)
+		<-release // ignores ctx, as a long engine step does
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	in, feed := io.Pipe()
+	defer feed.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, server, in, io.Discard) }()
+	go io.WriteString(feed, initLine+"\n"+readyLine+"\n"+`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hang","arguments":{}}}`+"\n")
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call never started")
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Serve returned %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after its context was cancelled while a call ran")
+	}
 }
