@@ -28,9 +28,10 @@ import (
 // what any killed snapshot leaves (objects no manifest names yet, which
 // the next snapshot finds stored and prune removes when stale).
 
-// BackgroundEnv, in the environment of `memcompact journal STORE` (seen
-// by RunRecord through its Where), makes the run the background continuation of a session start; its value is
-// the session's id ("-" for none).
+// BackgroundEnv is the variable that, in the environment of `memcompact
+// journal STORE` (seen by RunRecord through its Where), makes the run the
+// background continuation of a session start; its value is the session's
+// id ("-" for none).
 const BackgroundEnv = "MEMCOMPACT_JOURNAL_BACKGROUND"
 
 // bgFile names the background run's record in the journal's folder.

@@ -112,9 +112,9 @@ func open(dataDir, store string) (*Journal, error) {
 	return j, nil
 }
 
-// ReasonDataInStore: memcompact's data directory lies inside the store
-// it would journal: the journal would record itself, and an undo of the
-// whole store would remove it.
+// ReasonDataInStore is the refusal when memcompact's data directory lies
+// inside the store it would journal: the journal would record itself, and
+// an undo of the whole store would remove it.
 const ReasonDataInStore outcome.Reason = "data-dir-in-store"
 
 func dataInStore(dataDir, store string) error {

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
@@ -135,16 +134,10 @@ func packLayout(objs []packObject) [][]byte {
 	sort.Slice(objs, func(a, b int) bool { return objs[a].digest < objs[b].digest })
 	objs = slices.CompactFunc(objs, func(a, b packObject) bool { return a.digest == b.digest }) // one frame a digest
 	frames := make([][][]byte, len(objs))
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for range min(recordWorkers, len(objs)) {
-		wg.Go(func() {
-			for k := int(next.Add(1) - 1); k < len(objs); k = int(next.Add(1) - 1) {
-				frames[k] = encodeFrame(objs[k].digest, objs[k].data)
-			}
-		})
-	}
-	wg.Wait()
+	each(recordWorkers, len(objs), func(k int) bool {
+		frames[k] = encodeFrame(objs[k].digest, objs[k].data)
+		return true
+	})
 	var head bytes.Buffer
 	head.WriteString(packMagic2 + " " + strconv.Itoa(len(objs)) + "\n")
 	var off int64

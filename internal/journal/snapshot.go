@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -444,29 +443,19 @@ func (j *Journal) recordAll(ctx, readCtx context.Context, seen []File, todo []in
 		err  error
 	}
 	outs := make([]outcome, len(todo))
-	var (
-		next atomic.Int64
-		wg   sync.WaitGroup
-	)
-	for range min(recordWorkers, len(todo)) {
-		wg.Go(func() {
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(todo) || readCtx.Err() != nil {
-					return
-				}
-				i := todo[k]
-				rec, data, err := j.record(seen[i], limit, req)
-				if err != nil {
-					outs[k].err = err
-					next.Store(int64(len(todo))) // stop the others
-					return
-				}
-				files[i], outs[k] = rec, outcome{done: true, data: data}
-			}
-		})
-	}
-	wg.Wait()
+	each(recordWorkers, len(todo), func(k int) bool {
+		if readCtx.Err() != nil {
+			return false
+		}
+		i := todo[k]
+		rec, data, err := j.record(seen[i], limit, req)
+		if err != nil {
+			outs[k].err = err
+			return false
+		}
+		files[i], outs[k] = rec, outcome{done: true, data: data}
+		return true
+	})
 	var (
 		err   error
 		fresh []packObject
@@ -595,28 +584,19 @@ func walkStore(ctx context.Context, store string, stats *filecache.Stats) ([]Fil
 	}
 	out := make([]File, len(files))
 	keep := make([]bool, len(files))
-	var (
-		next atomic.Int64
-		wg   sync.WaitGroup
-	)
-	for range min(walkWorkers, len(files)) {
-		wg.Go(func() {
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(files) || k%1024 == 0 && ctx.Err() != nil {
-					return
-				}
-				fi, err := stats.Stat(files[k].abs)
-				if err != nil || !fi.Mode().IsRegular() {
-					continue // gone since the listing, or no longer a file
-				}
-				st := filecache.StampInfo(fi)
-				out[k] = File{Path: files[k].rel, Size: fi.Size(), ModTime: st.Mtime, Ctime: st.Ctime, Ino: st.Ino}
-				keep[k] = true
-			}
-		})
-	}
-	wg.Wait()
+	each(walkWorkers, len(files), func(k int) bool {
+		if k%1024 == 0 && ctx.Err() != nil {
+			return false
+		}
+		fi, err := stats.Stat(files[k].abs)
+		if err != nil || !fi.Mode().IsRegular() {
+			return true // gone since the listing, or no longer a file
+		}
+		st := filecache.StampInfo(fi)
+		out[k] = File{Path: files[k].rel, Size: fi.Size(), ModTime: st.Mtime, Ctime: st.Ctime, Ino: st.Ino}
+		keep[k] = true
+		return true
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
