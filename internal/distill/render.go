@@ -90,7 +90,7 @@ func (b *builtin) render() []string {
 		}
 		s += "."
 		if len(g.kept) > 0 {
-			s += " Kept: " + strings.Join(g.kept, " ")
+			s += " Kept: " + strings.Join(uniqueKept(g.kept), " ")
 		}
 		out[slot[label]] = s
 	}
@@ -352,7 +352,11 @@ func splitBullets(text string) []string {
 }
 
 // sentences splits a bullet's text after ". ", "! ", "? " and their
-// full-width forms; a "(superseded …)" mark stays with its sentence.
+// full-width forms; a "(superseded …)" mark stays with its sentence. A
+// day or ordinal written with a period ("am 14. März", "3. Oktober") ends
+// no sentence: split there, the date's month would stand alone and be
+// lost as a sentence that says nothing. Not splitting can only join two
+// sentences, which loses nothing.
 func sentences(s string) []string {
 	var out []string
 	start := 0
@@ -362,7 +366,9 @@ func sentences(s string) []string {
 		switch r {
 		case '。', '！', '？':
 			end = true
-		case '.', '!', '?':
+		case '.':
+			end = i+1 < len(rs) && rs[i+1] == ' ' && !ordinalBefore(rs, i)
+		case '!', '?':
 			end = i+1 < len(rs) && rs[i+1] == ' '
 		}
 		if end {
@@ -382,6 +388,37 @@ func sentences(s string) []string {
 		merged = append(merged, sn)
 	}
 	return merged
+}
+
+// ordinalBefore reports whether the period at rs[i] follows a number of
+// one or two digits standing alone as a word: a day or an ordinal.
+func ordinalBefore(rs []rune, i int) bool {
+	j := i
+	for j > 0 && j > i-3 && rs[j-1] >= '0' && rs[j-1] <= '9' {
+		j--
+	}
+	return j < i && i-j <= 2 && (j == 0 || rs[j-1] == ' ')
+}
+
+// uniqueKept is the statements of a year's "Kept:" list, less those that
+// say again what one before them says (an earlier block's list, read back
+// whole, and the statements of the entries folded now often repeat a fact:
+// a people file restates it). Each statement stays as it was written: a
+// must-keep statement is looked for in the new file as it stands.
+func uniqueKept(kept []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, k := range kept {
+		if seen[sameKey(k)] {
+			continue
+		}
+		out = append(out, k)
+		seen[sameKey(k)] = true
+		for _, sn := range sentences(k) {
+			seen[sameKey(sn)] = true
+		}
+	}
+	return out
 }
 
 // nestedGroup is a line nested under a bullet, or a code block or table
