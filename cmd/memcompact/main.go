@@ -12,11 +12,17 @@ import (
 	"github.com/memcompact/memcompact/internal/cli"
 	"github.com/memcompact/memcompact/internal/hookrun"
 	"github.com/memcompact/memcompact/internal/mcpserver"
+	"github.com/memcompact/memcompact/internal/summarize"
 )
 
 // The command line's "mcp" verb serves the MCP face; the two faces never
-// import each other, so the executable joins them here.
-func init() { cli.LinkMCP(serveMCP) }
+// import each other, so the executable joins them here. It also links the
+// official SDKs' summarizers, which only the executable carries (see
+// apimodel.go).
+func init() {
+	cli.LinkMCP(serveMCP)
+	summarize.LinkAPI(newAPIModel)
+}
 
 func main() {
 	// Every run but the MCP server's is a short one: garbage is left until

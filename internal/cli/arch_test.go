@@ -4,7 +4,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
+	"io/fs"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -34,6 +35,8 @@ var layers = map[string]int{
 	"jsonout": foundations, "extcmd": foundations, "crashpoint": foundations, "testshared": foundations,
 	"lazyre": foundations, "filecache": foundations, "userenv": foundations, "psflag": foundations, "shellword": foundations,
 	"hookstate": foundations, "testshared/short": foundations,
+	// Tests only:
+	"summarize/summarizetest": engines, "secrets/secretstest": foundations,
 	"torture": foundations, // tests only
 }
 
@@ -50,17 +53,27 @@ const module = "github.com/memcompact/memcompact/internal/"
 // packages its non-test files import, and those files parsed.
 func internalImports(t *testing.T) (map[string][]string, map[string][]*ast.File) {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join("..", "*"))
+	var dirs []string // every package folder under internal/, nested ones too
+	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != ".." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() && p != ".." {
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	imports, files := map[string][]string{}, map[string][]*ast.File{}
 	fset := token.NewFileSet()
 	for _, dir := range dirs {
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			continue
-		}
-		pkg := filepath.Base(dir)
+		rel, _ := filepath.Rel("..", dir)
+		pkg := filepath.ToSlash(rel)
 		names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, name := range names {
 			if strings.HasSuffix(name, "_test.go") {
@@ -76,8 +89,8 @@ func internalImports(t *testing.T) (map[string][]string, map[string][]*ast.File)
 			fileNames[f] = name
 			files[pkg] = append(files[pkg], f)
 			for _, imp := range f.Imports {
-				path, _ := strconv.Unquote(imp.Path.Value)
-				if q, ok := strings.CutPrefix(path, module); ok && !slices.Contains(imports[pkg], q) {
+				ip, _ := strconv.Unquote(imp.Path.Value)
+				if q, ok := strings.CutPrefix(ip, module); ok && !slices.Contains(imports[pkg], q) {
 					imports[pkg] = append(imports[pkg], q)
 				}
 			}
@@ -129,12 +142,12 @@ func TestFacesUseOnlyEntryPoints(t *testing.T) {
 	for _, f := range files["cli"] {
 		engineNames := map[string]string{} // local name → package
 		for _, imp := range f.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			q, ok := strings.CutPrefix(path, module)
+			ip, _ := strconv.Unquote(imp.Path.Value)
+			q, ok := strings.CutPrefix(ip, module)
 			if !ok || layers[q] != engines {
 				continue
 			}
-			local := q
+			local := path.Base(q)
 			if imp.Name != nil {
 				local = imp.Name.Name
 			}

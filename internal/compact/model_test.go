@@ -2,11 +2,7 @@ package compact
 
 import (
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,33 +29,29 @@ func modelRoot(t *testing.T, extra map[string]string) string {
 	return testshared.Tree(t, files)
 }
 
-// fakeMessages is a loopback Messages API: it records every request body
-// and answers each with status and, for 200, a message holding text.
+// fakeMessages is a fake of the Anthropic summarizer (the real one, over
+// the official SDK, is the executable's and is tested there): it records
+// every request, the model's name and every turn's text, and answers each
+// with text, or with the error a rejected key gets. Each fake has a base URL of its own, which keyEnv's
+// API reads to find it, so a settings file can name it too.
 type fakeMessages struct {
-	*httptest.Server
+	URL    string
+	status int
+	text   string
 	mu     sync.Mutex
 	bodies []string
 }
 
+var (
+	fakesMu sync.Mutex
+	fakes   = map[string]*fakeMessages{}
+)
+
 func newFakeMessages(t *testing.T, status int, text string) *fakeMessages {
-	f := &fakeMessages{}
-	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		f.mu.Lock()
-		f.bodies = append(f.bodies, string(b))
-		f.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		if status != 200 {
-			io.WriteString(w, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`)
-			return
-		}
-		out, _ := json.Marshal(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
-			"content": []map[string]any{{"type": "text", "text": text}}, "stop_reason": "end_turn",
-			"usage": map[string]any{"input_tokens": 1, "output_tokens": 1}})
-		w.Write(out)
-	}))
-	t.Cleanup(f.Close)
+	fakesMu.Lock()
+	defer fakesMu.Unlock()
+	f := &fakeMessages{URL: fmt.Sprintf("http://127.0.0.1:9/fake-%d", len(fakes)), status: status, text: text}
+	fakes[f.URL] = f
 	return f
 }
 
@@ -69,24 +61,52 @@ func (f *fakeMessages) got() []string {
 	return append([]string(nil), f.bodies...)
 }
 
-// redirectTo is an HTTP client that sends every request to the loopback
-// server at base, whatever its URL names: a "remote" API that is a fake.
-func redirectTo(base string) *http.Client {
-	to, _ := url.Parse(base)
-	return &http.Client{Transport: roundTrip(func(q *http.Request) (*http.Response, error) {
-		q = q.Clone(q.Context())
-		q.URL.Scheme, q.URL.Host, q.Host = to.Scheme, to.Host, ""
-		return http.DefaultTransport.RoundTrip(q)
-	})}
+// api is a summarize.APIFunc making this fake's model, whatever the base
+// URL says.
+func (f *fakeMessages) api(c summarize.Config, _ func(string) string) (summarize.Model, error) {
+	return fakeModel{f, c}, nil
 }
 
-type roundTrip func(*http.Request) (*http.Response, error)
+// fakeAPI is a summarize.APIFunc making the model of the fake at c's base
+// URL; there is none at a real API's URL, and asking one is an error.
+func fakeAPI(c summarize.Config, getenv func(string) string) (summarize.Model, error) {
+	fakesMu.Lock()
+	f := fakes[c.BaseURL]
+	fakesMu.Unlock()
+	if f == nil {
+		return fakeModel{nil, c}, nil
+	}
+	return f.api(c, getenv)
+}
 
-func (f roundTrip) RoundTrip(q *http.Request) (*http.Response, error) { return f(q) }
+type fakeModel struct {
+	f *fakeMessages
+	c summarize.Config
+}
+
+func (m fakeModel) Name() string { return fmt.Sprintf("%s %s at %s", m.c.Kind, m.c.Model, m.c.BaseURL) }
+
+func (m fakeModel) Complete(_ context.Context, turns []summarize.Turn) (string, error) {
+	if m.f == nil {
+		return "", fmt.Errorf("a test sent to %s", m.c.BaseURL)
+	}
+	body := fmt.Sprintf(`"model":%q`, m.c.Model)
+	for _, tn := range turns {
+		body += "\n" + tn.Role + ": " + tn.Text
+	}
+	m.f.mu.Lock()
+	m.f.bodies = append(m.f.bodies, body)
+	m.f.mu.Unlock()
+	if m.f.status != 200 {
+		return "", fmt.Errorf("%s: the API key was not accepted (%d): %s", m.Name(), m.f.status,
+			`{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`)
+	}
+	return m.f.text, nil
+}
 
 func keyEnv(base string) *summarize.Env {
 	env := map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": base}
-	return &summarize.Env{Getenv: func(k string) string { return env[k] }}
+	return &summarize.Env{Getenv: func(k string) string { return env[k] }, API: fakeAPI}
 }
 
 func modelRequest(root string, s Summarizing) Request {
@@ -186,9 +206,9 @@ func TestModelConsentAskedWhenSending(t *testing.T) {
 	d := diary(10, "\n")
 	small := d[:strings.Index(d, "## 2026-")] + "## 2026-01-01 10:00 — One\n- Kept short.\n"
 	root := testshared.Tree(t, map[string]string{budget.PolicyRel: runPolicy, "topics/tools.md": d, "topics/small.md": small})
-	// A non-loopback base URL is remote; the fake answers through HTTP.
+	// A non-loopback base URL is remote; the fake answers for it.
 	env := keyEnv("https://api.anthropic.com")
-	env.API = summarize.APIClient(redirectTo(f.URL))
+	env.API = f.api
 	asks := 0
 	s := Summarizing{Summarizer: string(summarize.Anthropic), Env: env,
 		ConfirmRemote: func(string) bool { asks++; return true }}

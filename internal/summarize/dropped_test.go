@@ -1,12 +1,14 @@
-package summarize
+package summarize_test
 
 import (
 	"reflect"
 	"testing"
+
+	"github.com/memcompact/memcompact/internal/summarize"
 )
 
 func TestSplitDropped(t *testing.T) {
-	kept, dropped := SplitDropped([]string{
+	kept, dropped := summarize.SplitDropped([]string{
 		"Omar: two kids",
 		"Dropped: Omar's peanut allergy (2025-01-17)",
 		"**Dropped:** Lena's birthday",

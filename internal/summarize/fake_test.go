@@ -1,105 +1,12 @@
-package summarize
+package summarize_test
 
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 )
-
-// reply is one scripted answer of a fake server.
-type reply struct {
-	status int
-	header map[string]string
-	body   string
-	hang   bool // wait until the client gives up
-}
-
-// fakeServer is a loopback HTTP server that replays replies in order
-// (the last one repeats) and records every request it gets.
-type fakeServer struct {
-	*httptest.Server
-	mu      sync.Mutex
-	replies []reply
-	reqs    []recorded
-}
-
-type recorded struct {
-	Path   string
-	Header http.Header
-	Body   string
-}
-
-func newFake(t *testing.T, replies ...reply) *fakeServer {
-	t.Helper()
-	f := &fakeServer{replies: replies}
-	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		f.mu.Lock()
-		f.reqs = append(f.reqs, recorded{Path: r.URL.Path, Header: r.Header.Clone(), Body: string(body)})
-		rp := f.replies[min(len(f.reqs), len(f.replies))-1]
-		f.mu.Unlock()
-		if rp.hang {
-			<-r.Context().Done()
-			return
-		}
-		for k, v := range rp.header {
-			w.Header().Set(k, v)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(rp.status)
-		io.WriteString(w, rp.body)
-	}))
-	t.Cleanup(f.Close)
-	return f
-}
-
-func (f *fakeServer) requests() []recorded {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]recorded(nil), f.reqs...)
-}
-
-// messagesReply is a Messages API answer of the recorded shape.
-func messagesReply(text string) reply {
-	b, _ := json.Marshal(map[string]any{
-		"id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message", "role": "assistant",
-		"model":         DefaultAnthropicModel,
-		"content":       []map[string]any{{"type": "text", "text": text}},
-		"stop_reason":   "end_turn",
-		"stop_sequence": nil,
-		"usage":         map[string]any{"input_tokens": 812, "output_tokens": 96},
-	})
-	return reply{status: 200, body: string(b)}
-}
-
-func messagesError(status int, typ, msg string) reply {
-	return reply{status: status, header: map[string]string{"retry-after-ms": "5"},
-		body: fmt.Sprintf(`{"type":"error","error":{"type":%q,"message":%q},"request_id":"req_011"}`, typ, msg)}
-}
-
-// chatReply is a chat-completions answer of the recorded shape.
-func chatReply(text string) reply {
-	b, _ := json.Marshal(map[string]any{
-		"id": "chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT", "object": "chat.completion", "created": 1741569952,
-		"model": "llama3.2",
-		"choices": []map[string]any{{"index": 0, "finish_reason": "stop", "logprobs": nil,
-			"message": map[string]any{"role": "assistant", "content": text, "refusal": nil}}},
-		"usage": map[string]any{"prompt_tokens": 812, "completion_tokens": 96, "total_tokens": 908},
-	})
-	return reply{status: 200, body: string(b)}
-}
-
-func chatError(status int, code, msg string) reply {
-	return reply{status: status, header: map[string]string{"retry-after-ms": "5"},
-		body: fmt.Sprintf(`{"error":{"message":%q,"type":"invalid_request_error","param":null,"code":%q}}`, msg, code)}
-}
 
 // fakeClaude writes a claude script into a fresh directory: it appends its
 // arguments and standard input to a log, then prints the next of answers
@@ -142,17 +49,4 @@ func claudeJSON(result string, isErr bool) string {
 	b, _ := json.Marshal(map[string]any{"type": "result", "subtype": sub, "is_error": isErr, "duration_ms": 2481,
 		"num_turns": 1, "result": result, "session_id": "b7f0c1de-0000-4000-8000-000000000000", "total_cost_usd": 0.0031})
 	return string(b)
-}
-
-func envOf(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
-}
-
-func contains(s string, subs ...string) bool {
-	for _, x := range subs {
-		if !strings.Contains(s, x) {
-			return false
-		}
-	}
-	return true
 }

@@ -11,7 +11,7 @@ type Env struct {
 	Getenv   func(string) string
 	LookPath func(string) (string, error)
 	// API makes the anthropic and openai models; nil for the official
-	// SDKs' (tests point it at a loopback fake).
+	// SDKs' as the executable links them (LinkAPI). Tests give a fake.
 	API APIFunc
 }
 
@@ -24,6 +24,14 @@ func DefaultEnv(getenv func(string) string) Env {
 // its Resolved Config.
 type APIFunc func(c Config, getenv func(string) string) (Model, error)
 
+// linkedAPI is the official SDKs' APIFunc, set by the executable's main.
+var linkedAPI APIFunc
+
+// LinkAPI gives New the models of the official SDKs. The executable calls
+// it before anything runs; the models are its own, so that only what must
+// link the SDKs does (see cmd/memcompact/apimodel.go).
+func LinkAPI(f APIFunc) { linkedAPI = f }
+
 // New makes the Model c names; c must be Resolved. The built-in summarizer
 // is no Model (package distill runs it).
 func New(c Config, env Env) (Model, error) {
@@ -33,7 +41,10 @@ func New(c Config, env Env) (Model, error) {
 	case Anthropic, OpenAI:
 		api := env.API
 		if api == nil {
-			api = newAPI
+			api = linkedAPI
+		}
+		if api == nil {
+			return nil, fmt.Errorf("the %s summarizer is not built into this program", c.Kind)
 		}
 		return api(c, env.Getenv)
 	case Command:

@@ -1,15 +1,16 @@
-package summarize
+package main
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+
+	"github.com/memcompact/memcompact/internal/summarize"
 )
 
 type openaiError = openai.Error
@@ -23,10 +24,10 @@ type openaiModel struct {
 	timeout time.Duration
 }
 
-func newOpenAI(c Config, getenv func(string) string, hc *http.Client) (*openaiModel, error) {
+func newOpenAI(c summarize.Config, getenv func(string) string) (*openaiModel, error) {
 	key := strings.TrimSpace(getenv("OPENAI_API_KEY"))
 	if key == "" {
-		if !Loopback(c.BaseURL) {
+		if !summarize.Loopback(c.BaseURL) {
 			return nil, fmt.Errorf("the openai summarizer needs an API key in OPENAI_API_KEY for %s", c.BaseURL)
 		}
 		// A local server (Ollama, llama.cpp, vLLM, LM Studio) takes any key.
@@ -35,11 +36,8 @@ func newOpenAI(c Config, getenv func(string) string, hc *http.Client) (*openaiMo
 	opts := []option.RequestOption{
 		option.WithAPIKey(key),
 		option.WithBaseURL(c.BaseURL),
-		option.WithMaxRetries(MaxRetries),
+		option.WithMaxRetries(summarize.MaxRetries),
 		option.WithRequestTimeout(c.Timeout),
-	}
-	if hc != nil {
-		opts = append(opts, option.WithHTTPClient(hc))
 	}
 	return &openaiModel{client: openai.NewClient(opts...), model: c.Model, base: c.BaseURL, timeout: c.Timeout}, nil
 }
@@ -48,10 +46,10 @@ func (m *openaiModel) Name() string {
 	return fmt.Sprintf("openai %s at %s", m.model, m.base)
 }
 
-func (m *openaiModel) Complete(ctx context.Context, turns []Turn) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, m.timeout*(MaxRetries+1))
+func (m *openaiModel) Complete(ctx context.Context, turns []summarize.Turn) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, m.timeout*(summarize.MaxRetries+1))
 	defer cancel()
-	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(Instructions)}
+	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(summarize.Instructions)}
 	for _, t := range turns {
 		if t.Role == "assistant" {
 			msgs = append(msgs, openai.AssistantMessage(t.Text))
@@ -72,7 +70,7 @@ func (m *openaiModel) Complete(ctx context.Context, turns []Turn) (string, error
 	ch := resp.Choices[0]
 	switch {
 	case ch.Message.Refusal != "":
-		return "", fmt.Errorf("%s refused to answer: %q", m.Name(), QuoteShort(ch.Message.Refusal))
+		return "", fmt.Errorf("%s refused to answer: %q", m.Name(), summarize.QuoteShort(ch.Message.Refusal))
 	case ch.FinishReason == "length":
 		return "", fmt.Errorf("%s stopped at its length limit: the answer is cut off", m.Name())
 	case strings.TrimSpace(ch.Message.Content) == "":

@@ -1,4 +1,4 @@
-package summarize
+package main
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/memcompact/memcompact/internal/summarize"
 )
 
 // anthropicModel calls the Messages API through the official SDK.
@@ -20,7 +22,7 @@ type anthropicModel struct {
 	timeout time.Duration
 }
 
-func newAnthropic(c Config, getenv func(string) string, hc *http.Client) (*anthropicModel, error) {
+func newAnthropic(c summarize.Config, getenv func(string) string) (*anthropicModel, error) {
 	key := strings.TrimSpace(getenv("ANTHROPIC_API_KEY"))
 	if key == "" {
 		return nil, errors.New("the anthropic summarizer needs an API key in ANTHROPIC_API_KEY (or use --summarizer claude, which uses Claude Code's login)")
@@ -28,11 +30,8 @@ func newAnthropic(c Config, getenv func(string) string, hc *http.Client) (*anthr
 	opts := []option.RequestOption{
 		option.WithAPIKey(key),
 		option.WithBaseURL(c.BaseURL),
-		option.WithMaxRetries(MaxRetries),
+		option.WithMaxRetries(summarize.MaxRetries),
 		option.WithRequestTimeout(c.Timeout),
-	}
-	if hc != nil {
-		opts = append(opts, option.WithHTTPClient(hc))
 	}
 	return &anthropicModel{client: anthropic.NewClient(opts...), model: c.Model, base: c.BaseURL, timeout: c.Timeout}, nil
 }
@@ -41,9 +40,9 @@ func (m *anthropicModel) Name() string {
 	return fmt.Sprintf("anthropic %s at %s", m.model, m.base)
 }
 
-func (m *anthropicModel) Complete(ctx context.Context, turns []Turn) (string, error) {
+func (m *anthropicModel) Complete(ctx context.Context, turns []summarize.Turn) (string, error) {
 	// The deadline spans the SDK's retries; each attempt has its own too.
-	ctx, cancel := context.WithTimeout(ctx, m.timeout*(MaxRetries+1))
+	ctx, cancel := context.WithTimeout(ctx, m.timeout*(summarize.MaxRetries+1))
 	defer cancel()
 	var msgs []anthropic.MessageParam
 	for _, t := range turns {
@@ -55,8 +54,8 @@ func (m *anthropicModel) Complete(ctx context.Context, turns []Turn) (string, er
 	}
 	msg, err := m.client.Messages.New(ctx, anthropic.MessageNewParams{
 		Model:     anthropic.Model(m.model),
-		MaxTokens: MaxTokens,
-		System:    []anthropic.TextBlockParam{{Text: Instructions}},
+		MaxTokens: summarize.MaxTokens,
+		System:    []anthropic.TextBlockParam{{Text: summarize.Instructions}},
 		Messages:  msgs,
 	})
 	if err != nil {
@@ -70,9 +69,9 @@ func (m *anthropicModel) Complete(ctx context.Context, turns []Turn) (string, er
 	}
 	switch msg.StopReason {
 	case anthropic.StopReasonMaxTokens:
-		return "", fmt.Errorf("%s stopped at its token limit (%d): the answer is cut off", m.Name(), MaxTokens)
+		return "", fmt.Errorf("%s stopped at its token limit (%d): the answer is cut off", m.Name(), summarize.MaxTokens)
 	case anthropic.StopReasonRefusal:
-		return "", fmt.Errorf("%s refused to answer: %q", m.Name(), QuoteShort(text.String()))
+		return "", fmt.Errorf("%s refused to answer: %q", m.Name(), summarize.QuoteShort(text.String()))
 	}
 	if strings.TrimSpace(text.String()) == "" {
 		return "", fmt.Errorf("%s answered with no text (stop reason %q)", m.Name(), msg.StopReason)
@@ -105,12 +104,12 @@ func apiError(ctx context.Context, name string, err error) error {
 	case http.StatusForbidden:
 		what = "the request was refused (403)"
 	case http.StatusTooManyRequests:
-		what = fmt.Sprintf("rate limited (429), still after %d retries", MaxRetries)
+		what = fmt.Sprintf("rate limited (429), still after %d retries", summarize.MaxRetries)
 	default:
 		what = fmt.Sprintf("%s (%d)", what, status)
 	}
 	if body = strings.TrimSpace(body); body != "" {
-		return fmt.Errorf("%s: %s: %s", name, what, QuoteShort(body))
+		return fmt.Errorf("%s: %s: %s", name, what, summarize.QuoteShort(body))
 	}
 	return fmt.Errorf("%s: %s", name, what)
 }
