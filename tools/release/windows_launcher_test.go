@@ -11,9 +11,10 @@ import (
 	"testing"
 )
 
-// The Windows launcher (bin/memcompact.cmd and bin/memcompact.ps1) cannot
-// run here; these tests read its text and try the logic it shares with
-// tools/release and the sh launcher.
+// These tests read the Windows launcher's text (bin/memcompact.cmd and
+// bin/memcompact.ps1) and try the logic it shares with tools/release and the
+// sh launcher; wine_test.go runs the .cmd under Wine's cmd.exe, and nothing
+// here runs the .ps1 (no PowerShell on this machine).
 
 // readRepo returns the repository file rel.
 func readRepo(t *testing.T, rel string) string {
