@@ -26,47 +26,41 @@ func modelFor(t *testing.T, c summarize.Config, getenv func(string) string) summ
 	return m
 }
 
+// replies is a fake server's script for steps: ok(text) for an answer,
+// fails[kind] for a failure.
+func replies(steps []st.Step, ok func(string) st.Reply, fails map[string]st.Reply) []st.Reply {
+	var rs []st.Reply
+	for _, s := range steps {
+		if s.Fail == "" {
+			rs = append(rs, ok(s.Text))
+		} else {
+			rs = append(rs, fails[s.Fail])
+		}
+	}
+	return rs
+}
+
 // TestDistillAgainstFakes: both SDKs through the table every model runs,
 // against loopback servers replaying recorded answers and errors.
 func TestDistillAgainstFakes(t *testing.T) {
 	st.RunCases(t, "anthropic", func(t *testing.T, steps ...st.Step) (summarize.Model, func() []string) {
-		var rs []st.Reply
-		for _, s := range steps {
-			switch s.Fail {
-			case "":
-				rs = append(rs, st.MessagesReply(s.Text))
-			case "401":
-				rs = append(rs, st.MessagesError(401, "authentication_error", "invalid x-api-key"))
-			case "429":
-				rs = append(rs, st.MessagesError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"))
-			case "hang":
-				rs = append(rs, st.Reply{Hang: true})
-			case "shape":
-				rs = append(rs, st.Reply{Status: 200, Body: `{"completion":"- a bullet","stop_reason":"stop_sequence"}`})
-			}
-		}
-		f := st.NewServer(t, rs...)
+		f := st.NewServer(t, replies(steps, st.MessagesReply, map[string]st.Reply{
+			"401":   st.MessagesError(401, "authentication_error", "invalid x-api-key"),
+			"429":   st.MessagesError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"),
+			"hang":  {Hang: true},
+			"shape": {Status: 200, Body: `{"completion":"- a bullet","stop_reason":"stop_sequence"}`},
+		})...)
 		m := modelFor(t, summarize.Config{Kind: summarize.Anthropic, BaseURL: f.URL, Timeout: st.TimeoutFor(steps)},
 			st.EnvOf(map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test"}))
 		return m, f.Bodies
 	})
 	st.RunCases(t, "openai", func(t *testing.T, steps ...st.Step) (summarize.Model, func() []string) {
-		var rs []st.Reply
-		for _, s := range steps {
-			switch s.Fail {
-			case "":
-				rs = append(rs, st.ChatReply(s.Text))
-			case "401":
-				rs = append(rs, st.ChatError(401, "invalid_api_key", "Incorrect API key provided: sk-test."))
-			case "429":
-				rs = append(rs, st.ChatError(429, "rate_limit_exceeded", "Rate limit reached for requests"))
-			case "hang":
-				rs = append(rs, st.Reply{Hang: true})
-			case "shape":
-				rs = append(rs, st.Reply{Status: 200, Body: `{"id":"x","object":"chat.completion","choices":[]}`})
-			}
-		}
-		f := st.NewServer(t, rs...)
+		f := st.NewServer(t, replies(steps, st.ChatReply, map[string]st.Reply{
+			"401":   st.ChatError(401, "invalid_api_key", "Incorrect API key provided: sk-test."),
+			"429":   st.ChatError(429, "rate_limit_exceeded", "Rate limit reached for requests"),
+			"hang":  {Hang: true},
+			"shape": {Status: 200, Body: `{"id":"x","object":"chat.completion","choices":[]}`},
+		})...)
 		m := modelFor(t, summarize.Config{Kind: summarize.OpenAI, BaseURL: f.URL + "/v1", Model: "llama3.2", Timeout: st.TimeoutFor(steps)}, st.EnvOf(nil))
 		return m, f.Bodies
 	})
