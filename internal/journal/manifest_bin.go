@@ -61,36 +61,52 @@ func marshalManifest(m *Manifest) ([]byte, error) {
 		b = binary.AppendUvarint(b, uint64(n))
 		b = appendString(b, f.Path[n:])
 		prev = f.Path
-		var fl byte
-		raw, rawOK := rawDigest(f.Digest)
-		switch {
-		case rawOK:
-			fl |= binDigestRaw
-		case f.Digest != "":
-			fl |= binDigestStr
+		var err error
+		if b, err = appendFileBody(b, &f, m.ID); err != nil {
+			return nil, err
 		}
-		if f.Withheld != "" {
-			fl |= binWithheld
-		}
-		b = append(b, fl)
-		if rawOK {
-			b = append(b, raw[:]...)
-		} else if f.Digest != "" {
-			b = appendString(b, f.Digest)
-		}
-		if f.Withheld != "" {
-			b = appendString(b, f.Withheld)
-		}
-		if f.Size < 0 {
-			return nil, fmt.Errorf("manifest %s: %s has a negative size", m.ID, f.Path)
-		}
-		b = binary.AppendUvarint(b, uint64(f.Size))
-		b = binary.AppendVarint(b, f.ModTime)
-		b = binary.AppendVarint(b, f.Ctime)
-		b = binary.AppendUvarint(b, f.Ino)
-		b = binary.AppendVarint(b, f.Hashed)
 	}
 	return b, nil
+}
+
+// appendFileBody appends what the layout holds of f after its path: its
+// flags, digest, withheld reason, size and stat (id names the manifest
+// in an error).
+func appendFileBody(b []byte, f *File, id string) ([]byte, error) {
+	var fl byte
+	raw, rawOK := rawDigest(f.Digest)
+	switch {
+	case rawOK:
+		fl |= binDigestRaw
+	case f.Digest != "":
+		fl |= binDigestStr
+	}
+	if f.Withheld != "" {
+		fl |= binWithheld
+	}
+	b = append(b, fl)
+	if rawOK {
+		b = append(b, raw[:]...)
+	} else if f.Digest != "" {
+		b = appendString(b, f.Digest)
+	}
+	if f.Withheld != "" {
+		b = appendString(b, f.Withheld)
+	}
+	if f.Size < 0 {
+		return nil, fmt.Errorf("manifest %s: %s has a negative size", id, f.Path)
+	}
+	b = binary.AppendUvarint(b, uint64(f.Size))
+	return appendStat(b, f), nil
+}
+
+// appendStat appends f's stat: the times and inode it was trusted on,
+// and when its digest was taken.
+func appendStat(b []byte, f *File) []byte {
+	b = binary.AppendVarint(b, f.ModTime)
+	b = binary.AppendVarint(b, f.Ctime)
+	b = binary.AppendUvarint(b, f.Ino)
+	return binary.AppendVarint(b, f.Hashed)
 }
 
 func appendString(b []byte, s string) []byte {
@@ -183,6 +199,48 @@ func (r *binReader) str(what string) []byte {
 	return r.bytes(r.uvarint(what+"'s length"), what)
 }
 
+// fileBody is what the layout holds of a file after its path, as read:
+// the digest as stored (32 raw bytes with binDigestRaw, else text).
+type fileBody struct {
+	fl               byte
+	digest, withheld []byte
+	f                File // its size and stat
+}
+
+// readFileBody reads file i's body (appendFileBody's).
+func readFileBody(r *binReader, i int) (fileBody, error) {
+	var body fileBody
+	body.fl = r.byte1("file flags")
+	fl := body.fl
+	if r.err == nil && (fl&^(binDigestRaw|binDigestStr|binWithheld) != 0 || fl&binDigestRaw != 0 && fl&binDigestStr != 0) {
+		return body, fmt.Errorf("byte %d: file %d has unknown flags %#x", r.off, i, fl)
+	}
+	switch {
+	case fl&binDigestRaw != 0:
+		body.digest = r.bytes(32, "digest")
+	case fl&binDigestStr != 0:
+		body.digest = r.str("digest")
+	}
+	if fl&binWithheld != 0 {
+		body.withheld = r.str("withheld reason")
+	}
+	size := r.uvarint("size")
+	if size > math.MaxInt64 {
+		r.fail("size out of range")
+	}
+	body.f.Size = int64(size)
+	readStat(r, &body.f)
+	return body, r.err
+}
+
+// readStat reads a file's stat (appendStat's) into f.
+func readStat(r *binReader, f *File) {
+	f.ModTime = r.varint("mtime")
+	f.Ctime = r.varint("ctime")
+	f.Ino = r.uvarint("inode")
+	f.Hashed = r.varint("digest time")
+}
+
 // unmarshalManifest decodes the binary layout. It never panics and never
 // allocates more than the input can describe: every count is checked
 // against the bytes left. The paths and digests of all files share one
@@ -249,38 +307,26 @@ func unmarshalManifest(b []byte) (*Manifest, error) {
 		}
 		prev = path
 		spans[i].path = [2]int{start, len(text)}
-		fl := r.byte1("file flags")
-		if fl&^(binDigestRaw|binDigestStr|binWithheld) != 0 || fl&binDigestRaw != 0 && fl&binDigestStr != 0 {
-			return nil, fmt.Errorf("byte %d: file %d has unknown flags %#x", r.off, i, fl)
+		body, err := readFileBody(r, i)
+		if err != nil {
+			return nil, err
 		}
 		switch {
-		case fl&binDigestRaw != 0:
-			raw := r.bytes(32, "digest")
-			if r.err == nil {
-				start := len(text)
-				text = hex.AppendEncode(text, raw)
-				spans[i].digest = [2]int{start, len(text)}
-			}
-		case fl&binDigestStr != 0:
-			d := r.str("digest")
+		case body.fl&binDigestRaw != 0:
 			start := len(text)
-			text = append(text, d...)
+			text = hex.AppendEncode(text, body.digest)
+			spans[i].digest = [2]int{start, len(text)}
+		case body.fl&binDigestStr != 0:
+			start := len(text)
+			text = append(text, body.digest...)
 			spans[i].digest = [2]int{start, len(text)}
 		}
-		if fl&binWithheld != 0 {
-			w := r.str("withheld reason")
+		if body.fl&binWithheld != 0 {
 			start := len(text)
-			text = append(text, w...)
+			text = append(text, body.withheld...)
 			spans[i].withheld = [2]int{start, len(text)}
 		}
-		size := r.uvarint("size")
-		if size > math.MaxInt64 {
-			r.fail("size out of range")
-		}
-		files[i] = File{Size: int64(size), ModTime: r.varint("mtime"), Ctime: r.varint("ctime"), Ino: r.uvarint("inode"), Hashed: r.varint("digest time")}
-		if r.err != nil {
-			return nil, r.err
-		}
+		files[i] = body.f
 		// prev points into text, which the next append may move: keep
 		// it by its span.
 		prev = text[spans[i].path[0]:spans[i].path[1]]
