@@ -128,7 +128,9 @@ func unframe(enc byte, stored []byte, raw int64) ([]byte, error) {
 	if enc == 'r' {
 		return stored, nil
 	}
-	data, err := zdec().DecodeAll(stored, make([]byte, 0, raw))
+	// raw is what a header claims: a damaged one could claim a
+	// gigabyte, so the buffer only starts at what the bytes can hold.
+	data, err := zdec().DecodeAll(stored, make([]byte, 0, min(raw, int64(len(stored))*8+4096)))
 	if err != nil {
 		return nil, fmt.Errorf("its compressed bytes do not decode (%v)", err)
 	}

@@ -8,8 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -81,6 +79,18 @@ func packParts(objs []packObject) [][]packObject {
 // packEntry is where one object lies in a pack's data.
 type packEntry struct {
 	off, size int64
+	// Format 3: the group the object lies in (off and size are the
+	// group's frame), and its share of the group's stored bytes.
+	grp   *packGroup
+	share int64
+}
+
+// stored is the bytes the object takes in the pack.
+func (e packEntry) stored() int64 {
+	if e.grp != nil {
+		return e.share
+	}
+	return e.size
 }
 
 // pack is one pack file's table.
@@ -95,8 +105,12 @@ type pack struct {
 	// scanning the frames); "" for a whole table.
 	damaged string
 
+	groups []*packGroup // format 3: its groups (group.go)
+
 	mu      sync.Mutex
-	scanned map[string]packEntry // the frames found by scanning, once asked (rescan)
+	scanned map[string]packEntry        // the frames found by scanning, once asked (rescan)
+	decoded map[*packGroup]decodedGroup // format 3: groups decoded, up to groupCacheMax bytes
+	cached  int
 }
 
 // tornPack is a pack file whose table is not whole and whose frames, if
@@ -116,46 +130,13 @@ type packObject struct {
 	data   []byte
 }
 
-// encodePack lays objs out as a pack file, sorted by digest.
+// encodePack lays objs out as a pack file (format 3).
 func encodePack(objs []packObject) []byte {
 	var out []byte
-	for _, part := range packLayout(objs) {
+	for _, part := range packLayout3(objs) {
 		out = append(out, part...)
 	}
 	return out
-}
-
-// packLayout is a pack of objs as the parts it is written from, in order:
-// the table, then each object's frame (its bytes not copied when stored
-// as they are: a first snapshot of a large store would otherwise hold
-// every byte twice more).
-func packLayout(objs []packObject) [][]byte {
-	objs = append([]packObject(nil), objs...)
-	sort.Slice(objs, func(a, b int) bool { return objs[a].digest < objs[b].digest })
-	objs = slices.CompactFunc(objs, func(a, b packObject) bool { return a.digest == b.digest }) // one frame a digest
-	frames := make([][][]byte, len(objs))
-	each(recordWorkers, len(objs), func(k int) bool {
-		frames[k] = encodeFrame(objs[k].digest, objs[k].data)
-		return true
-	})
-	var head bytes.Buffer
-	head.WriteString(packMagic2 + " " + strconv.Itoa(len(objs)) + "\n")
-	var off int64
-	for i, o := range objs {
-		var n int
-		for _, part := range frames[i] {
-			n += len(part)
-		}
-		head.WriteString(o.digest + " " + strconv.FormatInt(off, 10) + " " + strconv.Itoa(n) + "\n")
-		off += int64(n)
-	}
-	head.WriteString("sum " + textfile.Digest(head.Bytes()) + "\n\n")
-	parts := make([][]byte, 0, 3*len(objs)+1)
-	parts = append(parts, head.Bytes())
-	for _, f := range frames {
-		parts = append(parts, f...)
-	}
-	return parts
 }
 
 // readPackTable reads the table of the pack at path; an error for a file
@@ -197,6 +178,9 @@ func scanPack(f *os.File, size int64, why error) (*pack, bool) {
 	if _, err := f.ReadAt(raw, 0); err != nil && err != io.EOF {
 		return nil, false
 	}
+	if p, ok := scanPack3(raw, why); ok {
+		return p, true
+	}
 	found := scanFrames(raw)
 	if len(found) == 0 {
 		return nil, false
@@ -235,13 +219,16 @@ func parsePackTable(r *bufio.Reader, size int64) (*pack, error) {
 	}
 	first, err := line(1)
 	known := func(s string) bool {
-		return strings.HasPrefix(packMagic+" ", s) || strings.HasPrefix(packMagic2+" ", s)
+		return strings.HasPrefix(packMagic+" ", s) || strings.HasPrefix(packMagic2+" ", s) || strings.HasPrefix(packMagic3, s)
 	}
 	if errors.Is(err, errNotWhole) && !known(first) {
 		return nil, fmt.Errorf("line 1: not a pack this version of memcompact writes: %q (%w)", first, errForeign)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if first == packMagic3 {
+		return parseTable3(r, []byte(first+"\n"), size)
 	}
 	version := 1
 	ns, ok := strings.CutPrefix(first, packMagic+" ")
@@ -313,7 +300,7 @@ func (j *Journal) writePack(objs []packObject, now time.Time) (string, error) {
 	if err := ensureDirs(j.objectsDir()); err != nil {
 		return "", err
 	}
-	parts := packLayout(objs)
+	parts := packLayout3(objs)
 	for {
 		path := filepath.Join(j.objectsDir(), newID(now)+".pack")
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
@@ -451,6 +438,9 @@ func (j *Journal) packedObject(digest string) ([]byte, []string) {
 // error when the file could not be read. A format-2 pack whose table
 // does not lead to them whole is scanned for their frame.
 func (p *pack) object(digest string) ([]byte, error) {
+	if p.version == 3 {
+		return p.object3(digest)
+	}
 	e, ok := p.objects[digest]
 	var why error
 	if ok {

@@ -535,7 +535,7 @@ func (j *Journal) objectSizes() (map[string]int64, error) {
 	out := map[string]int64{}
 	for _, p := range j.packs() {
 		for d, e := range p.objects {
-			out[d] = e.size
+			out[d] = e.stored()
 		}
 	}
 	subs, err := os.ReadDir(j.objectsDir())
