@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"time"
 )
@@ -39,7 +40,21 @@ const (
 
 // marshalManifest is m in the binary layout (uncompressed).
 func marshalManifest(m *Manifest) ([]byte, error) {
-	b := make([]byte, 0, 64+len(m.Files)*72)
+	return writeManifest(m, make([]byte, 0, 64+len(m.Files)*96), nil)
+}
+
+// layoutCRC is the CRC-32C of m's binary layout, computed a chunk at a
+// time: a delta's check, taken on each read of a large manifest without
+// its layout whole in memory.
+func layoutCRC(m *Manifest) (uint32, error) {
+	h := crc32.New(crcTable)
+	_, err := writeManifest(m, make([]byte, 0, 80<<10), func(p []byte) { h.Write(p) })
+	return h.Sum32(), err
+}
+
+// writeManifest appends m's binary layout to b; with a sink, it hands
+// the sink what it wrote every 64 KB and at the end, reusing b.
+func writeManifest(m *Manifest, b []byte, sink func([]byte)) ([]byte, error) {
 	b = append(b, binManifestMagic...)
 	b = binary.AppendUvarint(b, uint64(m.Version))
 	for _, s := range []string{m.ID, m.Cause, m.Session, m.Store} {
@@ -65,6 +80,13 @@ func marshalManifest(m *Manifest) ([]byte, error) {
 		if b, err = appendFileBody(b, &f, m.ID); err != nil {
 			return nil, err
 		}
+		if sink != nil && len(b) >= 64<<10 {
+			sink(b)
+			b = b[:0]
+		}
+	}
+	if sink != nil {
+		sink(b)
 	}
 	return b, nil
 }
@@ -126,14 +148,32 @@ func sharedPrefix(a, b string) int {
 
 // rawDigest is d's 32 bytes when d is a lowercase hex SHA-256 (as every
 // digest the journal takes is); otherwise the digest is stored as text.
+// It allocates nothing: a delta's check encodes every file of a large
+// manifest on each read.
 func rawDigest(d string) (out [32]byte, ok bool) {
 	if len(d) != 64 {
 		return out, false
 	}
-	if _, err := hex.Decode(out[:], []byte(d)); err != nil {
-		return out, false
+	for i := range out {
+		hi, ok1 := lowerHex(d[2*i])
+		lo, ok2 := lowerHex(d[2*i+1])
+		if !ok1 || !ok2 {
+			return out, false
+		}
+		out[i] = hi<<4 | lo
 	}
-	return out, hex.EncodeToString(out[:]) == d
+	return out, true
+}
+
+// lowerHex is the value of a lowercase hex digit.
+func lowerHex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
 }
 
 // binReader reads the binary layout, remembering the first fault.

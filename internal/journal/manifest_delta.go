@@ -35,6 +35,9 @@ import (
 //	uvarint number of operations, then each: a byte saying which, then
 //	  deltaKeep n: the next n files of the base, as they are
 //	  deltaDrop n: the next n files of the base are gone
+//	  deltaRehash n h: the next n files of the base, read again: as they
+//	               are but for their digest time, varint h (an undo's
+//	               safety snapshot reads every file)
 //	  deltaStat:   the base's next file, its bytes the same, a new stat
 //	               (as the whole layout stores a stat)
 //	  deltaFile:   a file not in the base, or changed (after a deltaDrop
@@ -51,6 +54,9 @@ const (
 	deltaDrop = 2
 	deltaStat = 3
 	deltaFile = 4
+	// deltaRehash n h: the next n files of the base, as they are but for
+	// their digest time, which is h.
+	deltaRehash = 5
 )
 
 // maxDeltaRun is how many deltas one whole manifest is the base of, at
@@ -78,17 +84,21 @@ func marshalDelta(m, base *Manifest, run int, whole []byte) ([]byte, error) {
 	count := 0
 	var runKind byte
 	var runLen uint64
+	var runHashed int64 // deltaRehash's
 	flush := func() {
 		if runLen > 0 {
 			ops = binary.AppendUvarint(append(ops, runKind), runLen)
+			if runKind == deltaRehash {
+				ops = binary.AppendVarint(ops, runHashed)
+			}
 			count++
 		}
 		runLen = 0
 	}
-	step := func(kind byte) {
-		if runKind != kind {
+	step := func(kind byte, hashed int64) {
+		if runKind != kind || kind == deltaRehash && hashed != runHashed {
 			flush()
-			runKind = kind
+			runKind, runHashed = kind, hashed
 		}
 		runLen++
 	}
@@ -96,7 +106,7 @@ func marshalDelta(m, base *Manifest, run int, whole []byte) ([]byte, error) {
 	for len(olds) > 0 || len(news) > 0 {
 		switch {
 		case len(news) == 0 || len(olds) > 0 && olds[0].Path < news[0].Path:
-			step(deltaDrop)
+			step(deltaDrop, 0)
 			olds = olds[1:]
 		case len(olds) == 0 || news[0].Path < olds[0].Path:
 			flush()
@@ -107,7 +117,10 @@ func marshalDelta(m, base *Manifest, run int, whole []byte) ([]byte, error) {
 			count++
 			news = news[1:]
 		case olds[0] == news[0]:
-			step(deltaKeep)
+			step(deltaKeep, 0)
+			olds, news = olds[1:], news[1:]
+		case sameStat(&olds[0], &news[0]):
+			step(deltaRehash, news[0].Hashed)
 			olds, news = olds[1:], news[1:]
 		case sameBytes(&olds[0], &news[0]):
 			flush()
@@ -115,7 +128,7 @@ func marshalDelta(m, base *Manifest, run int, whole []byte) ([]byte, error) {
 			count++
 			olds, news = olds[1:], news[1:]
 		default:
-			step(deltaDrop)
+			step(deltaDrop, 0)
 			flush()
 			var err error
 			if ops, err = appendDeltaFile(ops, &news[0], m.ID); err != nil {
@@ -140,6 +153,15 @@ func appendDeltaFile(b []byte, f *File, id string) ([]byte, error) {
 // (their stats may differ).
 func sameBytes(a, b *File) bool {
 	return a.Path == b.Path && a.Digest == b.Digest && a.Size == b.Size && a.Withheld == b.Withheld
+}
+
+// sameStat reports whether two records of a path differ at most in
+// when their digest was taken (a file read again, unchanged: every file
+// an undo's safety snapshot reads, all at one time).
+func sameStat(a, b *File) bool {
+	x := *b
+	x.Hashed = a.Hashed
+	return *a == x
 }
 
 // deltaHead is a delta's header: the manifest's own fields and its base.
@@ -225,16 +247,23 @@ func unmarshalDelta(b []byte, base func(id string) (*Manifest, error)) (*Manifes
 	for range h.ops {
 		op := r.byte1("operation")
 		switch op {
-		case deltaKeep, deltaDrop:
+		case deltaKeep, deltaDrop, deltaRehash:
 			n := r.uvarint("count")
 			if r.err == nil && (n == 0 || n > uint64(len(olds))) {
 				return nil, fmt.Errorf("byte %d: %d of the base's files, of %d left", r.off, n, len(olds))
 			}
+			var hashed int64
+			if op == deltaRehash {
+				hashed = r.varint("digest time")
+			}
 			if r.err != nil {
 				return nil, r.err
 			}
-			if op == deltaKeep {
+			if op != deltaDrop {
 				for _, f := range olds[:n] {
+					if op == deltaRehash {
+						f.Hashed = hashed
+					}
 					if err := add(f); err != nil {
 						return nil, err
 					}
@@ -277,11 +306,11 @@ func unmarshalDelta(b []byte, base func(id string) (*Manifest, error)) (*Manifes
 		return nil, fmt.Errorf("the operations leave %d of the base's files unsaid", len(olds))
 	}
 	m.Files = files
-	whole, err := marshalManifest(m)
+	crc, err := layoutCRC(m)
 	if err != nil {
 		return nil, err
 	}
-	if crc32.Checksum(whole, crcTable) != h.crc {
+	if crc != h.crc {
 		return nil, fmt.Errorf("it does not decode, on snapshot %s, to the manifest it was written as (its check differs)", h.baseID)
 	}
 	m.base, m.run = h.baseID, h.run

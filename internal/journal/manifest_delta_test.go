@@ -76,6 +76,13 @@ func TestDeltaManifestRoundTrip(t *testing.T) {
 			fs[0].ModTime, fs[0].Ino, fs[3].Hashed = 42, 43, 44
 			return fs
 		}),
+		edit("reread", func(fs []File) []File {
+			for i := range fs {
+				fs[i].Hashed = 1796000000000000777
+			}
+			fs[2].Hashed = 5
+			return fs
+		}),
 		edit("mixed", func(fs []File) []File {
 			fs[0].Ctime = 9
 			fs = append(fs[:2], File{Path: "feedback_c.md", Digest: strings.Repeat("3", 64)}, fs[3])
@@ -261,6 +268,7 @@ func FuzzManifestDeltaDecode(f *testing.F) {
 		m.ID = "20261204T131313.000000001Z-fuzz00"
 		m.Files = append([]File{{Path: "A.md", Digest: strings.Repeat("5", 64), Size: 3}}, base.Files[n:]...)
 		m.Files[len(m.Files)-1].ModTime++
+		m.Files[0].Hashed++
 		whole, _ := marshalManifest(&m)
 		d, _ := marshalDelta(&m, base, 1, whole)
 		f.Add(d)
