@@ -26,16 +26,21 @@ import (
 // file and two fsyncs whatever the count.
 //
 // Packs lie in the objects folder, beside the shard folders of the loose
-// objects (a pack is a file, a shard a folder). The format is plain text
-// up to the bytes: a first line "memcompact-pack 2 N", then N lines
-// "DIGEST OFFSET SIZE" sorted by digest, then "sum SHA256" (the digest of
-// every byte before that line), then an empty line, then the objects,
-// each a frame (frame.go: its own digest, compressed) at OFFSET from the
-// end of that empty line, one after the other. The table and the frames
-// each locate every object without the other: a table that fails its sum
-// or its checks is not used, and the frames are found by scanning; a
-// frame whose header is damaged is read from where the table says it
-// lies. Format 1 (no sum, raw bytes instead of frames) is still read.
+// objects (a pack is a file, a shard a folder). A pack is written in
+// format 3 (group.go): its objects compressed in groups, a binary table
+// and each group's header both listing every object, so either finds
+// them when the other is damaged, and a damaged group loses only its own
+// objects. Formats 1 and 2 are still read, for journals written before:
+// format 2 is plain text up to the bytes: a first line "memcompact-pack 2
+// N", then N lines "DIGEST OFFSET SIZE" sorted by digest, then "sum
+// SHA256" (the digest of every byte before that line), then an empty
+// line, then the objects, each a frame (frame.go: its own digest,
+// compressed) at OFFSET from the end of that empty line, one after the
+// other. The table and the frames each locate every object without the
+// other: a table that fails its sum or its checks is not used, and the
+// frames are found by scanning; a frame whose header is damaged is read
+// from where the table says it lies. Format 1 has no sum, and raw bytes
+// instead of frames.
 //
 // A pack is written under its final name and never renamed, so a process
 // killed while writing it leaves a pack that is short or torn. Nothing
@@ -45,11 +50,13 @@ import (
 // (which it then syncs with its own writes). A manifest names a packed object only after its
 // pack is durable, so the objects a manifest names are always whole;
 // prune removes a pack only when it has read whole, in that run, another
-// copy of every object a kept snapshot names that the pack could hold.
+// copy of every object a kept snapshot names that the pack could hold
+// (object by object: a group read whole yields each of its objects,
+// each checked against its digest).
 
 const (
 	packMagic  = "memcompact-pack 1" // format 1: read, never written
-	packMagic2 = "memcompact-pack 2"
+	packMagic2 = "memcompact-pack 2" // format 2: read, never written
 	// packMin is the fewest new objects a snapshot writes as a pack; fewer
 	// are written loose (the common snapshot stores one or two changed
 	// files, and a pack per such snapshot would fragment the journal).
@@ -96,7 +103,7 @@ func (e packEntry) stored() int64 {
 // pack is one pack file's table.
 type pack struct {
 	path    string
-	version int   // 1 or 2
+	version int   // 1, 2 or 3
 	dataOff int64 // where the data begins
 	objects map[string]packEntry
 	mtime   time.Time
