@@ -95,11 +95,15 @@ func appendMembers(b []byte, objs []packObject) []byte {
 	return b
 }
 
-// encodeGroup is the frame of a group of objs, and its header's length.
+// encodeGroup is the frame of a group of objs (at least one), and its
+// header's length.
 func encodeGroup(objs []packObject) ([]byte, int) {
-	var raw []byte
-	for _, o := range objs {
-		raw = append(raw, o.data...)
+	raw := objs[0].data // one object: its bytes, not a copy
+	if len(objs) > 1 {
+		raw = nil
+		for _, o := range objs {
+			raw = append(raw, o.data...)
+		}
 	}
 	enc, stored := byte('r'), raw
 	if z := zenc().EncodeAll(raw, nil); len(z) < len(raw) {
