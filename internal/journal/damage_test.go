@@ -365,3 +365,42 @@ func TestHistoryNamesUnreadablePacks(t *testing.T) {
 		t.Errorf("unreadable packs %q, %v; want %s named", res.UnreadPacks, err, path)
 	}
 }
+
+// TestOlderPacksStillRestore: a journal whose pack an older memcompact
+// wrote (format 1 or 2) restores from it, and its next pack is format 3.
+func TestOlderPacksStillRestore(t *testing.T) {
+	for _, format := range []int{1, 2} {
+		f, first, path, objs := packedStore(t)
+		raw := encodePackV1(objs)
+		if format == 2 {
+			raw = encodePackV2(objs)
+		}
+		os.WriteFile(path, raw, 0o600)
+		for p := range sampleStore() {
+			f.write(p, "gone "+p+"\n")
+		}
+		f.write("new.md", "new\n")
+		f.snap("pre-write", "s1")
+		if _, err := RunUndo(context.Background(), UndoRequest{Store: f.store, DataDir: f.data, To: first.Manifest.ID, Confirm: yes, Now: f.clk.now}); err != nil {
+			t.Fatalf("format %d: undo: %v", format, err)
+		}
+		for p, want := range sampleStore() {
+			if got := f.read(p); got != want {
+				t.Errorf("format %d: %s = %q, want it restored", format, p, got)
+			}
+		}
+		packs := packFiles(t, mustJournal(t, f))
+		if len(packs) != 2 {
+			t.Fatalf("format %d: packs %v, want the old one and the rewrite's", format, packs)
+		}
+		for _, pk := range packs {
+			p, err := readPackTable(pk)
+			switch {
+			case err != nil:
+				t.Errorf("format %d: %s: %v", format, pk, err)
+			case pk != path && p.version != 3:
+				t.Errorf("format %d: %s is format %d, want 3", format, pk, p.version)
+			}
+		}
+	}
+}
