@@ -304,18 +304,20 @@ func (j *Journal) storedManifest(m, prev *Manifest) ([]byte, error) {
 // maxDeltaRun deltas).
 func (j *Journal) deltaBase(prev *Manifest) (*Manifest, int) {
 	switch {
-	case prev == nil || prev.Partial:
-		return nil, 0
-	case prev.base == "":
-		return prev, 1
-	case prev.run >= maxDeltaRun:
+	case prev == nil || prev.Partial || prev.run >= maxDeltaRun:
 		return nil, 0
 	}
-	base, err := j.readManifest(j.manifestPath(prev.base))
-	if err != nil || base.base != "" || base.Partial {
+	id, run := prev.base, prev.run+1
+	if id == "" {
+		id, run = prev.ID, 1
+	}
+	// The base as a reader will find it: under its ID's name (a file
+	// renamed by hand is no base), whole.
+	base, err := j.readManifestAs(j.manifestPath(id), false)
+	if err != nil || base.ID != id || base.Partial {
 		return nil, 0
 	}
-	return base, prev.run + 1
+	return base, run
 }
 
 // readManifest reads a manifest: the compressed binary layout, whole or

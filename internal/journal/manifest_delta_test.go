@@ -289,3 +289,24 @@ func FuzzManifestDeltaDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestRenamedManifestIsNoBase: a manifest whose file name is not its ID
+// (renamed by hand) is not the base of the next snapshot, which a reader
+// could not then find: the next one is stored whole, and reads back.
+func TestRenamedManifestIsNoBase(t *testing.T) {
+	f := newFixture(t, sampleStore())
+	first := f.snap("session-start", "s1").Manifest
+	j := mustJournal(t, f)
+	if err := os.Rename(j.manifestPath(first.ID), j.manifestPath("20991231T000000.000000000Z-renamed")); err != nil {
+		t.Fatal(err)
+	}
+	f.write("project_auth.md", "auth v2\n")
+	second := f.snap("pre-write", "s1").Manifest
+	if second.base != "" {
+		t.Errorf("stored as a delta on %s, whose file is renamed", second.base)
+	}
+	ms, bad, err := mustJournal(t, f).manifests()
+	if err != nil || len(bad) > 0 || len(ms) != 2 {
+		t.Errorf("manifests: %d, unreadable %v, %v", len(ms), bad, err)
+	}
+}
