@@ -49,7 +49,7 @@ const (
 // groupMax bounds the bytes of a group's members (not of an object): a
 // damaged group loses at most this much, and reading one object decodes
 // at most this much beside it.
-var groupMax = 256 << 10 // a variable for the tests
+var groupMax = 128 << 10 // a variable for the tests
 
 // packGroup is one group of a format-3 pack: where its frame lies and
 // what it holds.
