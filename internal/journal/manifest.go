@@ -179,10 +179,13 @@ func (j *Journal) lookup(ref string) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := j.unreadable(ref, bad); err != nil {
-		return nil, err
-	}
 	if len(ms) == 0 {
+		if err := j.unreadable(ref, bad); err != nil {
+			return nil, err
+		}
+		if len(bad) > 0 {
+			return nil, fmt.Errorf("the journal of %s has no snapshot that can be read: %d cannot be ('memcompact history' names them)", j.Store, len(bad))
+		}
 		return nil, fmt.Errorf("the journal of %s has no snapshots yet", j.Store)
 	}
 	if n, ok := lastN(ref); ok {
@@ -214,6 +217,9 @@ func (j *Journal) lookup(ref string) (*Manifest, error) {
 	}
 	switch len(hits) {
 	case 0:
+		if err := j.unreadable(ref, bad); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("no snapshot %q in the journal of %s ('memcompact history' lists them)", ref, j.Store)
 	case 1:
 		return hits[0], nil
@@ -222,8 +228,9 @@ func (j *Journal) lookup(ref string) (*Manifest, error) {
 }
 
 // unreadable is an error naming why the snapshot ref names cannot be
-// read, when ref names (or begins the name of) one of the manifests bad
-// and of no readable one: "no snapshot" would be false.
+// read, when ref names (or begins the name of) one of the manifests bad;
+// lookup asks only when no readable snapshot answers ref, where "no
+// snapshot" would be false.
 func (j *Journal) unreadable(ref string, bad []string) error {
 	if ref == "" {
 		return nil
