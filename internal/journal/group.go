@@ -303,11 +303,11 @@ func (p *pack) member(g *packGroup, digest string) ([]byte, error) {
 			if at+m.raw > int64(len(data)) {
 				break
 			}
-			out := data[at : at+m.raw : at+m.raw]
+			out := data[at : at+m.raw]
 			if textfile.Digest(out) != digest {
 				return nil, notWhole("%s: object %s does not match its digest", p.path, digest[:12])
 			}
-			return out, nil
+			return bytes.Clone(out), nil // the group stays cached: no caller may write into it
 		}
 		at += m.raw
 	}
