@@ -27,6 +27,8 @@ import (
 //	          string follows; 4: a Withheld string follows)
 //	  uvarint Size; varint ModTime, Ctime; uvarint Ino; varint Hashed
 //
+// Most snapshots are instead stored as their changes from an earlier
+// whole manifest (manifest_delta.go), which decode to the same Manifest.
 // The older JSON manifests (plain or compressed) are still read.
 var binManifestMagic = []byte("memcompact manifest\x00")
 
