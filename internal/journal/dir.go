@@ -8,7 +8,8 @@
 // as a loose object (objects/ab/abcdef…) or, when a snapshot stores many
 // at once, in a pack (objects/<time>-<rand>.pack, see pack.go); each
 // snapshot is a small manifest naming the files it saw
-// (manifests/<time>-<rand>.json). Loose objects and manifests are written
+// (manifests/<time>-<rand>.json), stored whole or as its changes from the
+// newest whole one (manifest_delta.go). Loose objects and manifests are written
 // to a temporary name and renamed, and a manifest is named only once every
 // object it names is durable, so a kill at any point leaves either the old
 // journal or the new one; a half-written manifest is never under a real

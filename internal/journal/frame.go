@@ -12,9 +12,11 @@ import (
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
-// A frame is how the journal stores one object's bytes since pack format
-// 2: a header line "MCOBJ2 DIGEST ENC STORED RAW", the stored bytes (ENC
-// "z": zstd-compressed, "r": as they are), and a newline. The frame names
+// A frame is how the journal stores one loose object's bytes, and each
+// object of a format-2 pack (a format-3 pack stores its objects in
+// groups, group.go): a header line "MCOBJ2 DIGEST ENC STORED RAW", the
+// stored bytes (ENC "z": zstd-compressed, "r": as they are), and a
+// newline. The frame names
 // its own digest, so an object can be found and checked without any
 // table: a pack whose table is damaged is read by scanning for frames
 // (scanFrames), as restic rebuilds an index from its packs' contents; and
@@ -128,7 +130,9 @@ func unframe(enc byte, stored []byte, raw int64) ([]byte, error) {
 	if enc == 'r' {
 		return stored, nil
 	}
-	data, err := zdec().DecodeAll(stored, make([]byte, 0, raw))
+	// raw is what a header claims: a damaged one could claim a
+	// gigabyte, so the buffer only starts at what the bytes can hold.
+	data, err := zdec().DecodeAll(stored, make([]byte, 0, min(raw, int64(len(stored))*8+4096)))
 	if err != nil {
 		return nil, fmt.Errorf("its compressed bytes do not decode (%v)", err)
 	}

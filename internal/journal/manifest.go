@@ -62,6 +62,12 @@ type Manifest struct {
 	Partial bool `json:"partial,omitempty"`
 
 	live bool // the store as it is now, never stored: its bytes are read from the store
+
+	// base is the ID of the whole manifest this one is stored as the
+	// changes from (manifest_delta.go), "" when it is stored whole; run
+	// is its place among that base's deltas.
+	base string
+	run  int
 }
 
 // File returns the entry for path, or nil.
@@ -169,11 +175,17 @@ func (j *Journal) latest() (*Manifest, error) {
 // prefix), or the newest taken at or before a time given as RFC 3339 or
 // YYYY-MM-DD (end of that day).
 func (j *Journal) lookup(ref string) (*Manifest, error) {
-	ms, _, err := j.manifests()
+	ms, bad, err := j.manifests()
 	if err != nil {
 		return nil, err
 	}
 	if len(ms) == 0 {
+		if err := j.unreadable(ref, bad); err != nil {
+			return nil, err
+		}
+		if len(bad) > 0 {
+			return nil, fmt.Errorf("the journal of %s has no snapshot that can be read: %d cannot be ('memcompact history' names them)", j.Store, len(bad))
+		}
 		return nil, fmt.Errorf("the journal of %s has no snapshots yet", j.Store)
 	}
 	if n, ok := lastN(ref); ok {
@@ -205,11 +217,35 @@ func (j *Journal) lookup(ref string) (*Manifest, error) {
 	}
 	switch len(hits) {
 	case 0:
+		if err := j.unreadable(ref, bad); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("no snapshot %q in the journal of %s ('memcompact history' lists them)", ref, j.Store)
 	case 1:
 		return hits[0], nil
 	}
 	return nil, fmt.Errorf("snapshot %q is ambiguous: %d snapshots start with it", ref, len(hits))
+}
+
+// unreadable is an error naming why the snapshot ref names cannot be
+// read, when ref names (or begins the name of) one of the manifests bad;
+// lookup asks only when no readable snapshot answers ref, where "no
+// snapshot" would be false.
+func (j *Journal) unreadable(ref string, bad []string) error {
+	if ref == "" {
+		return nil
+	}
+	for _, name := range bad {
+		if !strings.HasPrefix(name, ref) {
+			continue
+		}
+		_, err := j.readManifest(filepath.Join(j.manifestsDir(), name))
+		if err == nil {
+			continue
+		}
+		return fmt.Errorf("snapshot %s cannot be read (%v); 'memcompact history' lists the snapshots that can", strings.TrimSuffix(name, ".json"), err)
+	}
+	return nil
 }
 
 // lastN reads "last" (0) and "last~N" (N snapshots before the newest).
@@ -237,11 +273,11 @@ func parseWhen(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// encodeManifest is m as stored: its binary layout (manifest_bin.go),
-// zstd-compressed (a manifest lists every file of the store with its
-// digest, and is written once per change: uncompressed, the manifests
-// were half of a journal's bytes). The file keeps its .json name, so
-// every reader finds old and new manifests alike.
+// encodeManifest is m as stored whole: its binary layout
+// (manifest_bin.go), zstd-compressed (a manifest lists every file of the
+// store with its digest, and is written once per change: uncompressed,
+// the manifests were half of a journal's bytes). The file keeps its .json
+// name, so every reader finds old and new manifests alike.
 func encodeManifest(m *Manifest) ([]byte, error) {
 	raw, err := marshalManifest(m)
 	if err != nil {
@@ -250,16 +286,67 @@ func encodeManifest(m *Manifest) ([]byte, error) {
 	return zenc().EncodeAll(raw, nil), nil
 }
 
-// readManifest reads a manifest: the compressed binary layout, or one an
-// older memcompact wrote: compressed JSON, or plain JSON.
+// storedManifest is m as a snapshot stores it, prev being the newest
+// snapshot before it: as its changes from prev's base (or prev, when
+// prev is whole) when that is less than half the whole layout, else
+// whole. It notes in m how it is stored.
+func (j *Journal) storedManifest(m, prev *Manifest) ([]byte, error) {
+	whole, err := marshalManifest(m)
+	if err != nil {
+		return nil, err
+	}
+	if base, run := j.deltaBase(prev); base != nil && !m.Partial {
+		if d, err := marshalDelta(m, base, run, whole); err == nil && len(d) < len(whole)/2 {
+			m.base, m.run = base.ID, run
+			return zenc().EncodeAll(d, nil), nil
+		}
+	}
+	m.base, m.run = "", 0
+	return zenc().EncodeAll(whole, nil), nil
+}
+
+// deltaBase is the whole manifest the snapshot after prev is stored as
+// the changes from, and its place among that base's deltas; nil when it
+// is stored whole (no prev, a partial one, or a base with its
+// maxDeltaRun deltas).
+func (j *Journal) deltaBase(prev *Manifest) (*Manifest, int) {
+	switch {
+	case prev == nil || prev.Partial || prev.run >= maxDeltaRun:
+		return nil, 0
+	}
+	id, run := prev.base, prev.run+1
+	if id == "" {
+		id, run = prev.ID, 1
+	}
+	// The base as a reader will find it: under its ID's name (a file
+	// renamed by hand is no base), whole.
+	base, err := j.readManifestAs(j.manifestPath(id), false)
+	if err != nil || base.ID != id || base.Partial {
+		return nil, 0
+	}
+	return base, run
+}
+
+// readManifest reads a manifest: the compressed binary layout, whole or
+// a delta, or one an older memcompact wrote: compressed JSON, or plain
+// JSON.
 func (j *Journal) readManifest(path string) (*Manifest, error) {
+	return j.readManifestAs(path, true)
+}
+
+// readManifestAs is readManifest; a delta is refused unless deltas (a
+// delta's base is read so: never a chain, never a loop).
+func (j *Journal) readManifestAs(path string, deltas bool) (*Manifest, error) {
 	j.mu.Lock()
 	if m, ok := j.read[path]; ok {
 		j.mu.Unlock()
+		if m.base != "" && !deltas {
+			return nil, fmt.Errorf("%s: a delta, not a whole manifest", path)
+		}
 		return m, nil
 	}
 	j.mu.Unlock()
-	m, err := j.decodeManifest(path)
+	m, err := j.decodeManifestAs(path, deltas)
 	if err == nil {
 		j.mu.Lock()
 		if j.read == nil {
@@ -273,20 +360,46 @@ func (j *Journal) readManifest(path string) (*Manifest, error) {
 
 // decodeManifest reads and decodes the manifest at path.
 func (j *Journal) decodeManifest(path string) (*Manifest, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if bytes.HasPrefix(raw, zstdMagic) {
-		if raw, err = zdec().DecodeAll(raw, nil); err != nil {
-			return nil, fmt.Errorf("%s: the compressed manifest does not decode: %w", path, err)
-		}
-	}
-	return parseManifest(path, raw)
+	return j.decodeManifestAs(path, true)
 }
 
-// parseManifest decodes a manifest's uncompressed bytes: the binary
-// layout, or JSON.
+// decodeManifestAs is decodeManifest, a delta refused unless deltas.
+// A delta whose base is gone is read once more: prune writes a delta
+// whole before it removes its base, and readers do not take the lock.
+func (j *Journal) decodeManifestAs(path string, deltas bool) (*Manifest, error) {
+	for again := true; ; again = false {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if bytes.HasPrefix(raw, zstdMagic) {
+			if raw, err = zdec().DecodeAll(raw, nil); err != nil {
+				return nil, fmt.Errorf("%s: the compressed manifest does not decode: %w", path, err)
+			}
+		}
+		if !bytes.HasPrefix(raw, binDeltaMagic) {
+			return parseManifest(path, raw)
+		}
+		if !deltas {
+			return nil, fmt.Errorf("%s: a delta, not a whole manifest", path)
+		}
+		baseGone := false
+		m, err := unmarshalDelta(raw, func(id string) (*Manifest, error) {
+			m, err := j.readManifestAs(j.manifestPath(id), false)
+			baseGone = isNotExist(err)
+			return m, err
+		})
+		if err == nil {
+			return m, nil
+		}
+		if !baseGone || !again {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+}
+
+// parseManifest decodes a whole manifest's uncompressed bytes: the
+// binary layout, or JSON.
 func parseManifest(path string, raw []byte) (*Manifest, error) {
 	if bytes.HasPrefix(raw, binManifestMagic) {
 		m, err := unmarshalManifest(raw)
@@ -307,6 +420,25 @@ func parseManifest(path string, raw []byte) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: not a version-%d manifest", path, manifestVersion)
 	}
 	return &m, nil
+}
+
+// rebase writes m, stored as a delta, whole, durably: prune does so
+// before it removes m's base.
+func (j *Journal) rebase(m *Manifest) error {
+	raw, err := encodeManifest(m)
+	if err != nil {
+		return err
+	}
+	path := j.manifestFile(m)
+	tmp, err := stageFile(path, raw, true)
+	if err != nil {
+		return err
+	}
+	if err := commitFile(tmp, path, true); err != nil {
+		return err
+	}
+	m.base, m.run = "", 0
+	return nil
 }
 
 // manifestPath is where the manifest of snapshot id is stored.

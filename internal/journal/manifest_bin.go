@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"time"
 )
@@ -26,6 +27,8 @@ import (
 //	          string follows; 4: a Withheld string follows)
 //	  uvarint Size; varint ModTime, Ctime; uvarint Ino; varint Hashed
 //
+// Most snapshots are instead stored as their changes from an earlier
+// whole manifest (manifest_delta.go), which decode to the same Manifest.
 // The older JSON manifests (plain or compressed) are still read.
 var binManifestMagic = []byte("memcompact manifest\x00")
 
@@ -39,7 +42,21 @@ const (
 
 // marshalManifest is m in the binary layout (uncompressed).
 func marshalManifest(m *Manifest) ([]byte, error) {
-	b := make([]byte, 0, 64+len(m.Files)*72)
+	return writeManifest(m, make([]byte, 0, 64+len(m.Files)*96), nil)
+}
+
+// layoutCRC is the CRC-32C of m's binary layout, computed a chunk at a
+// time: a delta's check, taken on each read of a large manifest without
+// its layout whole in memory.
+func layoutCRC(m *Manifest) (uint32, error) {
+	h := crc32.New(crcTable)
+	_, err := writeManifest(m, make([]byte, 0, 80<<10), func(p []byte) { h.Write(p) })
+	return h.Sum32(), err
+}
+
+// writeManifest appends m's binary layout to b; with a sink, it hands
+// the sink what it wrote every 64 KB and at the end, reusing b.
+func writeManifest(m *Manifest, b []byte, sink func([]byte)) ([]byte, error) {
 	b = append(b, binManifestMagic...)
 	b = binary.AppendUvarint(b, uint64(m.Version))
 	for _, s := range []string{m.ID, m.Cause, m.Session, m.Store} {
@@ -61,36 +78,59 @@ func marshalManifest(m *Manifest) ([]byte, error) {
 		b = binary.AppendUvarint(b, uint64(n))
 		b = appendString(b, f.Path[n:])
 		prev = f.Path
-		var fl byte
-		raw, rawOK := rawDigest(f.Digest)
-		switch {
-		case rawOK:
-			fl |= binDigestRaw
-		case f.Digest != "":
-			fl |= binDigestStr
+		var err error
+		if b, err = appendFileBody(b, &f, m.ID); err != nil {
+			return nil, err
 		}
-		if f.Withheld != "" {
-			fl |= binWithheld
+		if sink != nil && len(b) >= 64<<10 {
+			sink(b)
+			b = b[:0]
 		}
-		b = append(b, fl)
-		if rawOK {
-			b = append(b, raw[:]...)
-		} else if f.Digest != "" {
-			b = appendString(b, f.Digest)
-		}
-		if f.Withheld != "" {
-			b = appendString(b, f.Withheld)
-		}
-		if f.Size < 0 {
-			return nil, fmt.Errorf("manifest %s: %s has a negative size", m.ID, f.Path)
-		}
-		b = binary.AppendUvarint(b, uint64(f.Size))
-		b = binary.AppendVarint(b, f.ModTime)
-		b = binary.AppendVarint(b, f.Ctime)
-		b = binary.AppendUvarint(b, f.Ino)
-		b = binary.AppendVarint(b, f.Hashed)
+	}
+	if sink != nil {
+		sink(b)
 	}
 	return b, nil
+}
+
+// appendFileBody appends what the layout holds of f after its path: its
+// flags, digest, withheld reason, size and stat (id names the manifest
+// in an error).
+func appendFileBody(b []byte, f *File, id string) ([]byte, error) {
+	var fl byte
+	raw, rawOK := rawDigest(f.Digest)
+	switch {
+	case rawOK:
+		fl |= binDigestRaw
+	case f.Digest != "":
+		fl |= binDigestStr
+	}
+	if f.Withheld != "" {
+		fl |= binWithheld
+	}
+	b = append(b, fl)
+	if rawOK {
+		b = append(b, raw[:]...)
+	} else if f.Digest != "" {
+		b = appendString(b, f.Digest)
+	}
+	if f.Withheld != "" {
+		b = appendString(b, f.Withheld)
+	}
+	if f.Size < 0 {
+		return nil, fmt.Errorf("manifest %s: %s has a negative size", id, f.Path)
+	}
+	b = binary.AppendUvarint(b, uint64(f.Size))
+	return appendStat(b, f), nil
+}
+
+// appendStat appends f's stat: the times and inode it was trusted on,
+// and when its digest was taken.
+func appendStat(b []byte, f *File) []byte {
+	b = binary.AppendVarint(b, f.ModTime)
+	b = binary.AppendVarint(b, f.Ctime)
+	b = binary.AppendUvarint(b, f.Ino)
+	return binary.AppendVarint(b, f.Hashed)
 }
 
 func appendString(b []byte, s string) []byte {
@@ -110,14 +150,32 @@ func sharedPrefix(a, b string) int {
 
 // rawDigest is d's 32 bytes when d is a lowercase hex SHA-256 (as every
 // digest the journal takes is); otherwise the digest is stored as text.
+// It allocates nothing: a delta's check encodes every file of a large
+// manifest on each read.
 func rawDigest(d string) (out [32]byte, ok bool) {
 	if len(d) != 64 {
 		return out, false
 	}
-	if _, err := hex.Decode(out[:], []byte(d)); err != nil {
-		return out, false
+	for i := range out {
+		hi, ok1 := lowerHex(d[2*i])
+		lo, ok2 := lowerHex(d[2*i+1])
+		if !ok1 || !ok2 {
+			return out, false
+		}
+		out[i] = hi<<4 | lo
 	}
-	return out, hex.EncodeToString(out[:]) == d
+	return out, true
+}
+
+// lowerHex is the value of a lowercase hex digit.
+func lowerHex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
 }
 
 // binReader reads the binary layout, remembering the first fault.
@@ -181,6 +239,48 @@ func (r *binReader) byte1(what string) byte {
 
 func (r *binReader) str(what string) []byte {
 	return r.bytes(r.uvarint(what+"'s length"), what)
+}
+
+// fileBody is what the layout holds of a file after its path, as read:
+// the digest as stored (32 raw bytes with binDigestRaw, else text).
+type fileBody struct {
+	fl               byte
+	digest, withheld []byte
+	f                File // its size and stat
+}
+
+// readFileBody reads file i's body (appendFileBody's).
+func readFileBody(r *binReader, i int) (fileBody, error) {
+	var body fileBody
+	body.fl = r.byte1("file flags")
+	fl := body.fl
+	if r.err == nil && (fl&^(binDigestRaw|binDigestStr|binWithheld) != 0 || fl&binDigestRaw != 0 && fl&binDigestStr != 0) {
+		return body, fmt.Errorf("byte %d: file %d has unknown flags %#x", r.off, i, fl)
+	}
+	switch {
+	case fl&binDigestRaw != 0:
+		body.digest = r.bytes(32, "digest")
+	case fl&binDigestStr != 0:
+		body.digest = r.str("digest")
+	}
+	if fl&binWithheld != 0 {
+		body.withheld = r.str("withheld reason")
+	}
+	size := r.uvarint("size")
+	if size > math.MaxInt64 {
+		r.fail("size out of range")
+	}
+	body.f.Size = int64(size)
+	readStat(r, &body.f)
+	return body, r.err
+}
+
+// readStat reads a file's stat (appendStat's) into f.
+func readStat(r *binReader, f *File) {
+	f.ModTime = r.varint("mtime")
+	f.Ctime = r.varint("ctime")
+	f.Ino = r.uvarint("inode")
+	f.Hashed = r.varint("digest time")
 }
 
 // unmarshalManifest decodes the binary layout. It never panics and never
@@ -249,38 +349,26 @@ func unmarshalManifest(b []byte) (*Manifest, error) {
 		}
 		prev = path
 		spans[i].path = [2]int{start, len(text)}
-		fl := r.byte1("file flags")
-		if fl&^(binDigestRaw|binDigestStr|binWithheld) != 0 || fl&binDigestRaw != 0 && fl&binDigestStr != 0 {
-			return nil, fmt.Errorf("byte %d: file %d has unknown flags %#x", r.off, i, fl)
+		body, err := readFileBody(r, i)
+		if err != nil {
+			return nil, err
 		}
 		switch {
-		case fl&binDigestRaw != 0:
-			raw := r.bytes(32, "digest")
-			if r.err == nil {
-				start := len(text)
-				text = hex.AppendEncode(text, raw)
-				spans[i].digest = [2]int{start, len(text)}
-			}
-		case fl&binDigestStr != 0:
-			d := r.str("digest")
+		case body.fl&binDigestRaw != 0:
 			start := len(text)
-			text = append(text, d...)
+			text = hex.AppendEncode(text, body.digest)
+			spans[i].digest = [2]int{start, len(text)}
+		case body.fl&binDigestStr != 0:
+			start := len(text)
+			text = append(text, body.digest...)
 			spans[i].digest = [2]int{start, len(text)}
 		}
-		if fl&binWithheld != 0 {
-			w := r.str("withheld reason")
+		if body.fl&binWithheld != 0 {
 			start := len(text)
-			text = append(text, w...)
+			text = append(text, body.withheld...)
 			spans[i].withheld = [2]int{start, len(text)}
 		}
-		size := r.uvarint("size")
-		if size > math.MaxInt64 {
-			r.fail("size out of range")
-		}
-		files[i] = File{Size: int64(size), ModTime: r.varint("mtime"), Ctime: r.varint("ctime"), Ino: r.uvarint("inode"), Hashed: r.varint("digest time")}
-		if r.err != nil {
-			return nil, r.err
-		}
+		files[i] = body.f
 		// prev points into text, which the next append may move: keep
 		// it by its span.
 		prev = text[spans[i].path[0]:spans[i].path[1]]

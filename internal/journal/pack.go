@@ -8,8 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,16 +26,21 @@ import (
 // file and two fsyncs whatever the count.
 //
 // Packs lie in the objects folder, beside the shard folders of the loose
-// objects (a pack is a file, a shard a folder). The format is plain text
-// up to the bytes: a first line "memcompact-pack 2 N", then N lines
-// "DIGEST OFFSET SIZE" sorted by digest, then "sum SHA256" (the digest of
-// every byte before that line), then an empty line, then the objects,
-// each a frame (frame.go: its own digest, compressed) at OFFSET from the
-// end of that empty line, one after the other. The table and the frames
-// each locate every object without the other: a table that fails its sum
-// or its checks is not used, and the frames are found by scanning; a
-// frame whose header is damaged is read from where the table says it
-// lies. Format 1 (no sum, raw bytes instead of frames) is still read.
+// objects (a pack is a file, a shard a folder). A pack is written in
+// format 3 (group.go): its objects compressed in groups, a binary table
+// and each group's header both listing every object, so either finds
+// them when the other is damaged, and a damaged group loses only its own
+// objects. Formats 1 and 2 are still read, for journals written before:
+// format 2 is plain text up to the bytes: a first line "memcompact-pack 2
+// N", then N lines "DIGEST OFFSET SIZE" sorted by digest, then "sum
+// SHA256" (the digest of every byte before that line), then an empty
+// line, then the objects, each a frame (frame.go: its own digest,
+// compressed) at OFFSET from the end of that empty line, one after the
+// other. The table and the frames each locate every object without the
+// other: a table that fails its sum or its checks is not used, and the
+// frames are found by scanning; a frame whose header is damaged is read
+// from where the table says it lies. Format 1 has no sum, and raw bytes
+// instead of frames.
 //
 // A pack is written under its final name and never renamed, so a process
 // killed while writing it leaves a pack that is short or torn. Nothing
@@ -47,11 +50,13 @@ import (
 // (which it then syncs with its own writes). A manifest names a packed object only after its
 // pack is durable, so the objects a manifest names are always whole;
 // prune removes a pack only when it has read whole, in that run, another
-// copy of every object a kept snapshot names that the pack could hold.
+// copy of every object a kept snapshot names that the pack could hold
+// (object by object: a group read whole yields each of its objects,
+// each checked against its digest).
 
 const (
 	packMagic  = "memcompact-pack 1" // format 1: read, never written
-	packMagic2 = "memcompact-pack 2"
+	packMagic2 = "memcompact-pack 2" // format 2: read, never written
 	// packMin is the fewest new objects a snapshot writes as a pack; fewer
 	// are written loose (the common snapshot stores one or two changed
 	// files, and a pack per such snapshot would fragment the journal).
@@ -81,12 +86,24 @@ func packParts(objs []packObject) [][]packObject {
 // packEntry is where one object lies in a pack's data.
 type packEntry struct {
 	off, size int64
+	// Format 3: the group the object lies in (off and size are the
+	// group's frame), and its share of the group's stored bytes.
+	grp   *packGroup
+	share int64
+}
+
+// stored is the bytes the object takes in the pack.
+func (e packEntry) stored() int64 {
+	if e.grp != nil {
+		return e.share
+	}
+	return e.size
 }
 
 // pack is one pack file's table.
 type pack struct {
 	path    string
-	version int   // 1 or 2
+	version int   // 1, 2 or 3
 	dataOff int64 // where the data begins
 	objects map[string]packEntry
 	mtime   time.Time
@@ -95,8 +112,12 @@ type pack struct {
 	// scanning the frames); "" for a whole table.
 	damaged string
 
+	groups []*packGroup // format 3: its groups (group.go)
+
 	mu      sync.Mutex
-	scanned map[string]packEntry // the frames found by scanning, once asked (rescan)
+	scanned map[string]packEntry        // the frames found by scanning, once asked (rescan)
+	decoded map[*packGroup]decodedGroup // format 3: groups decoded, up to groupCacheMax bytes
+	cached  int
 }
 
 // tornPack is a pack file whose table is not whole and whose frames, if
@@ -116,46 +137,13 @@ type packObject struct {
 	data   []byte
 }
 
-// encodePack lays objs out as a pack file, sorted by digest.
+// encodePack lays objs out as a pack file (format 3).
 func encodePack(objs []packObject) []byte {
 	var out []byte
-	for _, part := range packLayout(objs) {
+	for _, part := range packLayout3(objs) {
 		out = append(out, part...)
 	}
 	return out
-}
-
-// packLayout is a pack of objs as the parts it is written from, in order:
-// the table, then each object's frame (its bytes not copied when stored
-// as they are: a first snapshot of a large store would otherwise hold
-// every byte twice more).
-func packLayout(objs []packObject) [][]byte {
-	objs = append([]packObject(nil), objs...)
-	sort.Slice(objs, func(a, b int) bool { return objs[a].digest < objs[b].digest })
-	objs = slices.CompactFunc(objs, func(a, b packObject) bool { return a.digest == b.digest }) // one frame a digest
-	frames := make([][][]byte, len(objs))
-	each(recordWorkers, len(objs), func(k int) bool {
-		frames[k] = encodeFrame(objs[k].digest, objs[k].data)
-		return true
-	})
-	var head bytes.Buffer
-	head.WriteString(packMagic2 + " " + strconv.Itoa(len(objs)) + "\n")
-	var off int64
-	for i, o := range objs {
-		var n int
-		for _, part := range frames[i] {
-			n += len(part)
-		}
-		head.WriteString(o.digest + " " + strconv.FormatInt(off, 10) + " " + strconv.Itoa(n) + "\n")
-		off += int64(n)
-	}
-	head.WriteString("sum " + textfile.Digest(head.Bytes()) + "\n\n")
-	parts := make([][]byte, 0, 3*len(objs)+1)
-	parts = append(parts, head.Bytes())
-	for _, f := range frames {
-		parts = append(parts, f...)
-	}
-	return parts
 }
 
 // readPackTable reads the table of the pack at path; an error for a file
@@ -197,6 +185,9 @@ func scanPack(f *os.File, size int64, why error) (*pack, bool) {
 	if _, err := f.ReadAt(raw, 0); err != nil && err != io.EOF {
 		return nil, false
 	}
+	if p, ok := scanPack3(raw, why); ok {
+		return p, true
+	}
 	found := scanFrames(raw)
 	if len(found) == 0 {
 		return nil, false
@@ -235,13 +226,16 @@ func parsePackTable(r *bufio.Reader, size int64) (*pack, error) {
 	}
 	first, err := line(1)
 	known := func(s string) bool {
-		return strings.HasPrefix(packMagic+" ", s) || strings.HasPrefix(packMagic2+" ", s)
+		return strings.HasPrefix(packMagic+" ", s) || strings.HasPrefix(packMagic2+" ", s) || strings.HasPrefix(packMagic3, s)
 	}
 	if errors.Is(err, errNotWhole) && !known(first) {
 		return nil, fmt.Errorf("line 1: not a pack this version of memcompact writes: %q (%w)", first, errForeign)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if first == packMagic3 {
+		return parseTable3(r, []byte(first+"\n"), size)
 	}
 	version := 1
 	ns, ok := strings.CutPrefix(first, packMagic+" ")
@@ -313,7 +307,7 @@ func (j *Journal) writePack(objs []packObject, now time.Time) (string, error) {
 	if err := ensureDirs(j.objectsDir()); err != nil {
 		return "", err
 	}
-	parts := packLayout(objs)
+	parts := packLayout3(objs)
 	for {
 		path := filepath.Join(j.objectsDir(), newID(now)+".pack")
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
@@ -451,6 +445,9 @@ func (j *Journal) packedObject(digest string) ([]byte, []string) {
 // error when the file could not be read. A format-2 pack whose table
 // does not lead to them whole is scanned for their frame.
 func (p *pack) object(digest string) ([]byte, error) {
+	if p.version == 3 {
+		return p.object3(digest)
+	}
 	e, ok := p.objects[digest]
 	var why error
 	if ok {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
@@ -420,10 +421,12 @@ func TestPackTableErrors(t *testing.T) {
 
 // FuzzPackTable: any bytes parse to a table or an error, never a panic,
 // and every object of a table parsed lies within the file; a pack of any
-// objects encodes to a table that finds each one.
+// objects encodes to a table that finds each one, and format 2's too.
 func FuzzPackTable(f *testing.F) {
 	f.Add(encodePack([]packObject{{digest: strings.Repeat("b", 64), data: []byte("hello\n")}, {digest: strings.Repeat("a", 64), data: nil}}), []byte("x"))
+	f.Add(encodePackV2([]packObject{{digest: strings.Repeat("b", 64), data: []byte("hello\n")}}), []byte("x"))
 	f.Add([]byte(packMagic+" 1\n"), []byte{})
+	path := filepath.Join(f.TempDir(), "x.pack")
 	f.Fuzz(func(t *testing.T, raw, data []byte) {
 		if p, err := parsePackTable(bufio.NewReader(bytes.NewReader(raw)), int64(len(raw))); err == nil {
 			for d, e := range p.objects {
@@ -433,16 +436,48 @@ func FuzzPackTable(f *testing.F) {
 			}
 		}
 		objs := []packObject{{digest: textfile.Digest(data), data: data}, {digest: textfile.Digest(raw), data: raw}}
-		enc := encodePack(objs)
+		enc := encodePackV2(objs)
 		p, err := parsePackTable(bufio.NewReader(bytes.NewReader(enc)), int64(len(enc)))
 		if err != nil {
-			t.Fatalf("an encoded pack does not parse: %v", err)
+			t.Fatalf("an encoded format-2 pack does not parse: %v", err)
 		}
 		for _, o := range objs {
 			e := p.objects[o.digest]
 			got, _, err := decodeFrame(enc[p.dataOff+e.off:p.dataOff+e.off+e.size], o.digest)
 			if err != nil || !bytes.Equal(got, o.data) {
 				t.Fatalf("object %s reads back as %q, %v; want %q", o.digest[:12], got, err, o.data)
+			}
+		}
+		os.WriteFile(path, encodePack(objs), 0o600)
+		p, err = readPackTable(path)
+		if err != nil || p.damaged != "" {
+			t.Fatalf("an encoded pack does not parse: %v %s", err, p.damaged)
+		}
+		for _, o := range objs {
+			if got, err := p.object(o.digest); err != nil || !bytes.Equal(got, o.data) {
+				t.Fatalf("object %s reads back as %q, %v; want %q", o.digest[:12], got, err, o.data)
+			}
+		}
+	})
+}
+
+// FuzzGroups: any bytes scan to groups or none, never a panic, and
+// every object read from a group found matches its digest.
+func FuzzGroups(f *testing.F) {
+	f.Add(encodePack([]packObject{{digest: textfile.Digest([]byte("x")), data: []byte("x")}}))
+	enc, _ := encodeGroup([]packObject{{digest: textfile.Digest([]byte("hello")), data: []byte("hello")}, {digest: textfile.Digest([]byte("hi")), data: []byte("hi")}})
+	f.Add(enc)
+	path := filepath.Join(f.TempDir(), "x.pack")
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		os.WriteFile(path, raw, 0o600)
+		p, ok := scanPack3(raw, errors.New("fuzz"))
+		if !ok {
+			return
+		}
+		p.path = path
+		for d := range p.objects {
+			if got, err := p.object(d); err == nil && textfile.Digest(got) != d {
+				t.Fatalf("object %s read as bytes of another digest", d[:12])
 			}
 		}
 	})

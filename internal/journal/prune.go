@@ -161,6 +161,11 @@ func (j *Journal) prune(ctx context.Context, r Retention, dryRun bool, now func(
 	}
 	keep = fitBytes(ms, keep, sizes, req.Retention.MaxBytes)
 	refs := j.viewedIndexes() // what the sessions' views name stays too
+	if !req.DryRun {
+		if err := j.rebaseKept(ms, keep); err != nil {
+			return nil, err
+		}
+	}
 	for i, m := range ms {
 		if keep[i] {
 			res.Kept++
@@ -199,6 +204,25 @@ func (j *Journal) prune(ctx context.Context, r Retention, dryRun bool, now func(
 		}
 	}
 	return res, nil
+}
+
+// rebaseKept writes whole, durably, each kept snapshot stored as the
+// changes from one prune drops: no kept snapshot may lose its base.
+func (j *Journal) rebaseKept(ms []*Manifest, keep []bool) error {
+	dropped := map[string]bool{}
+	for i, m := range ms {
+		if !keep[i] {
+			dropped[m.ID] = true
+		}
+	}
+	for i, m := range ms {
+		if keep[i] && m.base != "" && dropped[m.base] {
+			if err := j.rebase(m); err != nil {
+				return fmt.Errorf("journal prune: snapshot %s could not be written whole before the snapshot it is stored as changes from is removed, so nothing was removed: %w", m.ID, err)
+			}
+		}
+	}
+	return nil
 }
 
 // removeObjects removes (or, in a dry run, counts) what no kept snapshot
@@ -511,7 +535,7 @@ func (j *Journal) objectSizes() (map[string]int64, error) {
 	out := map[string]int64{}
 	for _, p := range j.packs() {
 		for d, e := range p.objects {
-			out[d] = e.size
+			out[d] = e.stored()
 		}
 	}
 	subs, err := os.ReadDir(j.objectsDir())

@@ -141,7 +141,8 @@ func TestJournalSizeAfterConsolidationAndUndos(t *testing.T) {
 }
 
 // TestJournalSizeOnRealStores: the same on the real stores of the shared
-// corpus that have at least 20 entries.
+// corpus that have at least 20 entries, against the store as the
+// sequence leaves it (the store before the consolidation is logged too).
 func TestJournalSizeOnRealStores(t *testing.T) {
 	root := testshared.RealStores(t)
 	ents, _ := os.ReadDir(root)
@@ -165,11 +166,12 @@ func TestJournalSizeOnRealStores(t *testing.T) {
 			jb, sb := consolidationAndFourUndos(t, f, files)
 			t.Logf("%d files: journal %d bytes; store %d bytes before the consolidation (%.2f×), %d after (%.2f×)",
 				len(files), jb, before, float64(jb)/float64(before), sb, float64(jb)/float64(sb))
-			// Measured against the larger store: a consolidation that cuts
-			// a store to a third leaves the journal holding the cut bytes
-			// (compressed), which is what it is for.
-			if most := max(before, sb); float64(jb) > 1.5*float64(most) {
-				t.Errorf("journal %d bytes is %.2f× the store's %d, want at most 1.5×", jb, float64(jb)/float64(most), most)
+			// Measured against the store after the sequence, however much
+			// the consolidation cut: the journal still holds the store as
+			// it was before (Warrenpoobear's 78 KB index cut to 2 KB), in
+			// compressed groups, beside manifests stored as deltas.
+			if float64(jb) > 1.5*float64(sb) {
+				t.Errorf("journal %d bytes is %.2f× the store's %d after the sequence, want at most 1.5×", jb, float64(jb)/float64(sb), sb)
 			}
 		})
 	}

@@ -223,7 +223,7 @@ func (j *Journal) snapshot(ctx context.Context, req SnapshotRequest) (*SnapshotR
 	}
 	m.Time = now()
 	m.ID = newID(m.Time)
-	raw, err := encodeManifest(m)
+	raw, err := j.storedManifest(m, prev)
 	if err != nil {
 		return nil, err
 	}

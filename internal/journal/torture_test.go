@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -43,6 +44,12 @@ func child(op string) int {
 			backgroundSecret = func([]byte) bool { time.Sleep(20 * time.Millisecond); return false }
 		}
 		_, err = RunBackground(context.Background(), BackgroundRequest{Store: f[1], DataDir: f[2], Session: f[3]})
+	case "prune-day-later":
+		// A day on, keeping only the last hour: the first snapshot goes,
+		// and the deltas on it are written whole first.
+		later := func() time.Time { return time.Now().Add(24 * time.Hour) }
+		_, err = RunPrune(context.Background(), PruneRequest{Store: f[1], DataDir: f[2], Now: later,
+			Retention: Retention{KeepAll: time.Hour, KeepDaily: time.Hour, MaxBytes: 1 << 30}})
 	case "undo":
 		_, err = RunUndo(context.Background(), UndoRequest{Store: f[1], DataDir: f[2], To: f[3], Confirm: func(*UndoResult) bool { return true }})
 	}
@@ -109,6 +116,35 @@ func TestTortureKillDuringSnapshot(t *testing.T) {
 				t.Errorf("object after recovery: %v", err)
 			}
 		})
+	}
+}
+
+// TestTortureKillDuringRebase: a prune killed as it writes whole a
+// snapshot stored as the changes from one it drops leaves every snapshot
+// readable (the base is removed only after), and the next prune
+// finishes the job.
+func TestTortureKillDuringRebase(t *testing.T) {
+	needCrashPoints(t)
+	f := newFixture(t, sampleStore())
+	f.snap("manual", "")
+	f.write("project_auth.md", "rewritten\n")
+	second := f.snap("manual", "").Manifest
+	if second.base == "" {
+		t.Fatal("the second snapshot is not a delta")
+	}
+	if !runChild(t, "journal.before-rename", "prune-day-later", f.store, f.data) {
+		t.Fatal("the child was not killed")
+	}
+	ms, bad, err := mustJournal(t, f).manifests()
+	if err != nil || len(bad) > 0 || len(ms) != 2 {
+		t.Fatalf("after a kill during the rebase: %d snapshots, unreadable %v, %v", len(ms), bad, err)
+	}
+	if runChild(t, "", "prune-day-later", f.store, f.data) {
+		t.Fatal("the second prune was killed")
+	}
+	ms, bad, err = mustJournal(t, f).manifests()
+	if err != nil || len(bad) > 0 || len(ms) != 1 || ms[0].ID != second.ID || !slices.Equal(ms[0].Files, second.Files) {
+		t.Fatalf("after the second prune: %d snapshots, unreadable %v, %v; want the second, whole", len(ms), bad, err)
 	}
 }
 
