@@ -21,7 +21,7 @@ func ScanChanged(text string, lo, hi int) []Finding {
 	}
 	rules, kp := allRules()
 	sc := newScanner(text)
-	pos := kp.positions(sc.lower, len(rules))
+	pos := kp.positions(sc.text, len(rules))
 	var whole []hit // sections and entropy, over the whole text
 	for i, r := range rules {
 		if r.run == nil && len(pos[i]) > 0 {

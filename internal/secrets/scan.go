@@ -340,7 +340,7 @@ func scanGitleaksOnly(text string) []hit {
 	}
 	rules, kp := allRules()
 	sc := newScanner(text)
-	pos := kp.positions(sc.lower, len(rules))
+	pos := kp.positions(sc.text, len(rules))
 	n := len(gitleaksRuleSet())
 	var hits []hit
 	for i, r := range rules[:n] {

@@ -103,7 +103,7 @@ func scan(text string, first bool) []hit {
 	}
 	rules, kp := allRules()
 	sc := newScanner(text)
-	pos := kp.positions(sc.lower, len(rules))
+	pos := kp.positions(sc.text, len(rules))
 	var hits []hit
 	keep := func(hs []hit) bool {
 		for _, h := range hs {
