@@ -248,9 +248,8 @@ func buildRuleSet(spec *glSpec) *ruleSet {
 // (in any letter case), so that a match holds it: "sk_live" in stripe's,
 // "live_" in lob's (live|test)_. "airtable" is not in its rule's pattern
 // \b(pat[[:alnum:]]{14}\.…): that keyword only has to be near.
-func spelledIn(src string, keywords []string) bool {
-	re, err := syntax.Parse(src, syntax.Perl)
-	if err != nil || len(keywords) == 0 {
+func spelledIn(re *syntax.Regexp, keywords []string) bool {
+	if len(keywords) == 0 {
 		return false
 	}
 	spelled := strings.ToLower(strings.Join(literalRuns(re), "\x00"))
@@ -347,15 +346,21 @@ func gitleaksRuleSet() []*rule {
 		// How far a pattern reaches, and whether it has the generic
 		// shape, is worked out the first time its keywords occur: most
 		// rules never see theirs.
+		// The pattern is parsed once for the three questions.
 		prep := func(r *rule) {
-			r.lines, r.width = patternReach(g.src)
-			r.inMatch = spelledIn(g.src, g.keywords)
+			re, err := syntax.Parse(g.src, syntax.Perl)
+			if err != nil {
+				r.lines, r.width = manyLines, maxReach
+			} else {
+				r.lines, r.width = patternReach(re)
+				r.inMatch = spelledIn(re, g.keywords)
+			}
 			switch {
 			case g.id == "generic-api-key":
 				r.near = nearGeneric
 			case g.id == "jwt":
 				r.near = nearJWT
-			case semiGeneric(g.src, g.keywords):
+			case err == nil && semiGeneric(g.src, re, g.keywords):
 				r.near = func(sc *scanner, k kwHit) (span, bool) { return nearAssignment(sc, k, 1) }
 			}
 		}

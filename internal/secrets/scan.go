@@ -242,13 +242,9 @@ func runeWidth(r rune, flags syntax.Flags) int {
 	return max(w, 1)
 }
 
-// patternReach is reach for a pattern's source, with unbounded figures
+// patternReach is reach for a parsed pattern, with unbounded figures
 // replaced by the scan's limits.
-func patternReach(src string) (lines, width int) {
-	re, err := syntax.Parse(src, syntax.Perl)
-	if err != nil {
-		return manyLines, maxReach
-	}
+func patternReach(re *syntax.Regexp) (lines, width int) {
 	lines, width = reach(re)
 	if lines < 0 || lines > manyLines {
 		lines = manyLines
