@@ -11,21 +11,25 @@ import "sync/atomic"
 // whatever the number of keywords, over an alphabet reduced to the bytes
 // the keywords use (every other byte is one class; an ASCII capital is its
 // small letter's class, so the text need not be lower-cased first). The
-// table's transitions are worked out the first time the text takes them:
+// table's transitions are worked out the first time a text takes them:
 // the full table (about 1,400 states × 77 classes) took 3.6 M instructions
 // to fill, paid by every hook process, and a memory file takes a few
 // thousand of its transitions.
 type keywordPass struct {
 	class   [256]uint8
 	classes int
-	// next is state*classes + class -> 1 + the next state, 0 while not
-	// worked out. The trie's own edges are written when the pass is built;
-	// the others on first use, atomically, since one pass serves every
-	// scan of the process and scans may run at once (two that work out
-	// the same transition write the same value).
+	// child is the trie: state*classes + class -> the child state, 0 for
+	// none (the root is no state's child).
+	child []uint16
+	fail  []uint16  // the state of the longest proper suffix that is a trie state
+	out   [][]int32 // state -> keyword indexes ending here
+	// next is the DFA, filled as texts take its transitions: row + class
+	// (row is state*classes) -> (1 + the next state's row) << 1, or'd with
+	// 1 when keywords end in that state; 0 while not worked out. One pass
+	// serves every scan of the process and scans may run at once, so it
+	// is read and written atomically (two scans that work out the same
+	// transition write the same value).
 	next    []uint32
-	fail    []uint16  // the state of the longest proper suffix that is a trie state
-	out     [][]int32 // state -> keyword indexes ending here
 	lens    []int
 	rulesOf [][]int // keyword index -> rules it triggers
 }
@@ -73,9 +77,9 @@ func newKeywordPass(rules []*rule) *keywordPass {
 	if maxStates > 1<<16 {
 		panic("secrets: too many keyword states for a uint16 table") // the rules are built in
 	}
-	// The trie, in next itself. parent, via and depth order the states
-	// breadth first for the fail links.
-	kp.next = make([]uint32, maxStates*c)
+	// The trie. parent, via and byDepth order the states breadth first
+	// for the fail links.
+	kp.child = make([]uint16, maxStates*c)
 	kp.out = make([][]int32, 1, maxStates)
 	parent := make([]uint16, 1, maxStates)
 	via := make([]uint8, 1, maxStates)
@@ -85,8 +89,8 @@ func newKeywordPass(rules []*rule) *keywordPass {
 		s := 0
 		for i := 0; i < len(w); i++ {
 			cl := int(kp.class[w[i]])
-			if kp.next[s*c+cl] == 0 {
-				kp.next[s*c+cl] = uint32(n) + 1
+			if kp.child[s*c+cl] == 0 {
+				kp.child[s*c+cl] = uint16(n)
 				kp.out = append(kp.out, nil)
 				parent = append(parent, uint16(s))
 				via = append(via, uint8(cl))
@@ -96,11 +100,11 @@ func newKeywordPass(rules []*rule) *keywordPass {
 				byDepth[i+1] = append(byDepth[i+1], uint16(n))
 				n++
 			}
-			s = int(kp.next[s*c+cl]) - 1
+			s = int(kp.child[s*c+cl])
 		}
 		kp.out[s] = append(kp.out[s], int32(wi))
 	}
-	kp.next = kp.next[:n*c]
+	kp.child = kp.child[:n*c]
 	// Fail links, shallowest states first: a state's fail state is
 	// shallower, so its link and its outputs are final when read.
 	kp.fail = make([]uint16, n)
@@ -114,24 +118,34 @@ func newKeywordPass(rules []*rule) *keywordPass {
 			}
 		}
 	}
+	kp.next = make([]uint32, n*c)
 	return kp
 }
 
-// step returns the state after reading a byte of class cl in state s,
-// working the transition out (and recording it) on first use: the trie's
-// edge if s has one, else the root's own transition from the root, else
-// the transition of s's fail state.
+// step returns the state after reading a byte of class cl in state s: the
+// trie's edge if s has one, else the root's own transition from the root,
+// else the transition of s's fail state.
 func (kp *keywordPass) step(s, cl int) int {
-	at := &kp.next[s*kp.classes+cl]
-	if v := atomic.LoadUint32(at); v != 0 {
-		return int(v) - 1
+	for {
+		if t := kp.child[s*kp.classes+cl]; t != 0 {
+			return int(t)
+		}
+		if s == 0 {
+			return 0
+		}
+		s = int(kp.fail[s])
 	}
-	t := 0
-	if s != 0 {
-		t = kp.step(int(kp.fail[s]), cl)
+}
+
+// fill works out and records the transition at next[row+cl].
+func (kp *keywordPass) fill(row, cl int) uint32 {
+	t := kp.step(row/kp.classes, cl)
+	v := uint32(t*kp.classes+1) << 1
+	if len(kp.out[t]) > 0 {
+		v |= 1
 	}
-	atomic.StoreUint32(at, uint32(t)+1)
-	return t
+	atomic.StoreUint32(&kp.next[row+cl], v)
+	return v
 }
 
 // positions returns, for each rule, where its keywords occur in text
@@ -139,15 +153,18 @@ func (kp *keywordPass) step(s, cl int) int {
 func (kp *keywordPass) positions(text string, nrules int) [][]kwHit {
 	pos := make([][]kwHit, nrules)
 	c := kp.classes
-	s := 0
+	row := 0 // the state's row in next
 	for i := 0; i < len(text); i++ {
 		cl := int(kp.class[text[i]])
-		if v := atomic.LoadUint32(&kp.next[s*c+cl]); v != 0 {
-			s = int(v) - 1
-		} else {
-			s = kp.step(s, cl)
+		v := atomic.LoadUint32(&kp.next[row+cl])
+		if v == 0 {
+			v = kp.fill(row, cl)
 		}
-		for _, w := range kp.out[s] {
+		row = int(v>>1) - 1
+		if v&1 == 0 {
+			continue
+		}
+		for _, w := range kp.out[row/c] {
 			h := kwHit{i + 1 - kp.lens[w], i + 1}
 			for _, ri := range kp.rulesOf[w] {
 				p := pos[ri]
