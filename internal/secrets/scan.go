@@ -75,12 +75,22 @@ func (r *rule) ready() {
 // scanner is one scan's shared state.
 type scanner struct {
 	text  string
-	lower []byte
+	lower []byte // asciiLower(text), made on first use (see lowered)
 	li    *lineIndex
 }
 
 func newScanner(text string) *scanner {
-	return &scanner{text: text, lower: asciiLower(text), li: newLineIndex(text)}
+	return &scanner{text: text, li: newLineIndex(text)}
+}
+
+// lowered is the text with its ASCII letters lower-cased, made the first
+// time a rule's pattern needs it: the keyword pass reads capitals through
+// its byte classes, and most scans of a memory file run no pattern.
+func (sc *scanner) lowered() []byte {
+	if sc.lower == nil {
+		sc.lower = asciiLower(sc.text)
+	}
+	return sc.lower
 }
 
 // span is a byte range of the text.

@@ -149,6 +149,18 @@ type lineIndex struct {
 
 func newLineIndex(text string) *lineIndex {
 	li := &lineIndex{text: text, starts: []int{0}}
+	if strings.IndexByte(text, '\r') < 0 {
+		// Only LF ends a line: jump from one to the next (many bytes per
+		// instruction) instead of looking at every byte.
+		for off := 0; ; {
+			i := strings.IndexByte(text[off:], '\n')
+			if i < 0 {
+				return li
+			}
+			off += i + 1
+			li.starts = append(li.starts, off)
+		}
+	}
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '\n':
