@@ -26,7 +26,7 @@ func ScanChanged(text string, lo, hi int) []Finding {
 	var whole []hit // secret sections, over the whole text
 	for i, r := range rules {
 		if r.run == nil && len(pos[i]) > 0 {
-			whole = append(whole, sc.scanSections(false)...)
+			whole = append(whole, sc.scanSections(false, pos[i])...)
 			break
 		}
 	}

@@ -116,10 +116,10 @@ func scan(text string, first bool) []hit {
 		}
 		return false
 	}
-	sections := false
+	var sections []kwHit // where the secret-section rule's words are
 	for i, r := range rules {
 		if r.run == nil {
-			sections = sections || len(pos[i]) > 0
+			sections = pos[i]
 			continue
 		}
 		var ws []span
@@ -135,7 +135,7 @@ func scan(text string, first bool) []hit {
 			}
 		}
 	}
-	if sections && keep(sc.scanSections(first)) || keep(scanEntropy(sc, first)) {
+	if len(sections) > 0 && keep(sc.scanSections(first, sections)) || keep(scanEntropy(sc, first)) {
 		return hits
 	}
 	return dedupe(hits)
