@@ -1247,3 +1247,7 @@ var gitleaksSpec = glSpec{
 		},
 	},
 }
+
+// gitleaksSpecDigest is a digest of gitleaksSpec (specDigest): it versions
+// the scan cache.
+const gitleaksSpecDigest = "782a228a42161bc735a1528d"

@@ -2,6 +2,8 @@ package secrets
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"go/format"
@@ -52,6 +54,9 @@ func TestGeneratedRules(t *testing.T) {
 	if !reflect.DeepEqual(spec, &gitleaksSpec) {
 		t.Fatal("gitleaks_rules.go differs from the gitleaks module's default configuration; rerun with -update")
 	}
+	if got, want := gitleaksSpecDigest, specDigest(&gitleaksSpec); got != want {
+		t.Fatalf("gitleaksSpecDigest is %s, the table's digest %s; rerun with -update", got, want)
+	}
 	if len(spec.Rules) < 150 {
 		t.Errorf("only %d rules", len(spec.Rules))
 	}
@@ -98,7 +103,20 @@ func genSpec(spec *glSpec) []byte {
 		b.WriteString("},\n")
 	}
 	b.WriteString("},\n}\n")
+	b.WriteString("\n// gitleaksSpecDigest is a digest of gitleaksSpec (specDigest): it versions\n// the scan cache.\n")
+	fmt.Fprintf(&b, "const gitleaksSpecDigest = %q\n", specDigest(spec))
 	return b.Bytes()
+}
+
+// specDigest is a digest of every field of a rule set that changes what
+// it finds.
+func specDigest(spec *glSpec) string {
+	h := sha256.New()
+	for _, r := range spec.Rules {
+		fmt.Fprintln(h, r.ID, r.Regex, r.SecretGroup, r.Entropy, r.Keywords, r.Allowlist, r.Allowlists)
+	}
+	fmt.Fprintln(h, spec.Allowlist, spec.Allowlists)
+	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
 func genAllow(a glAllowSpec) string {
