@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/testshared"
@@ -204,4 +205,31 @@ func FuzzKeywordPass(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		checkKeywordPass(t, "fuzz", text)
 	})
+}
+
+// TestKeywordPassConcurrent: scans that share one freshly built pass, and
+// so work out its transitions at the same time, find what one scan alone
+// finds (run with -race, it also shows the table is written safely).
+func TestKeywordPassConcurrent(t *testing.T) {
+	texts := []string{memoryText(8 << 10), ghPAT + "\n" + memoryText(2<<10), "API_KEY=abcd1234 and token: Zq8Lw3nRzq8Lw3nR\n" + privKey}
+	want := make([][]Finding, len(texts))
+	for i, s := range texts {
+		want[i] = Scan(s)
+	}
+	resetRules()
+	got := make([][]Finding, len(texts)*3)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = Scan(texts[i%len(texts)])
+		}()
+	}
+	wg.Wait()
+	for i := range got {
+		if !reflect.DeepEqual(got[i], want[i%len(texts)]) {
+			t.Errorf("scan %d at once with others: %+v, alone: %+v", i, got[i], want[i%len(texts)])
+		}
+	}
 }
