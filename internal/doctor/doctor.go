@@ -275,6 +275,21 @@ func most(items []string, n int) []string {
 	return append(items[:n:n], fmt.Sprintf("… and %d more", len(items)-n))
 }
 
+// mostOf is most of the total items item(0), item(1), …, formatting only
+// the ones it lists: a store far past the load cut has hundreds of
+// subjects, dangling pointers or hookless lines, and a session start
+// formatted every one to show five.
+func mostOf(total, n int, item func(i int) string) []string {
+	out := make([]string, 0, min(total, n)+1)
+	for i := range min(total, n) {
+		out = append(out, item(i))
+	}
+	if total > n {
+		out = append(out, fmt.Sprintf("… and %d more", total-n))
+	}
+	return out
+}
+
 // stores reports which rule chose the store, and every other store of the
 // project that holds entries Claude Code never loads (a split store).
 func (d *diagnosis) stores() {
@@ -344,7 +359,12 @@ func (d *diagnosis) entries() {
 	}
 	for i := range d.ix.Lines {
 		l := &d.ix.Lines[i]
-		if n := textfile.Units(l.Text); l.IsPointerLine() && n > maxPointerUnits {
+		// A line has at most as many UTF-16 units as bytes: a short one
+		// need not be counted.
+		if !l.IsPointerLine() || len(l.Text) <= maxPointerUnits {
+			continue
+		}
+		if n := textfile.Units(l.Text); n > maxPointerUnits {
 			long = append(long, fmt.Sprintf("line %d: %d characters", l.Num, n))
 		}
 	}
@@ -391,15 +411,14 @@ func (d *diagnosis) load() {
 		d.add(f)
 		return
 	}
-	var det []string
-	for _, s := range res.PastCut {
-		det = append(det, fmt.Sprintf("line %d: [%s](%s)", s.Line, s.LinkText, s.Target))
-	}
 	limit := fmt.Sprintf("the %d-line limit", res.LineLimit)
 	if res.Limit == loadcut.LimitUnits {
 		limit = fmt.Sprintf("the %s-character limit", textfile.N0(res.UnitLimit))
 	}
-	det = most(det, 5)
+	det := mostOf(len(res.PastCut), 5, func(i int) string {
+		s := res.PastCut[i]
+		return fmt.Sprintf("line %d: [%s](%s)", s.Line, s.LinkText, s.Target)
+	})
 	if reach := d.sweepReach(); reach != "" {
 		det, cmd = append([]string{reach}, det...), "memcompact sweep plan "+quote(d.opt.Index)
 	}

@@ -21,14 +21,14 @@ func driftFinding(d *diagnosis) {
 		d.add(Finding{Area: AreaDrift, Status: StatusOK, Summary: fmt.Sprintf("every one of %d entry file(s) is linked, and every pointer reaches its file", res.Entries)})
 		return
 	}
-	var det []string
-	for _, o := range res.Orphans {
-		det = append(det, "orphan: "+o.File+" (no pointer names it)")
-	}
-	for _, g := range res.Dangling {
-		det = append(det, fmt.Sprintf("dangling: line %d: %s (%s)", g.Line, g.Target, g.Reason))
-	}
+	det := mostOf(len(res.Orphans)+len(res.Dangling), 5, func(i int) string {
+		if i < len(res.Orphans) {
+			return "orphan: " + res.Orphans[i].File + " (no pointer names it)"
+		}
+		g := res.Dangling[i-len(res.Orphans)]
+		return fmt.Sprintf("dangling: line %d: %s (%s)", g.Line, g.Target, g.Reason)
+	})
 	d.add(Finding{Area: AreaDrift, Status: StatusProblem,
 		Summary: fmt.Sprintf("%d orphan entry file(s) the agent is never led to, %d pointer(s) to missing files", len(res.Orphans), len(res.Dangling)),
-		Details: most(det, 5), Command: cmd})
+		Details: det, Command: cmd})
 }

@@ -33,14 +33,12 @@ func SessionNoteWith(r *Report, dir string, first []string) string {
 		return "memcompact: this project's memory store (" + dir + ") needs attention:\n- " + strings.Join(items, "\n- ")
 	}
 	if r.Load.Cut {
-		var names []string
-		for _, s := range r.Load.PastCut {
-			names = append(names, fmt.Sprintf("%s (line %d)", s.Target, s.Line))
-		}
+		past := r.Load.PastCut
 		item := fmt.Sprintf("MEMORY.md is longer than Claude Code loads (%d lines, %d characters; the limit is %d lines or %d characters): everything from line %d on was NOT loaded into this session",
 			r.Load.LinesTotal, r.Load.UnitsTotal, r.Load.LineLimit, r.Load.UnitLimit, r.Load.FirstCutLine)
-		if len(names) > 0 {
-			item += fmt.Sprintf(", including %d entr%s: %s", len(names), textfile.Plural(len(names), "y", "ies"), strings.Join(most(names, maxNoteItems), ", "))
+		if len(past) > 0 {
+			names := mostOf(len(past), maxNoteItems, func(i int) string { return fmt.Sprintf("%s (line %d)", past[i].Target, past[i].Line) })
+			item += fmt.Sprintf(", including %d entr%s: %s", len(past), textfile.Plural(len(past), "y", "ies"), strings.Join(names, ", "))
 		}
 		item += fmt.Sprintf(". Read %s from line %d when those may matter, and shorten the index (one short pointer per entry) when you next edit it", r.Index, r.Load.FirstCutLine)
 		if a := r.SweepReach; a != nil {
@@ -58,20 +56,17 @@ func SessionNoteWith(r *Report, dir string, first []string) string {
 		items = append(items, fmt.Sprintf("over budget: %s. Compact before adding to %s ('memcompact compact FILE')", strings.Join(most(names, maxNoteItems), ", "), textfile.Plural(len(names), "it", "them")))
 	}
 	if r.WithoutHook > 0 {
-		var names []string
-		for _, w := range r.Hookless {
-			names = append(names, fmt.Sprintf("[%s](%s) line %d", w.LinkText, w.Target, w.Line))
-		}
+		names := mostOf(len(r.Hookless), maxNoteItems, func(i int) string {
+			w := r.Hookless[i]
+			return fmt.Sprintf("[%s](%s) line %d", w.LinkText, w.Target, w.Line)
+		})
 		items = append(items, fmt.Sprintf("%d pointer%s say%s nothing the filename does not (no recall hook): %s. When you touch them, add after the link what the entry teaches",
-			r.WithoutHook, textfile.Plural(r.WithoutHook, "", "s"), textfile.Plural(r.WithoutHook, "s", ""), strings.Join(most(names, maxNoteItems), ", ")))
+			r.WithoutHook, textfile.Plural(r.WithoutHook, "", "s"), textfile.Plural(r.WithoutHook, "s", ""), strings.Join(names, ", ")))
 	}
 	if r.SharedNotes > 0 {
-		var names []string
-		for _, n := range r.Notes {
-			names = append(names, fmt.Sprintf("line %d", n.Line))
-		}
+		names := mostOf(len(r.Notes), maxNoteItems, func(i int) string { return fmt.Sprintf("line %d", r.Notes[i].Line) })
 		items = append(items, fmt.Sprintf("%d line%s share one note over several entries (%s): give each entry its own pointer and hook",
-			r.SharedNotes, textfile.Plural(r.SharedNotes, "", "s"), strings.Join(most(names, maxNoteItems), ", ")))
+			r.SharedNotes, textfile.Plural(r.SharedNotes, "", "s"), strings.Join(names, ", ")))
 	}
 	if r.Secrets > 0 {
 		var names []string

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -75,5 +76,22 @@ func TestSessionNoteLeadsWithTheJournal(t *testing.T) {
 	}
 	if got := SessionNoteWith(&Report{Result: "healthy"}, "/m", nil); got != "" {
 		t.Errorf("nothing to say: %q", got)
+	}
+}
+
+// TestMostOfIsMost: mostOf, which formats only the items it lists, lists
+// what most lists of every item formatted.
+func TestMostOfIsMost(t *testing.T) {
+	for total := 0; total <= 9; total++ {
+		all := make([]string, total)
+		for i := range all {
+			all[i] = fmt.Sprintf("item %d", i)
+		}
+		for n := 1; n <= 6; n++ {
+			got := mostOf(total, n, func(i int) string { return fmt.Sprintf("item %d", i) })
+			if want := most(append([]string(nil), all...), n); !slices.Equal(got, want) {
+				t.Errorf("mostOf(%d, %d) = %q, most = %q", total, n, got, want)
+			}
+		}
 	}
 }

@@ -440,10 +440,32 @@ func nthNewline(s string, n int) int {
 // string cannot hold half a character, so the whole character is dropped.)
 func unitCut(s string, units int) int {
 	cut, hard, u := -1, len(s), 0
-	for i, r := range s {
+	for i := 0; i < len(s); {
 		if u > units {
 			break
 		}
+		// Eight bytes of ASCII that all fit are one unit each and can
+		// neither pass the limit nor stop the loop: they are taken at
+		// once, and only a line break among them is looked for.
+		if i+8 <= len(s) && u+8 <= units {
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			if x&0x8080808080808080 == 0 {
+				if y := x ^ 0x0a0a0a0a0a0a0a0a; (y-0x0101010101010101)&^y&0x8080808080808080 != 0 {
+					for j := 7; j >= 0; j-- {
+						if s[i+j] == '\n' {
+							if u+j > 0 {
+								cut = i + j
+							}
+							break
+						}
+					}
+				}
+				i, u = i+8, u+8
+				continue
+			}
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == '\n' && u > 0 {
 			cut = i
 		}
@@ -452,6 +474,7 @@ func unitCut(s string, units int) int {
 			hard = i
 		}
 		u += w
+		i += size
 	}
 	if cut > 0 {
 		return cut

@@ -3,10 +3,12 @@ package loadcut
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // TestSeen pins what Claude Code makes of an index before it counts:
@@ -136,6 +138,79 @@ func TestRunRefusesNonPositiveLimits(t *testing.T) {
 		var e *outcome.Error
 		if !errors.As(err, &e) || e.Status != outcome.Usage || e.Reason != ReasonBadLimits {
 			t.Errorf("lines %d units %d: %v", c.lines, c.units, err)
+		}
+	}
+}
+
+// unitCutRunes is unitCut as it was, one character at a time: the oracle
+// of the eight-bytes-at-once version.
+func unitCutRunes(s string, units int) int {
+	cut, hard, u := -1, len(s), 0
+	for i, r := range s {
+		if u > units {
+			break
+		}
+		if r == '\n' && u > 0 {
+			cut = i
+		}
+		w := textfile.UnitsOfRune(r)
+		if u+w > units && hard == len(s) {
+			hard = i
+		}
+		u += w
+	}
+	if cut > 0 {
+		return cut
+	}
+	return hard
+}
+
+// TestUnitCutChunks: unitCut, which takes ASCII eight bytes at a time,
+// cuts where looking at one character at a time cuts, for texts of ASCII,
+// line breaks, em dashes, emoji and invalid bytes, at every limit up to
+// past their length.
+func TestUnitCutChunks(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	pieces := []string{"a", "b c", "\n", "\n\n", "—", "😀", "\xff", "\r\n", "0123456789abcdef"}
+	for range 400 {
+		var b strings.Builder
+		for n := r.IntN(30); n > 0; n-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		checkUnitCut(t, b.String())
+	}
+	checkUnitCut(t, "\n0123456789abcdef\n")
+}
+
+func checkUnitCut(t *testing.T, s string) {
+	t.Helper()
+	for units := 0; units <= len(s)+2; units++ {
+		if got, want := unitCut(s, units), unitCutRunes(s, units); got != want {
+			t.Fatalf("unitCut(%q, %d) = %d, one character at a time %d", s, units, got, want)
+		}
+	}
+}
+
+func FuzzUnitCut(f *testing.F) {
+	f.Add("\n0123456789abcdef\n—x\n😀")
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 300 {
+			return
+		}
+		checkUnitCut(t, s)
+	})
+}
+
+// TestFillTrue: fillTrue sets every element, for every length up to past
+// a few doublings.
+func TestFillTrue(t *testing.T) {
+	for n := 0; n < 70; n++ {
+		b := make([]bool, n+2)
+		fillTrue(b[1 : n+1])
+		for i, v := range b {
+			if want := i >= 1 && i <= n; v != want {
+				t.Fatalf("fillTrue of %d: element %d is %v", n, i, v)
+			}
 		}
 	}
 }

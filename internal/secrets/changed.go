@@ -12,8 +12,9 @@ package secrets
 // finding that touches it, until no finding reaches past it, so every
 // hit that overlaps a reported one (which decides which of two overlapping
 // hits is reported) and every hit on a reported one's line (which its
-// excerpt masks) is found as Scan finds it. Secret sections and bare
-// entropy carry state from the start of the text and run over all of it.
+// excerpt masks) is found as Scan finds it. Secret sections carry state
+// from the start of the text and run over all of it; bare entropy judges
+// a line by itself and runs over the range's lines.
 func ScanChanged(text string, lo, hi int) []Finding {
 	lo, hi = max(lo, 0), min(hi, len(text))
 	if lo >= hi {
@@ -21,15 +22,14 @@ func ScanChanged(text string, lo, hi int) []Finding {
 	}
 	rules, kp := allRules()
 	sc := newScanner(text)
-	pos := kp.positions(sc.lower, len(rules))
-	var whole []hit // sections and entropy, over the whole text
+	pos := kp.positions(sc.text, len(rules))
+	var whole []hit // secret sections, over the whole text
 	for i, r := range rules {
 		if r.run == nil && len(pos[i]) > 0 {
-			whole = append(whole, sc.scanSections(false)...)
+			whole = append(whole, sc.scanSections(false, pos[i])...)
 			break
 		}
 	}
-	whole = append(whole, scanEntropy(sc, false)...)
 	windows := make([][]span, len(rules))
 	for i, r := range rules {
 		switch {
@@ -52,6 +52,8 @@ func ScanChanged(text string, lo, hi int) []Finding {
 			}
 		}
 		hits = sc.keepPrivate(hits, whole)
+		// Bare entropy judges one line at a time: only the range's lines.
+		hits = sc.keepPrivate(hits, scanEntropyIn(sc, rng.lo, rng.hi, false))
 		grown := rng
 		for _, h := range hits {
 			if h.start < rng.hi && rng.lo < h.end {

@@ -38,10 +38,20 @@ const (
 // visited in order and the word around each is found with cursors that
 // only move forward, so a megabyte of base64 costs one read.
 func scanEntropy(sc *scanner, first bool) []hit {
+	return scanEntropyIn(sc, 0, len(sc.text), first)
+}
+
+// scanEntropyIn is scanEntropy's hits on the lines of text[lo:hi], where
+// lo starts a line and hi ends one (past its terminator) or the text: a
+// token, and the word holding it, never cross a line break, so these are
+// the very hits a scan of the whole text finds there.
+func scanEntropyIn(sc *scanner, lo, hi int, first bool) []hit {
 	text := sc.text
 	words := newWordCursor(text)
+	// The byte before lo ends a line, so it ends a word too.
+	words.scanned, words.lastDelim = lo, lo-1
 	var hits []hit
-	for i := 0; i < len(text); {
+	for i := lo; i < hi; {
 		if !isTokenByte(text[i]) {
 			i++
 			continue

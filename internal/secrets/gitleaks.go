@@ -64,9 +64,36 @@ type glRule struct {
 	allow       []*allowlist
 	generic     bool
 
+	// shape is the pattern's shape as the rules' generator measured it
+	// (gitleaksShapes); nil to measure it on first need.
+	shape *ruleShape
+
 	once sync.Once
 	re   *regexp.Regexp // nil if the pattern does not compile in Go
 	need *needs         // what every match holds, when that can be told
+}
+
+// ruleShape is what the scan needs to know of a rule's pattern before it
+// runs it: how far a match reaches from its keyword (patternReach),
+// whether every keyword is spelled in it (spelledIn), and whether it has
+// the generic rule's shape (semiGeneric).
+type ruleShape struct {
+	lines, width int
+	inMatch      bool
+	semiGeneric  bool
+}
+
+// shapeOf measures the shape of the pattern src with the (lower-case)
+// keywords. The generator writes it for every gitleaks rule beside the
+// table (gitleaksShapes): parsing a pattern costs a scan some 90,000
+// instructions, and a memory file names the keywords of a dozen rules.
+func shapeOf(src string, keywords []string) ruleShape {
+	re, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return ruleShape{lines: manyLines, width: maxReach}
+	}
+	lines, width := patternReach(re)
+	return ruleShape{lines: lines, width: width, inMatch: spelledIn(re, keywords), semiGeneric: semiGeneric(src, re, keywords)}
 }
 
 func (r *glRule) regexp() *regexp.Regexp {
@@ -219,7 +246,8 @@ func buildRuleSet(spec *glSpec) *ruleSet {
 	for _, a := range spec.Allowlists {
 		rs.global = append(rs.global, newAllowlist(a))
 	}
-	for _, s := range spec.Rules {
+	measured := spec == &gitleaksSpec && len(gitleaksShapes) == len(spec.Rules)
+	for i, s := range spec.Rules {
 		if !s.applies() {
 			continue
 		}
@@ -229,6 +257,9 @@ func buildRuleSet(spec *glSpec) *ruleSet {
 			secretGroup: s.SecretGroup,
 			entropy:     s.Entropy,
 			generic:     strings.Contains(strings.ToLower(s.ID), "generic"),
+		}
+		if measured {
+			r.shape = &gitleaksShapes[i]
 		}
 		for _, k := range s.Keywords {
 			r.keywords = append(r.keywords, strings.ToLower(k))
@@ -248,9 +279,8 @@ func buildRuleSet(spec *glSpec) *ruleSet {
 // (in any letter case), so that a match holds it: "sk_live" in stripe's,
 // "live_" in lob's (live|test)_. "airtable" is not in its rule's pattern
 // \b(pat[[:alnum:]]{14}\.…): that keyword only has to be near.
-func spelledIn(src string, keywords []string) bool {
-	re, err := syntax.Parse(src, syntax.Perl)
-	if err != nil || len(keywords) == 0 {
+func spelledIn(re *syntax.Regexp, keywords []string) bool {
+	if len(keywords) == 0 {
 		return false
 	}
 	spelled := strings.ToLower(strings.Join(literalRuns(re), "\x00"))
@@ -348,14 +378,18 @@ func gitleaksRuleSet() []*rule {
 		// shape, is worked out the first time its keywords occur: most
 		// rules never see theirs.
 		prep := func(r *rule) {
-			r.lines, r.width = patternReach(g.src)
-			r.inMatch = spelledIn(g.src, g.keywords)
+			sh := g.shape
+			if sh == nil {
+				m := shapeOf(g.src, g.keywords)
+				sh = &m
+			}
+			r.lines, r.width, r.inMatch = sh.lines, sh.width, sh.inMatch
 			switch {
 			case g.id == "generic-api-key":
 				r.near = nearGeneric
 			case g.id == "jwt":
 				r.near = nearJWT
-			case semiGeneric(g.src, g.keywords):
+			case sh.semiGeneric:
 				r.near = func(sc *scanner, k kwHit) (span, bool) { return nearAssignment(sc, k, 1) }
 			}
 		}

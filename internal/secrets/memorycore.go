@@ -71,8 +71,14 @@ func scanKeyNames(sc *scanner, lo, hi int, first bool) []hit {
 // linesOf splits text[lo:hi] at line terminators (which are left out).
 func linesOf(text string, lo, hi int) []span {
 	var out []span
+	// Without a CR, the terminators are found with IndexByte, many bytes
+	// per instruction (IndexAny looks at each byte).
+	index := func(s string) int { return strings.IndexByte(s, '\n') }
+	if strings.IndexByte(text[lo:hi], '\r') >= 0 {
+		index = func(s string) int { return strings.IndexAny(s, "\r\n") }
+	}
 	for lo < hi {
-		e := strings.IndexAny(text[lo:hi], "\r\n")
+		e := index(text[lo:hi])
 		if e < 0 {
 			out = append(out, span{lo, hi})
 			break

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"bytes"
 	"encoding/base64"
 	"regexp"
 	"strings"
@@ -172,11 +173,31 @@ func scanAuthorization(sc *scanner, lo, hi int, first bool) []hit {
 		}
 		return false
 	}
-	if add(bearerRE(), bearerValue) || add(basicRE(), basicValue) {
+	bearer, basic, header := authorizationWords(sc.lowered()[lo:hi])
+	if bearer && add(bearerRE(), bearerValue) || basic && add(basicRE(), basicValue) {
 		return hits
 	}
-	add(headerRE(), func(v, after string) bool { return len(v) >= 8 && !elided(after) && plainValue(v, 8) })
+	if header {
+		add(headerRE(), func(v, after string) bool { return len(v) >= 8 && !elided(after) && plainValue(v, 8) })
+	}
 	return hits
+}
+
+// authorizationWords reports, for a window of lowered text, whether each
+// of scanAuthorization's patterns can match in it: every match holds the
+// pattern's word, in ASCII letters of any case or, where the word has a k
+// or an s, with the Kelvin sign or a long s for it ((?i) folds those too).
+// The rule's windows open at any of its words ("basic" is common prose),
+// and each pattern costs a pass over the window to say it is not there.
+func authorizationWords(lower []byte) (bearer, basic, header bool) {
+	folds := bytes.Contains(lower, kelvin) || bytes.Contains(lower, longS)
+	bearer = bytes.Contains(lower, []byte("bearer"))
+	basic = folds || bytes.Contains(lower, []byte("basic"))
+	header = folds
+	for _, w := range []string{"authorization", "api-key", "apikey", "auth-token", "private-token", "access-token"} {
+		header = header || bytes.Contains(lower, []byte(w))
+	}
+	return bearer, basic, header
 }
 
 // bearerValue: a token of at least 8 characters with a digit, or mixed

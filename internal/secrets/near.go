@@ -25,20 +25,19 @@ import (
 // of a run of [a-z0-9+/=].
 func nearGeneric(sc *scanner, k kwHit) (span, bool) { return nearAssignment(sc, k, 10) }
 
-// semiGeneric reports whether a gitleaks pattern has the generic rule's
+// semiGeneric reports whether a gitleaks pattern (src, parsed as re) has the generic rule's
 // shape around its keyword — [\w.-]{0,50}?(?:keyword)(?:[ \t\w.-]{0,20})
 // [\s'"]{0,3}(?:=|>|…) — with no other branch, as about a hundred of
 // gitleaks' service rules do (sumologic, adafruit, cloudflare…): the
 // generic rule's keyword test then holds for them too.
-func semiGeneric(src string, keywords []string) bool {
+func semiGeneric(src string, re *syntax.Regexp, keywords []string) bool {
 	if !strings.HasPrefix(src, `(?i)[\w.-]{0,50}?(?:`) && !strings.HasPrefix(src, `[\w.-]{0,50}?(?i:[\w.-]{0,50}?(?:`) {
 		return false
 	}
 	if !strings.Contains(src, `(?:[ \t\w.-]{0,20})[\s'"]{0,3}`) || !strings.Contains(src, `(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`) {
 		return false
 	}
-	re, err := syntax.Parse(src, syntax.Perl)
-	if err != nil || re.Op == syntax.OpAlternate {
+	if re.Op == syntax.OpAlternate {
 		return false
 	}
 	// Every keyword must be the name before the operator (lob's keywords

@@ -269,7 +269,7 @@ var kelvin, longS = []byte("\u212a"), []byte("\u017f")
 
 // in reports whether the window text[lo:hi] of sc could hold a match.
 func (n *needs) in(sc *scanner, lo, hi int) bool {
-	return n.hasLiteral(sc.text[lo:hi], sc.lower[lo:hi]) && n.hasRun(sc.text[lo:hi])
+	return n.hasLiteral(sc.text[lo:hi], sc.lowered()[lo:hi]) && n.hasRun(sc.text[lo:hi])
 }
 
 func (n *needs) hasLiteral(text string, lower []byte) bool {

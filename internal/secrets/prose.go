@@ -104,14 +104,14 @@ func scanProsePasswords(sc *scanner, lo, hi int, first bool) []hit {
 // the word must start a word ("mypassword" is a name) and "password" and
 // "passwort" must end one ("passwords", "Passwortmanager" talk about them).
 func proseWordAt(sc *scanner, i int) int {
-	if !proseFirst()[sc.lower[i]] || i > 0 && isAlnum(sc.lower[i-1]) {
+	if !proseFirst()[sc.lowered()[i]] || i > 0 && isAlnum(sc.lowered()[i-1]) {
 		return 0
 	}
 	for _, w := range proseWords {
-		if !bytes.HasPrefix(sc.lower[i:], []byte(w)) {
+		if !bytes.HasPrefix(sc.lowered()[i:], []byte(w)) {
 			continue
 		}
-		if w[0] < 0x80 && i+len(w) < len(sc.lower) && isAlnum(sc.lower[i+len(w)]) {
+		if w[0] < 0x80 && i+len(w) < len(sc.lowered()) && isAlnum(sc.lowered()[i+len(w)]) {
 			return 0
 		}
 		return len(w)
@@ -122,7 +122,7 @@ func proseWordAt(sc *scanner, i int) int {
 // proseConnect reads, from j just after a password word, the words naming
 // its owner and a connector, and returns where the value starts.
 func proseConnect(sc *scanner, j int) (int, bool) {
-	text, low := sc.text, sc.lower
+	text, low := sc.text, sc.lowered()
 	blank := func(k int) int {
 		for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
 			k++

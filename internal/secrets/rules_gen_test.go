@@ -2,12 +2,15 @@ package secrets
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"go/format"
 	"os"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/pelletier/go-toml/v2"
@@ -51,6 +54,12 @@ func TestGeneratedRules(t *testing.T) {
 	}
 	if !reflect.DeepEqual(spec, &gitleaksSpec) {
 		t.Fatal("gitleaks_rules.go differs from the gitleaks module's default configuration; rerun with -update")
+	}
+	if got, want := gitleaksSpecDigest, specDigest(&gitleaksSpec); got != want {
+		t.Fatalf("gitleaksSpecDigest is %s, the table's digest %s; rerun with -update", got, want)
+	}
+	if got, want := gitleaksShapes, specShapes(&gitleaksSpec); !reflect.DeepEqual(got, want) {
+		t.Fatalf("gitleaksShapes differs from the shapes of the table's patterns; rerun with -update")
 	}
 	if len(spec.Rules) < 150 {
 		t.Errorf("only %d rules", len(spec.Rules))
@@ -98,7 +107,40 @@ func genSpec(spec *glSpec) []byte {
 		b.WriteString("},\n")
 	}
 	b.WriteString("},\n}\n")
+	b.WriteString("\n// gitleaksSpecDigest is a digest of gitleaksSpec (specDigest): it versions\n// the scan cache.\n")
+	fmt.Fprintf(&b, "const gitleaksSpecDigest = %q\n", specDigest(spec))
+	b.WriteString("\n// gitleaksShapes is shapeOf of each rule of gitleaksSpec, in its order.\n")
+	b.WriteString("var gitleaksShapes = []ruleShape{\n")
+	for i, sh := range specShapes(spec) {
+		fmt.Fprintf(&b, "{lines: %d, width: %d, inMatch: %t, semiGeneric: %t}, // %s\n", sh.lines, sh.width, sh.inMatch, sh.semiGeneric, spec.Rules[i].ID)
+	}
+	b.WriteString("}\n")
 	return b.Bytes()
+}
+
+// specShapes measures the shape of every rule of spec, its keywords
+// lower-cased as buildRuleSet lower-cases them.
+func specShapes(spec *glSpec) []ruleShape {
+	var out []ruleShape
+	for _, r := range spec.Rules {
+		var kw []string
+		for _, k := range r.Keywords {
+			kw = append(kw, strings.ToLower(k))
+		}
+		out = append(out, shapeOf(r.Regex, kw))
+	}
+	return out
+}
+
+// specDigest is a digest of every field of a rule set that changes what
+// it finds.
+func specDigest(spec *glSpec) string {
+	h := sha256.New()
+	for _, r := range spec.Rules {
+		fmt.Fprintln(h, r.ID, r.Regex, r.SecretGroup, r.Entropy, r.Keywords, r.Allowlist, r.Allowlists)
+	}
+	fmt.Fprintln(h, spec.Allowlist, spec.Allowlists)
+	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
 func genAllow(a glAllowSpec) string {

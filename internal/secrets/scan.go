@@ -75,12 +75,22 @@ func (r *rule) ready() {
 // scanner is one scan's shared state.
 type scanner struct {
 	text  string
-	lower []byte
+	lower []byte // asciiLower(text), made on first use (see lowered)
 	li    *lineIndex
 }
 
 func newScanner(text string) *scanner {
-	return &scanner{text: text, lower: asciiLower(text), li: newLineIndex(text)}
+	return &scanner{text: text, li: newLineIndex(text)}
+}
+
+// lowered is the text with its ASCII letters lower-cased, made the first
+// time a rule's pattern needs it: the keyword pass reads capitals through
+// its byte classes, and most scans of a memory file run no pattern.
+func (sc *scanner) lowered() []byte {
+	if sc.lower == nil {
+		sc.lower = asciiLower(sc.text)
+	}
+	return sc.lower
 }
 
 // span is a byte range of the text.
@@ -242,13 +252,9 @@ func runeWidth(r rune, flags syntax.Flags) int {
 	return max(w, 1)
 }
 
-// patternReach is reach for a pattern's source, with unbounded figures
+// patternReach is reach for a parsed pattern, with unbounded figures
 // replaced by the scan's limits.
-func patternReach(src string) (lines, width int) {
-	re, err := syntax.Parse(src, syntax.Perl)
-	if err != nil {
-		return manyLines, maxReach
-	}
+func patternReach(re *syntax.Regexp) (lines, width int) {
 	lines, width = reach(re)
 	if lines < 0 || lines > manyLines {
 		lines = manyLines
@@ -340,7 +346,7 @@ func scanGitleaksOnly(text string) []hit {
 	}
 	rules, kp := allRules()
 	sc := newScanner(text)
-	pos := kp.positions(sc.lower, len(rules))
+	pos := kp.positions(sc.text, len(rules))
 	n := len(gitleaksRuleSet())
 	var hits []hit
 	for i, r := range rules[:n] {

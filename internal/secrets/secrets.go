@@ -103,7 +103,7 @@ func scan(text string, first bool) []hit {
 	}
 	rules, kp := allRules()
 	sc := newScanner(text)
-	pos := kp.positions(sc.lower, len(rules))
+	pos := kp.positions(sc.text, len(rules))
 	var hits []hit
 	keep := func(hs []hit) bool {
 		for _, h := range hs {
@@ -116,10 +116,10 @@ func scan(text string, first bool) []hit {
 		}
 		return false
 	}
-	sections := false
+	var sections []kwHit // where the secret-section rule's words are
 	for i, r := range rules {
 		if r.run == nil {
-			sections = sections || len(pos[i]) > 0
+			sections = pos[i]
 			continue
 		}
 		var ws []span
@@ -135,7 +135,7 @@ func scan(text string, first bool) []hit {
 			}
 		}
 	}
-	if sections && keep(sc.scanSections(first)) || keep(scanEntropy(sc, first)) {
+	if len(sections) > 0 && keep(sc.scanSections(first, sections)) || keep(scanEntropy(sc, first)) {
 		return hits
 	}
 	return dedupe(hits)
@@ -149,6 +149,18 @@ type lineIndex struct {
 
 func newLineIndex(text string) *lineIndex {
 	li := &lineIndex{text: text, starts: []int{0}}
+	if strings.IndexByte(text, '\r') < 0 {
+		// Only LF ends a line: jump from one to the next (many bytes per
+		// instruction) instead of looking at every byte.
+		for off := 0; ; {
+			i := strings.IndexByte(text[off:], '\n')
+			if i < 0 {
+				return li
+			}
+			off += i + 1
+			li.starts = append(li.starts, off)
+		}
+	}
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '\n':

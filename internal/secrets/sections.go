@@ -22,14 +22,30 @@ import (
 //
 // A section runs to the next heading of the same or a shallower level;
 // fenced code inside it counts as part of it.
-func (sc *scanner) scanSections(first bool) []hit {
+//
+// words are where the keyword pass found sectionWords in the text (in
+// increasing order of their end): a line holding none of them cannot
+// title a list item as secret, so secretheading.Secret, which lower-cases
+// the title, is asked only about the others. The pass lowers ASCII only,
+// and of all other characters only İ and the Kelvin sign lower-case to
+// ASCII letters ("API \u212Aeys"): a text holding either is asked about
+// on every line.
+func (sc *scanner) scanSections(first bool, words []kwHit) []hit {
 	text := sc.text
 	var hits []hit
 	var stack []int // levels of enclosing headings; negative = secret
 	fence := ""
 	titled := -1 // indent of a secret-titled list item whose block we are in
+	k := 0       // the first of words that ends past the line's start
+	folds := strings.Contains(text, "\u0130") || strings.Contains(text, "\u212a")
 	for _, l := range linesOf(text, 0, len(text)) {
 		line := text[l.lo:l.hi]
+		for k < len(words) && words[k].end <= l.lo {
+			k++
+		}
+		// A keyword holds no line break, so one that ends in the line
+		// lies in it.
+		named := folds || k < len(words) && words[k].end <= l.hi
 		trimmed := strings.TrimLeft(line, " \t")
 		indent := len(line) - len(trimmed)
 		if f := fenceMark(trimmed); f != "" && indent < 4 {
@@ -55,7 +71,7 @@ func (sc *scanner) scanSections(first bool) []hit {
 		if titled >= 0 && trimmed != "" && indent <= titled {
 			titled = -1
 		}
-		if titled < 0 && listTitleSecret(trimmed) {
+		if titled < 0 && named && listTitleSecret(trimmed) {
 			titled = indent
 		}
 		if titled < 0 && !inSecret(stack) {

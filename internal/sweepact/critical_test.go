@@ -86,3 +86,14 @@ func TestCriticalMarkWindows(t *testing.T) {
 		}
 	}
 }
+
+func FuzzCriticalMark(f *testing.F) {
+	for _, s := range []string{"Read first: CRITICAL", "read firſt", "🚨 중요 必読 important", "uncritical reading", "ir cr re im"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		if got, want := criticalMark(l), criticalRE().FindString(l); got != want {
+			t.Fatalf("criticalMark(%q) = %q, criticalRE finds %q", l, got, want)
+		}
+	})
+}

@@ -69,11 +69,22 @@ var criticalLead = func() (lead [256]bool) {
 
 // criticalStart reports whether s begins with one of criticalRE's literals
 // as criticalMark's shortcut spells them: every match begins so.
+//
+// It looks at the first byte once to pick the one word that can follow
+// ("i" and "r" start a good share of English words, and each was tried
+// against all four).
 func criticalStart(s string) bool {
-	for _, w := range []string{"critical", "read f", "read b", "important"} {
-		if len(s) >= len(w) && foldASCIIEqual(s[:len(w)], w) {
-			return true
-		}
+	if s == "" {
+		return false
+	}
+	word := func(w string) bool { return len(s) >= len(w) && foldASCIIEqual(s[:len(w)], w) }
+	switch lowerASCII(s[0]) {
+	case 'c':
+		return word("critical")
+	case 'r':
+		return word("read f") || word("read b")
+	case 'i':
+		return word("important")
 	}
 	for _, m := range criticalMarks {
 		if strings.HasPrefix(s, m) {

@@ -178,3 +178,35 @@ func TestReadAll(t *testing.T) {
 		t.Errorf("buffer grew to %d bytes for an 11-byte file", cap(got))
 	}
 }
+
+// TestReadUndigested: ReadUndigested reads what Read reads, BOM and
+// invalid bytes included, with the digest left empty, and fails as Read
+// fails on a missing file and a directory.
+func TestReadUndigested(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "MEMORY.md")
+	if err := os.WriteFile(p, []byte(BOM+"# Memory\r\n- [a](a.md) \xff\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadUndigested(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Digest != "" {
+		t.Errorf("ReadUndigested gave a digest %q", got.Digest)
+	}
+	got.Digest = want.Digest
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ReadUndigested = %+v, Read = %+v", got, want)
+	}
+	if _, err := ReadUndigested(filepath.Join(dir, "missing.md")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	if _, err := ReadUndigested(dir); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("directory: %v", err)
+	}
+}

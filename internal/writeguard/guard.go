@@ -158,7 +158,9 @@ func Judge(call *Call) *Verdict {
 		return v
 	}
 
-	cur, err := textfile.Read(path)
+	// The guard never compares the file by digest (the journal hashes
+	// what it records): it reads it without one.
+	cur, err := textfile.ReadUndigested(path)
 	exists := err == nil
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -210,7 +212,7 @@ type change struct {
 	call     *Call
 	verdict  *Verdict
 	storeDir string
-	file     *textfile.File // the file as read (empty when it does not exist yet)
+	file     *textfile.File // the file as read, without its digest (empty when it does not exist yet)
 	before   string         // file.Text
 	after    string
 
