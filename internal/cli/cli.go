@@ -197,7 +197,7 @@ func printUsage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  memcompact %-12s %s\n", n, short(n))
+		fmt.Fprintf(w, "  memcompact %-13s %s\n", n, short(n))
 	}
 	fmt.Fprintf(w, "\nExit codes: 0 clean, 1 defects, 2 refused, 3 usage error.\nRun 'memcompact help VERB' for a verb's flags.\n")
 }

@@ -89,6 +89,21 @@ func TestDocsMatchHelp(t *testing.T) {
 	}
 }
 
+// TestEveryVerbHelpSaysItsExitCodes: each verb "memcompact help" lists
+// has help that says what its exit codes mean (the scripts check the
+// command line's own help and usage errors as a process).
+func TestEveryVerbHelpSaysItsExitCodes(t *testing.T) {
+	verbs := listedVerbs(t)
+	if len(verbs) < 20 {
+		t.Fatalf("help lists %d verbs: %q", len(verbs), verbs)
+	}
+	for _, v := range verbs {
+		if h := renderHelp(t, v); !regexp.MustCompile(`(?m)^Exit`).MatchString(h) {
+			t.Errorf("memcompact help %s says nothing of its exit codes:\n%s", v, h)
+		}
+	}
+}
+
 // TestReadmeIsShort: the README is read in two minutes; the manual is
 // under docs/, and every page it links exists.
 func TestReadmeIsShort(t *testing.T) {

@@ -32,7 +32,9 @@ var sweepSteps = map[string]*command{}
 func runSweep(env *Env, args []string) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-			fmt.Fprintln(env.Stdout, "usage: memcompact "+sweepSynopsis)
+			// The sweep's help covers its four steps; each step's -h adds
+			// its flags.
+			fmt.Fprintln(env.Stdout, "usage: memcompact "+sweepSynopsis+"\n\n"+helpText("sweep"))
 			return errHelp
 		}
 		return &exitError{Code: exitUsage, Err: errors.New("sweep needs a step: plan, review, apply or restore"), Hints: []string{"usage: memcompact " + sweepSynopsis}}

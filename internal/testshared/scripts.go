@@ -2,6 +2,7 @@ package testshared
 
 import (
 	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,8 +55,10 @@ func ScriptParams(dir string, update bool) testscript.Params {
 
 // ShortSample picks, of the .txtar scripts in dir, one per family (the
 // name up to its first '-', which the scripts are named by, verb first):
-// the family's "-basic" script if it has one, else its first by name. It
-// is nil when dir cannot be read, and then every script runs.
+// the family's "-basic" script if it has one, else the one that runs the
+// fewest commands (the first by name of those): -short is the quick loop,
+// which touches every verb, and each command is a process start. It is
+// nil when dir cannot be read, and then every script runs.
 func ShortSample(dir string) []string {
 	names, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
 	if err != nil || len(names) == 0 {
@@ -63,16 +66,21 @@ func ShortSample(dir string) []string {
 	}
 	sort.Strings(names)
 	pick := map[string]string{}
+	cost := map[string]int{}
 	var families []string
 	for _, n := range names {
 		base := strings.TrimSuffix(filepath.Base(n), ".txtar")
 		family, _, _ := strings.Cut(base, "-")
-		old, ok := pick[family]
-		if !ok {
+		if _, ok := pick[family]; !ok {
 			families = append(families, family)
+			cost[family] = math.MaxInt
 		}
-		if !ok || (strings.HasSuffix(base, "-basic") && !strings.HasSuffix(strings.TrimSuffix(filepath.Base(old), ".txtar"), "-basic")) {
-			pick[family] = n
+		c := scriptCommands(n)
+		if strings.HasSuffix(base, "-basic") {
+			c = -1 // the family's own sample
+		}
+		if c < cost[family] {
+			pick[family], cost[family] = n, c
 		}
 	}
 	out := make([]string, 0, len(families))
@@ -80,6 +88,24 @@ func ShortSample(dir string) []string {
 		out = append(out, pick[f])
 	}
 	return out
+}
+
+// scriptCommands is how many commands the script in file runs: its
+// lines before the first file of its archive, less comments and blank
+// lines (an unreadable file counts as many).
+func scriptCommands(file string) int {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return math.MaxInt
+	}
+	script, _, _ := strings.Cut("\n"+string(b), "\n-- ")
+	n := 0
+	for _, l := range strings.Split(script, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			n++
+		}
+	}
+	return n
 }
 
 func scriptSetup(e *testscript.Env) error {
