@@ -67,21 +67,7 @@ type groupMember struct {
 
 // groupObjects cuts objs (each digest once) into groups of at most
 // groupMax bytes, in order.
-func groupObjects(objs []packObject) [][]packObject {
-	var groups [][]packObject
-	start, size := 0, 0
-	for i, o := range objs {
-		if i > start && size+len(o.data) > groupMax {
-			groups = append(groups, objs[start:i])
-			start, size = i, 0
-		}
-		size += len(o.data)
-	}
-	if len(objs) > start {
-		groups = append(groups, objs[start:])
-	}
-	return groups
-}
+func groupObjects(objs []packObject) [][]packObject { return sizeRuns(objs, groupMax) }
 
 // appendMembers appends a group's member list (as its header and the
 // table hold it).

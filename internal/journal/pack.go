@@ -70,17 +70,25 @@ var packMaxBytes = 32 << 20 // a variable for the tests
 
 // packParts splits objs into runs of at most packMaxBytes (an object
 // larger than that is a run of its own).
-func packParts(objs []packObject) [][]packObject {
-	var parts [][]packObject
+func packParts(objs []packObject) [][]packObject { return sizeRuns(objs, packMaxBytes) }
+
+// sizeRuns cuts objs, in order, into runs whose bytes add up to at most
+// most, an object larger than that being a run of its own (none for no
+// objects): the packs of a snapshot, and the groups of a pack.
+func sizeRuns(objs []packObject, most int) [][]packObject {
+	var runs [][]packObject
 	start, size := 0, 0
 	for i, o := range objs {
-		if i > start && size+len(o.data) > packMaxBytes {
-			parts = append(parts, objs[start:i])
+		if i > start && size+len(o.data) > most {
+			runs = append(runs, objs[start:i])
 			start, size = i, 0
 		}
 		size += len(o.data)
 	}
-	return append(parts, objs[start:])
+	if len(objs) > start {
+		runs = append(runs, objs[start:])
+	}
+	return runs
 }
 
 // packEntry is where one object lies in a pack's data.
