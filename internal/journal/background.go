@@ -189,11 +189,7 @@ type BackgroundRequest struct {
 // began and records how it ended (see startBackground). It runs at a low
 // priority: the session it serves is running beside it.
 func RunBackground(ctx context.Context, req BackgroundRequest) (*SnapshotResult, error) {
-	dir, data, err := resolve("journal", req.Store, req.DataDir, req.Where)
-	if err != nil {
-		return nil, err
-	}
-	j, err := open(data, dir)
+	j, dir, data, err := resolveOpen("journal", req.Store, req.DataDir, req.Where)
 	if err != nil {
 		return nil, err
 	}

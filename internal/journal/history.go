@@ -126,15 +126,11 @@ func RunHistory(ctx context.Context, req HistoryRequest) (*HistoryResult, error)
 	if req.Now != nil {
 		now = req.Now
 	}
-	dir, data, err := resolve("history", req.Store, req.DataDir, req.Where)
+	j, _, _, err := resolveOpen("history", req.Store, req.DataDir, req.Where)
 	if err != nil {
 		return nil, err
 	}
 	req.File = filepath.ToSlash(req.File)
-	j, err := open(data, dir)
-	if err != nil {
-		return nil, err
-	}
 	ms, bad, err := j.manifests()
 	if err != nil {
 		return nil, err

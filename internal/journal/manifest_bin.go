@@ -57,12 +57,7 @@ func layoutCRC(m *Manifest) (uint32, error) {
 // writeManifest appends m's binary layout to b; with a sink, it hands
 // the sink what it wrote every 64 KB and at the end, reusing b.
 func writeManifest(m *Manifest, b []byte, sink func([]byte)) ([]byte, error) {
-	b = append(b, binManifestMagic...)
-	b = binary.AppendUvarint(b, uint64(m.Version))
-	for _, s := range []string{m.ID, m.Cause, m.Session, m.Store} {
-		b = appendString(b, s)
-	}
-	b = binary.AppendVarint(b, m.Time.UnixNano())
+	b = appendHead(b, binManifestMagic, m)
 	var flags byte
 	if m.Partial {
 		flags |= binPartial
@@ -131,6 +126,17 @@ func appendStat(b []byte, f *File) []byte {
 	b = binary.AppendVarint(b, f.Ctime)
 	b = binary.AppendUvarint(b, f.Ino)
 	return binary.AppendVarint(b, f.Hashed)
+}
+
+// appendHead appends what a whole and a delta manifest begin with: the
+// layout's magic, then m's version, id, cause, session, store and time.
+func appendHead(b, magic []byte, m *Manifest) []byte {
+	b = append(b, magic...)
+	b = binary.AppendUvarint(b, uint64(m.Version))
+	for _, s := range []string{m.ID, m.Cause, m.Session, m.Store} {
+		b = appendString(b, s)
+	}
+	return binary.AppendVarint(b, m.Time.UnixNano())
 }
 
 func appendString(b []byte, s string) []byte {
@@ -283,27 +289,33 @@ func readStat(r *binReader, f *File) {
 	f.Hashed = r.varint("digest time")
 }
 
+// readHead reads what appendHead wrote, the layout's magic named what,
+// into a new Manifest, and returns the reader at the byte after it.
+func readHead(b, magic []byte, what string) (*Manifest, *binReader, error) {
+	if !bytes.HasPrefix(b, magic) {
+		return nil, nil, errors.New("not a " + what)
+	}
+	r := &binReader{b: b, off: len(magic)}
+	v := r.uvarint("version")
+	if r.err == nil && v != manifestVersion {
+		return nil, nil, fmt.Errorf("a version-%d manifest (this memcompact reads version %d)", v, manifestVersion)
+	}
+	m := &Manifest{Version: int(v)}
+	// Read left to right, as the calls run.
+	m.ID, m.Cause, m.Session, m.Store = string(r.str("id")), string(r.str("cause")), string(r.str("session")), string(r.str("store"))
+	m.Time = time.Unix(0, r.varint("time"))
+	return m, r, nil
+}
+
 // unmarshalManifest decodes the binary layout. It never panics and never
 // allocates more than the input can describe: every count is checked
 // against the bytes left. The paths and digests of all files share one
 // string, so a 100,000-file manifest costs a handful of allocations.
 func unmarshalManifest(b []byte) (*Manifest, error) {
-	if !bytes.HasPrefix(b, binManifestMagic) {
-		return nil, errors.New("not a binary manifest")
+	m, r, err := readHead(b, binManifestMagic, "binary manifest")
+	if err != nil {
+		return nil, err
 	}
-	r := &binReader{b: b, off: len(binManifestMagic)}
-	m := &Manifest{}
-	v := r.uvarint("version")
-	if r.err == nil && v != manifestVersion {
-		return nil, fmt.Errorf("a version-%d manifest (this memcompact reads version %d)", v, manifestVersion)
-	}
-	m.Version = int(v)
-	head := make([]string, 4)
-	for i, what := range []string{"id", "cause", "session", "store"} {
-		head[i] = string(r.str(what))
-	}
-	m.ID, m.Cause, m.Session, m.Store = head[0], head[1], head[2], head[3]
-	m.Time = time.Unix(0, r.varint("time"))
 	flags := r.byte1("flags")
 	m.Partial = flags&binPartial != 0
 	n := r.uvarint("file count")

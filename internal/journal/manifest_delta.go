@@ -1,13 +1,11 @@
 package journal
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"strings"
-	"time"
 )
 
 // A manifest may be stored as its changes from an earlier whole one, its
@@ -71,12 +69,7 @@ func marshalDelta(m, base *Manifest, run int, whole []byte) ([]byte, error) {
 	if m.Partial || base.Partial || base.base != "" {
 		return nil, errors.New("a partial manifest, or a delta, is never stored as a delta nor is the base of one")
 	}
-	b := append([]byte(nil), binDeltaMagic...)
-	b = binary.AppendUvarint(b, uint64(m.Version))
-	for _, s := range []string{m.ID, m.Cause, m.Session, m.Store} {
-		b = appendString(b, s)
-	}
-	b = binary.AppendVarint(b, m.Time.UnixNano())
+	b := appendHead(nil, binDeltaMagic, m)
 	b = appendString(b, base.ID)
 	b = binary.AppendUvarint(b, uint64(run))
 	b = binary.BigEndian.AppendUint32(b, crc32.Checksum(whole, crcTable))
@@ -176,31 +169,19 @@ type deltaHead struct {
 
 // readDeltaHead reads a delta's header, up to its operations.
 func readDeltaHead(b []byte) (*deltaHead, error) {
-	if !bytes.HasPrefix(b, binDeltaMagic) {
-		return nil, errors.New("not a delta manifest")
+	m, r, err := readHead(b, binDeltaMagic, "delta manifest")
+	if err != nil {
+		return nil, err
 	}
-	r := &binReader{b: b, off: len(binDeltaMagic)}
-	m := &Manifest{}
-	v := r.uvarint("version")
-	if r.err == nil && v != manifestVersion {
-		return nil, fmt.Errorf("a version-%d manifest (this memcompact reads version %d)", v, manifestVersion)
-	}
-	m.Version = int(v)
-	head := make([]string, 5)
-	for i, what := range []string{"id", "cause", "session", "store"} {
-		head[i] = string(r.str(what))
-	}
-	m.ID, m.Cause, m.Session, m.Store = head[0], head[1], head[2], head[3]
-	m.Time = time.Unix(0, r.varint("time"))
-	head[4] = string(r.str("base id"))
+	baseID := string(r.str("base id"))
 	run := r.uvarint("run")
 	crc := r.bytes(4, "check")
 	ops := r.uvarint("operation count")
 	if r.err != nil {
 		return nil, r.err
 	}
-	if !validID(head[4]) || head[4] == m.ID {
-		return nil, fmt.Errorf("byte %d: %q cannot be a base manifest's id", r.off, head[4])
+	if !validID(baseID) || baseID == m.ID {
+		return nil, fmt.Errorf("byte %d: %q cannot be a base manifest's id", r.off, baseID)
 	}
 	if run < 1 || run > maxDeltaRun {
 		return nil, fmt.Errorf("byte %d: delta %d on its base (at most %d are written)", r.off, run, maxDeltaRun)
@@ -209,7 +190,7 @@ func readDeltaHead(b []byte) (*deltaHead, error) {
 	if ops > uint64(len(b)-r.off) {
 		return nil, fmt.Errorf("byte %d: %d operations cannot fit in %d bytes", r.off, ops, len(b)-r.off)
 	}
-	return &deltaHead{m: m, baseID: head[4], run: int(run), crc: binary.BigEndian.Uint32(crc), ops: ops, r: r}, nil
+	return &deltaHead{m: m, baseID: baseID, run: int(run), crc: binary.BigEndian.Uint32(crc), ops: ops, r: r}, nil
 }
 
 // validID reports whether id can name a manifest file: nothing that

@@ -67,11 +67,7 @@ func RunPrune(ctx context.Context, req PruneRequest) (*PruneResult, error) {
 	if req.Retention == (Retention{}) {
 		req.Retention = defaultRetention
 	}
-	dir, data, err := resolve("journal", req.Store, req.DataDir, req.Where)
-	if err != nil {
-		return nil, err
-	}
-	j, err := open(data, dir)
+	j, _, _, err := resolveOpen("journal", req.Store, req.DataDir, req.Where)
 	if err != nil {
 		return nil, err
 	}

@@ -34,6 +34,16 @@ const (
 	ReasonUnreadable outcome.Reason = "journal-unreadable"
 )
 
+// resolveOpen is resolve, then the journal of the store it found: what
+// the verbs that read or prune a journal begin with.
+func resolveOpen(verb, storeArg, dataDir string, where store.Where) (j *Journal, dir, data string, err error) {
+	if dir, data, err = resolve(verb, storeArg, dataDir, where); err != nil {
+		return nil, "", "", err
+	}
+	j, err = open(data, dir)
+	return j, dir, data, err
+}
+
 // resolve returns the store folder (storeArg is a folder or its index; ""
 // for the current project's store) and the data directory (dataDir, else
 // the one DataDir finds through where).
