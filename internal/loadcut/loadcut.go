@@ -224,15 +224,20 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 		return r
 	}
 
-	v := newView(text)
+	// Most indexes hold no frontmatter and no comment: Claude Code loads
+	// them as they are, and the text itself is the view (no copy of it,
+	// no mark per byte: a guarded write computes two cuts of the index).
+	var v *view
+	vs := text
 	fmBytes, commented := 0, false
-	if !given {
+	if !given && rewrites(text) {
+		v = newView(text)
 		fmBytes = v.stripFrontmatter()
 		commented = v.stripComments()
+		vs = string(v.s)
 	}
-	seen := v.visible(0, len(v.s), len(text))
+	seen := v.visible(0, len(vs), len(text))
 
-	vs := string(v.s)
 	start, end := trimBounds(vs)
 	trimmed := vs[start:end]
 	r.LinesTotal = strings.Count(trimmed, "\n") + 1
@@ -276,7 +281,7 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 		r.FileLines, r.FileUnits = fileLines, fileUnits()
 		r.FrontmatterLines = linesWithin(text, offsets, 0, fmBytes, nil)
 		if commented {
-			r.CommentLines = linesWithin(text, offsets, fmBytes, len(text), seen)
+			r.CommentLines = linesWithin(text, offsets, fmBytes, len(text), seen.marked)
 		}
 	}
 
@@ -284,19 +289,19 @@ func compute(text string, size, lines, units int, ix *index.Index, given, withTe
 		r.SubjectsTotal++
 		sub := Subject{Line: l.Num, Target: k.Target, Dest: k.Dest, LinkText: k.Text}
 		switch {
-		case !seen[s] || !seen[e-1]:
+		case !seen.at(s) || !seen.at(e-1):
 			sub.By = HiddenByComment
 			if s < fmBytes {
 				sub.By = HiddenByFrontmatter
 			}
 			r.Hidden = append(r.Hidden, sub)
-		case !loaded[e-1]:
+		case !loaded.at(e - 1):
 			r.PastCut = append(r.PastCut, sub)
 		}
 	})
 	if r.Cut {
 		r.FirstCutLine = lineOf(offsets, r.CutOffset)
-		if start+len(kept) < len(v.s) && v.s[start+len(kept)] == '\n' && len(kept) > 0 {
+		if start+len(kept) < len(vs) && vs[start+len(kept)] == '\n' && len(kept) > 0 {
 			// The cut fell on a line break: the first line not loaded is
 			// the one after it.
 			r.FirstCutLine = lineOf(offsets, v.origOf(start+len(kept))+1)

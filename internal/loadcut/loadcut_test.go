@@ -343,6 +343,8 @@ func TestRealStores(t *testing.T) {
 			continue
 		}
 		r := Compute(f.Text, DefaultLines, DefaultUnits)
+		checkIdentityView(t, f.Text, DefaultLines, DefaultUnits)
+		checkIdentityView(t, f.Text, 40, 3000)
 		if o := oracle(f.Text, DefaultLines, DefaultUnits); o != r.UnitsCounted() {
 			t.Errorf("%s: oracle keeps %d units, Compute %d", p, o, r.UnitsCounted())
 		}

@@ -25,13 +25,40 @@ type view struct {
 
 func newView(t string) *view { return &view{s: []byte(t)} }
 
+// mayRewrite reports whether Claude Code may rewrite t before it counts
+// it: only a text that begins with "---" or holds "<!--" can lose bytes.
+// Without either, the text is its own view (a nil *view).
+func mayRewrite(t string) bool {
+	return strings.HasPrefix(t, "---") || strings.Contains(t, "<!--")
+}
+
+// rewrites is mayRewrite; the differential test makes every text take the
+// view's path, to hold the identity to it.
+var rewrites = mayRewrite
+
 // origOf is the original offset of the view's byte i (i may be len(s)
-// while the view is the identity).
+// while the view is the identity). A nil view is the identity.
 func (v *view) origOf(i int) int {
-	if v.orig == nil {
+	if v == nil || v.orig == nil {
 		return i
 	}
 	return v.orig[i]
+}
+
+// marks says which bytes of the original text some bytes of a view came
+// from: the range [lo, hi) when the view is the identity, else the bytes
+// marked true.
+type marks struct {
+	marked []bool
+	lo, hi int
+}
+
+// at reports whether byte i of the original text is marked.
+func (m marks) at(i int) bool {
+	if m.marked == nil {
+		return i >= m.lo && i < m.hi
+	}
+	return m.marked[i]
 }
 
 // offsets is orig, made explicit for a rewrite.
@@ -46,30 +73,17 @@ func (v *view) offsets() []int {
 }
 
 // visible marks which bytes of the original text, of length n, the view's
-// bytes [from, to) came from.
-func (v *view) visible(from, to, n int) []bool {
+// bytes [from, to) came from. The text as its own view (nil) marks the
+// range itself, with no mark per byte.
+func (v *view) visible(from, to, n int) marks {
+	if v == nil {
+		return marks{lo: from, hi: to}
+	}
 	out := make([]bool, n+1)
-	if v.orig == nil {
-		fillTrue(out[from:to])
-		return out
+	for i := from; i < to; i++ {
+		out[v.origOf(i)] = true
 	}
-	for _, o := range v.orig[from:to] {
-		out[o] = true
-	}
-	return out
-}
-
-// fillTrue sets every element of b, doubling what is set with copy (many
-// bytes per instruction): the load cut marks a 78 KB index's bytes twice
-// on every write the guard judges, once a byte at a time before.
-func fillTrue(b []bool) {
-	if len(b) == 0 {
-		return
-	}
-	b[0] = true
-	for n := 1; n < len(b); n *= 2 {
-		copy(b[n:], b[:n])
-	}
+	return marks{marked: out}
 }
 
 // drop removes the bytes [from, to) of the view.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -201,16 +202,44 @@ func FuzzUnitCut(f *testing.F) {
 	})
 }
 
-// TestFillTrue: fillTrue sets every element, for every length up to past
-// a few doublings.
-func TestFillTrue(t *testing.T) {
-	for n := 0; n < 70; n++ {
-		b := make([]bool, n+2)
-		fillTrue(b[1 : n+1])
-		for i, v := range b {
-			if want := i >= 1 && i <= n; v != want {
-				t.Fatalf("fillTrue of %d: element %d is %v", n, i, v)
-			}
-		}
+// checkIdentityView holds the load cut of a text computed without a view
+// (no frontmatter, no comment: the text is its own view) to the same cut
+// computed through a view, as every text was before.
+func checkIdentityView(t *testing.T, text string, lines, units int) {
+	t.Helper()
+	fast := Compute(text, lines, units)
+	rewrites = func(string) bool { return true }
+	defer func() { rewrites = mayRewrite }()
+	slow := Compute(text, lines, units)
+	if !reflect.DeepEqual(fast, slow) {
+		t.Fatalf("%q (%d lines, %d units): without a view %+v, through one %+v", text, lines, units, fast, slow)
 	}
+}
+
+func TestIdentityView(t *testing.T) {
+	for _, c := range []struct {
+		text         string
+		lines, units int
+	}{
+		{"## s\n- [a](a.md) — x\n- [b](b.md) — y\n", 2, 20},
+		{"## s\n- [a](a.md) — x\n- [b](b.md) — y\n", 200, 25000},
+		{"\uFEFF  \r\n## s\r\n- [🚀](a.md)\r- [b](b.md)\n\n", 1, 7},
+		{"- [a](a.md)\n\n\n- [b](b.md)\n", 2, 0},
+		{"text\n- [a](a.md) xxxxxxxxxxxxxxxxxx\n- [b](b.md)", 0, 15},
+		{"", 1, 1},
+		{"- [a](a.md)\n- [b](b.md)", 0, 10}, // the cut falls on the link's last byte
+		{"- [a](a.md)\n- [b](b.md)", 0, 11},
+		{"---\n- [a](a.md)\n", 1, 5},
+		{"x <!-- y --> z\n- [a](a.md)\n", 1, 3},
+	} {
+		checkIdentityView(t, c.text, c.lines, c.units)
+	}
+}
+
+func FuzzIdentityView(f *testing.F) {
+	f.Add("## s\n- [a](a.md) — x\n- [b](b.md) — y\n", 2, 20)
+	f.Add("\uFEFF  \r\n## s\r\n- [🚀](a.md)\r- [b](b.md)\n\n", 1, 7)
+	f.Fuzz(func(t *testing.T, text string, lines, units int) {
+		checkIdentityView(t, text, lines%300, units%400)
+	})
 }

@@ -1,6 +1,10 @@
 package secrets
 
-import "sync/atomic"
+import (
+	"bytes"
+	"slices"
+	"sync/atomic"
+)
 
 // keywordPass finds, in one pass over the text, where each rule's
 // keywords occur. gitleaks runs a rule only when one of its keywords is in
@@ -18,11 +22,18 @@ import "sync/atomic"
 type keywordPass struct {
 	class   [256]uint8
 	classes int
-	// child is the trie: state*classes + class -> the child state, 0 for
-	// none (the root is no state's child).
-	child []uint16
-	fail  []uint16  // the state of the longest proper suffix that is a trie state
-	out   [][]int32 // state -> keyword indexes ending here
+	// The trie, its states numbered breadth first, so the states a text
+	// visits most (the root and the shallow ones) have the first rows of
+	// next: a memory file touches a few pages of it, not all of them.
+	// A state's children are the states kids[s] to kids[s]+nkids[s]-1,
+	// each reached by its byte class via.
+	kids  []uint16
+	nkids []uint8
+	via   []uint8
+	fail  []uint16 // the state of the longest proper suffix that is a trie state
+	// The keyword indexes ending in state s are words[outAt[s]:outAt[s+1]].
+	outAt []uint16
+	words []int32
 	// next is the DFA, filled as texts take its transitions: row + class
 	// (row is state*classes) -> (1 + the next state's row) << 1, or'd with
 	// 1 when keywords end in that state; 0 while not worked out. One pass
@@ -69,7 +80,6 @@ func newKeywordPass(rules []*rule) *keywordPass {
 	for b := 'A'; b <= 'Z'; b++ {
 		kp.class[b] = kp.class[b+'a'-'A']
 	}
-	c := kp.classes
 	maxStates := 1
 	for _, w := range words {
 		maxStates += len(w)
@@ -77,58 +87,105 @@ func newKeywordPass(rules []*rule) *keywordPass {
 	if maxStates > 1<<16 {
 		panic("secrets: too many keyword states for a uint16 table") // the rules are built in
 	}
-	// The trie. parent, via and byDepth order the states breadth first
-	// for the fail links.
-	kp.child = make([]uint16, maxStates*c)
-	kp.out = make([][]int32, 1, maxStates)
-	parent := make([]uint16, 1, maxStates)
-	via := make([]uint8, 1, maxStates)
-	byDepth := [][]uint16{nil}
-	n := 1
-	for wi, w := range words {
-		s := 0
-		for i := 0; i < len(w); i++ {
-			cl := int(kp.class[w[i]])
-			if kp.child[s*c+cl] == 0 {
-				kp.child[s*c+cl] = uint16(n)
-				kp.out = append(kp.out, nil)
-				parent = append(parent, uint16(s))
-				via = append(via, uint8(cl))
-				if len(byDepth) <= i+1 {
-					byDepth = append(byDepth, nil)
-				}
-				byDepth[i+1] = append(byDepth[i+1], uint16(n))
-				n++
-			}
-			s = int(kp.child[s*c+cl])
-		}
-		kp.out[s] = append(kp.out[s], int32(wi))
-	}
-	kp.child = kp.child[:n*c]
-	// Fail links, shallowest states first: a state's fail state is
-	// shallower, so its link and its outputs are final when read.
-	kp.fail = make([]uint16, n)
-	for _, states := range byDepth[1:] {
-		for _, t := range states {
-			if p := parent[t]; p != 0 {
-				kp.fail[t] = uint16(kp.step(int(kp.fail[p]), int(via[t])))
-			}
-			if f := kp.fail[t]; len(kp.out[f]) > 0 {
-				kp.out[t] = append(kp.out[t], kp.out[f]...)
-			}
-		}
-	}
-	kp.next = make([]uint32, n*c)
+	ends := kp.buildTrie(words, maxStates)
+	kp.link(ends)
+	kp.next = make([]uint32, len(kp.via)*kp.classes)
 	return kp
 }
+
+// buildTrie builds the trie of words breadth first and returns, for each
+// state, the keyword ending there (-1 for none). The words, as class
+// sequences, are sorted, so at every depth the words sharing a prefix lie
+// together: each new prefix met in order is the next state, and a state's
+// children are numbered one after another.
+func (kp *keywordPass) buildTrie(words []string, maxStates int) (ends []int32) {
+	seq := make([][]byte, len(words))
+	order := make([]int, len(words))
+	for i, w := range words {
+		seq[i] = make([]byte, len(w))
+		for j := 0; j < len(w); j++ {
+			seq[i][j] = kp.class[w[j]]
+		}
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(seq[a], seq[b]) })
+	kp.kids = make([]uint16, 1, maxStates)
+	kp.nkids = make([]uint8, 1, maxStates)
+	kp.via = make([]uint8, 1, maxStates)
+	ends = make([]int32, 1, maxStates)
+	ends[0] = -1
+	at := make([]uint16, len(words)) // each word's state at the depth reached
+	for depth := 0; ; depth++ {
+		grew := false
+		var lastParent uint16
+		var lastClass uint8
+		for _, w := range order {
+			if len(seq[w]) <= depth {
+				continue
+			}
+			p, cl := at[w], seq[w][depth]
+			if !grew || p != lastParent || cl != lastClass {
+				if kp.nkids[p] == 0 {
+					kp.kids[p] = uint16(len(kp.via))
+				}
+				kp.nkids[p]++
+				kp.kids = append(kp.kids, 0)
+				kp.nkids = append(kp.nkids, 0)
+				kp.via = append(kp.via, cl)
+				ends = append(ends, -1)
+				grew, lastParent, lastClass = true, p, cl
+			}
+			at[w] = uint16(len(kp.via) - 1)
+			if len(seq[w]) == depth+1 {
+				ends[at[w]] = int32(w)
+			}
+		}
+		if !grew {
+			return ends
+		}
+	}
+}
+
+// link works out the fail links and the outputs, states in order: a
+// state's fail state is shallower, so numbered before it, and its link
+// and outputs are final when read.
+func (kp *keywordPass) link(ends []int32) {
+	n := len(kp.via)
+	kp.fail = make([]uint16, n)
+	parent := make([]uint16, n)
+	for s := range n {
+		for t := int(kp.kids[s]); t < int(kp.kids[s])+int(kp.nkids[s]); t++ {
+			parent[t] = uint16(s)
+		}
+	}
+	kp.outAt = make([]uint16, n+1)
+	for t := range n {
+		if p := parent[t]; t > 0 && p != 0 {
+			kp.fail[t] = uint16(kp.step(int(kp.fail[p]), int(kp.via[t])))
+		}
+		if ends[t] >= 0 {
+			kp.words = append(kp.words, ends[t])
+		}
+		if t > 0 {
+			f := kp.fail[t]
+			kp.words = append(kp.words, kp.words[kp.outAt[f]:kp.outAt[f+1]]...)
+		}
+		kp.outAt[t+1] = uint16(len(kp.words))
+	}
+}
+
+// out is the keyword indexes ending in state s.
+func (kp *keywordPass) out(s int) []int32 { return kp.words[kp.outAt[s]:kp.outAt[s+1]] }
 
 // step returns the state after reading a byte of class cl in state s: the
 // trie's edge if s has one, else the root's own transition from the root,
 // else the transition of s's fail state.
 func (kp *keywordPass) step(s, cl int) int {
 	for {
-		if t := kp.child[s*kp.classes+cl]; t != 0 {
-			return int(t)
+		for t := int(kp.kids[s]); t < int(kp.kids[s])+int(kp.nkids[s]); t++ {
+			if int(kp.via[t]) == cl {
+				return t
+			}
 		}
 		if s == 0 {
 			return 0
@@ -141,7 +198,7 @@ func (kp *keywordPass) step(s, cl int) int {
 func (kp *keywordPass) fill(row, cl int) uint32 {
 	t := kp.step(row/kp.classes, cl)
 	v := uint32(t*kp.classes+1) << 1
-	if len(kp.out[t]) > 0 {
+	if kp.outAt[t+1] > kp.outAt[t] {
 		v |= 1
 	}
 	atomic.StoreUint32(&kp.next[row+cl], v)
@@ -164,7 +221,7 @@ func (kp *keywordPass) positions(text string, nrules int) [][]kwHit {
 		if v&1 == 0 {
 			continue
 		}
-		for _, w := range kp.out[row/c] {
+		for _, w := range kp.out(row / c) {
 			h := kwHit{i + 1 - kp.lens[w], i + 1}
 			for _, ri := range kp.rulesOf[w] {
 				p := pos[ri]
