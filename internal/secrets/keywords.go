@@ -3,7 +3,6 @@ package secrets
 import (
 	"bytes"
 	"slices"
-	"sync/atomic"
 )
 
 // keywordPass finds, in one pass over the text, where each rule's
@@ -11,22 +10,19 @@ import (
 // the text; here the positions are kept too, so a rule's pattern runs only
 // around its keywords instead of over the whole text.
 //
-// It is an Aho-Corasick automaton run as a DFA: one table lookup per byte
-// whatever the number of keywords, over an alphabet reduced to the bytes
-// the keywords use (every other byte is one class; an ASCII capital is its
-// small letter's class, so the text need not be lower-cased first). The
-// table's transitions are worked out the first time a text takes them:
-// the full table (about 1,400 states × 77 classes) took 3.6 M instructions
-// to fill, paid by every hook process, and a memory file takes a few
-// thousand of its transitions.
+// It is an Aho-Corasick automaton walked over its trie and fail links,
+// over an alphabet reduced to the bytes the keywords use (every other byte
+// is one class; an ASCII capital is its small letter's class, so the text
+// need not be lower-cased first). It was a DFA, its transitions first
+// filled whole (1,400 states × 77 classes, 3.6 M instructions a process)
+// and then as texts took them: a hook process still touched a hundred
+// pages of that table, each a page fault, for a few thousand transitions.
 type keywordPass struct {
 	class   [256]uint8
 	classes int
-	// The trie, its states numbered breadth first, so the states a text
-	// visits most (the root and the shallow ones) have the first rows of
-	// next: a memory file touches a few pages of it, not all of them.
-	// A state's children are the states kids[s] to kids[s]+nkids[s]-1,
-	// each reached by its byte class via.
+	// The trie, its states numbered breadth first. A state's children
+	// are the states kids[s] to kids[s]+nkids[s]-1, each reached by its
+	// byte class via.
 	kids  []uint16
 	nkids []uint8
 	via   []uint8
@@ -34,13 +30,9 @@ type keywordPass struct {
 	// The keyword indexes ending in state s are words[outAt[s]:outAt[s+1]].
 	outAt []uint16
 	words []int32
-	// next is the DFA, filled as texts take its transitions: row + class
-	// (row is state*classes) -> (1 + the next state's row) << 1, or'd with
-	// 1 when keywords end in that state; 0 while not worked out. One pass
-	// serves every scan of the process and scans may run at once, so it
-	// is read and written atomically (two scans that work out the same
-	// transition write the same value).
-	next    []uint32
+	// root is the root's transition for each class, the one place a
+	// text returns to after almost every byte.
+	root    []uint16
 	lens    []int
 	rulesOf [][]int // keyword index -> rules it triggers
 }
@@ -88,8 +80,11 @@ func newKeywordPass(rules []*rule) *keywordPass {
 		panic("secrets: too many keyword states for a uint16 table") // the rules are built in
 	}
 	ends := kp.buildTrie(words, maxStates)
+	kp.root = make([]uint16, kp.classes)
+	for t := int(kp.kids[0]); t < int(kp.kids[0])+int(kp.nkids[0]); t++ {
+		kp.root[kp.via[t]] = uint16(t)
+	}
 	kp.link(ends)
-	kp.next = make([]uint32, len(kp.via)*kp.classes)
 	return kp
 }
 
@@ -178,50 +173,34 @@ func (kp *keywordPass) link(ends []int32) {
 func (kp *keywordPass) out(s int) []int32 { return kp.words[kp.outAt[s]:kp.outAt[s+1]] }
 
 // step returns the state after reading a byte of class cl in state s: the
-// trie's edge if s has one, else the root's own transition from the root,
-// else the transition of s's fail state.
+// trie's edge if s has one, else the transition of s's fail state, down to
+// the root's, which is looked up. A memory file's bytes mostly leave the
+// root or a shallow state at once, so the walk costs a few steps a byte
+// and touches only the trie (a full transition table is 1,400 states ×
+// 77 classes, most of it never read).
 func (kp *keywordPass) step(s, cl int) int {
-	for {
+	for s != 0 {
 		for t := int(kp.kids[s]); t < int(kp.kids[s])+int(kp.nkids[s]); t++ {
 			if int(kp.via[t]) == cl {
 				return t
 			}
 		}
-		if s == 0 {
-			return 0
-		}
 		s = int(kp.fail[s])
 	}
-}
-
-// fill works out and records the transition at next[row+cl].
-func (kp *keywordPass) fill(row, cl int) uint32 {
-	t := kp.step(row/kp.classes, cl)
-	v := uint32(t*kp.classes+1) << 1
-	if kp.outAt[t+1] > kp.outAt[t] {
-		v |= 1
-	}
-	atomic.StoreUint32(&kp.next[row+cl], v)
-	return v
+	return int(kp.root[cl])
 }
 
 // positions returns, for each rule, where its keywords occur in text
 // (ASCII letters in any case), in increasing order of their end.
 func (kp *keywordPass) positions(text string, nrules int) [][]kwHit {
 	pos := make([][]kwHit, nrules)
-	c := kp.classes
-	row := 0 // the state's row in next
+	s := 0
 	for i := 0; i < len(text); i++ {
-		cl := int(kp.class[text[i]])
-		v := atomic.LoadUint32(&kp.next[row+cl])
-		if v == 0 {
-			v = kp.fill(row, cl)
-		}
-		row = int(v>>1) - 1
-		if v&1 == 0 {
+		s = kp.step(s, int(kp.class[text[i]]))
+		if kp.outAt[s+1] == kp.outAt[s] {
 			continue
 		}
-		for _, w := range kp.out(row / c) {
+		for _, w := range kp.out(s) {
 			h := kwHit{i + 1 - kp.lens[w], i + 1}
 			for _, ri := range kp.rulesOf[w] {
 				p := pos[ri]
