@@ -99,15 +99,14 @@ func guardOff(ctx context.Context, req Request, in *hookjson.Input, t *hookjson.
 // reason to deny ("" to allow). The journal never blocks a write by
 // failing: its errors become notes.
 func journalBeforeWrite(ctx context.Context, req Request, in *hookjson.Input, t *hookjson.ToolInput, v *writeguard.Verdict, reason string, res *Result) string {
-	path := v.Path
 	jreq, ok := hookJournal(req, v.Store, in.SessionID)
 	if !ok {
 		return reason
 	}
-	current, proposed := journalTexts(v, in.ToolName, t)
+	w := journalTexts(v, in.ToolName, t)
 	ctx, cancel := context.WithTimeout(ctx, journalBudget)
 	defer cancel()
-	clobbered, err := journal.BeforeWrite(ctx, jreq, path, current, proposed)
+	clobbered, err := journal.BeforeWrite(ctx, jreq, w)
 	if err != nil {
 		res.fail("journal: %v (the write is judged without it)", err)
 	}
@@ -118,7 +117,7 @@ func journalBeforeWrite(ctx context.Context, req Request, in *hookjson.Input, t 
 		return strings.TrimSpace(journal.ClobberReason(clobbered) + "\n" + reason)
 	}
 	if reason == "" {
-		if err := journal.AfterAllow(ctx, jreq, path, proposed); err != nil {
+		if err := journal.AfterAllow(ctx, jreq, w); err != nil {
 			res.fail("journal: %v", err)
 		}
 	}
@@ -131,25 +130,25 @@ func journalBeforeWrite(ctx context.Context, req Request, in *hookjson.Input, t 
 // judged, so the index is read and the call applied once per hook; the
 // journal reads and applies itself only where the guard's text is not the
 // file's bytes.
-func journalTexts(v *writeguard.Verdict, tool string, t *hookjson.ToolInput) (current, proposed []byte) {
+func journalTexts(v *writeguard.Verdict, tool string, t *hookjson.ToolInput) *journal.IndexWrite {
 	if filepath.Base(v.Path) != journal.IndexName {
-		return nil, nil
+		return nil
 	}
 	if cur, after, ok := v.Applied(); ok {
-		return cur, after
+		return &journal.IndexWrite{Current: cur, Proposed: after}
 	}
-	var raw []byte
+	var raw string
 	f, err := textfile.Read(v.Path)
 	exists := err == nil
 	if exists {
-		raw = f.Raw
+		raw = string(f.Raw)
 	}
 	if exists || errors.Is(err, fs.ErrNotExist) {
-		if after, aerr := writeguard.Apply(tool, string(raw), exists, t); aerr == nil {
-			return raw, []byte(after)
+		if after, aerr := writeguard.Apply(tool, raw, exists, t); aerr == nil {
+			return &journal.IndexWrite{Current: raw, Proposed: after}
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // journalBudget bounds the journal's share of a hook: well inside the 10 s

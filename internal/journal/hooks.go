@@ -292,25 +292,31 @@ func (j *Journal) byUndo(st *Step) bool {
 // this session last saw the index (non-empty: the write is based on a
 // stale copy); then it records the store's state, so the write has a
 // before-state to undo to.
-func BeforeWrite(ctx context.Context, req HookRequest, path string, current, proposed []byte) (clobbered []string, err error) {
+func BeforeWrite(ctx context.Context, req HookRequest, w *IndexWrite) (clobbered []string, err error) {
 	j, err := open(req.DataDir, req.Store)
 	if err != nil {
 		return nil, err
 	}
-	if filepath.Base(path) == IndexName && proposed != nil {
-		clobbered = j.clobbered(req.Session, current, proposed)
+	if w != nil {
+		clobbered = j.clobbered(req.Session, w.Current, w.Proposed)
 	}
 	_, err = Snapshot(ctx, SnapshotRequest{Store: req.Store, DataDir: req.DataDir, Cause: "pre-write", Session: req.Session, Secret: req.Secret, Now: req.Now, Stats: req.Stats})
 	return clobbered, err
 }
 
-// AfterAllow records that the session wrote the index as proposed, so its
-// own writes are never mistaken for another writer's.
-func AfterAllow(ctx context.Context, req HookRequest, path string, proposed []byte) error {
-	if filepath.Base(path) != IndexName || proposed == nil {
+// IndexWrite is a write of the index: the file's bytes before it and the
+// bytes it would leave, each held in a string (the guard's own texts, not
+// copies of them).
+type IndexWrite struct{ Current, Proposed string }
+
+// AfterAllow records that the session wrote the index as proposed (w; nil
+// for a write of another file), so its own writes are never mistaken for
+// another writer's.
+func AfterAllow(ctx context.Context, req HookRequest, w *IndexWrite) error {
+	if w == nil {
 		return nil
 	}
-	return seeIndexLocked(ctx, req, proposed)
+	return seeIndexLocked(ctx, req, []byte(w.Proposed))
 }
 
 // seeIndexLocked records that the session knows the index as text, the

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // clock is a fake time that moves one minute per call, so snapshot IDs
@@ -325,16 +326,16 @@ func TestClobbered(t *testing.T) {
 	// Session B adds a line; session A writes its stale copy plus its own line.
 	withB := index + "- [Deploy](reference_deploy.md) — deploys need a green canary\n"
 	staleA := index + "- [Style](feedback_style.md) — tabs, not spaces\n"
-	got := j.clobbered("A", []byte(withB), []byte(staleA))
+	got := j.clobbered("A", withB, staleA)
 	if len(got) != 1 || !strings.Contains(got[0], "reference_deploy.md") {
 		t.Errorf("Clobbered = %q, want B's line", got)
 	}
 	// A merged write keeps B's line: allowed.
-	if got := j.clobbered("A", []byte(withB), []byte(withB+"- [Style](feedback_style.md) — tabs\n")); got != nil {
+	if got := j.clobbered("A", withB, withB+"- [Style](feedback_style.md) — tabs\n"); got != nil {
 		t.Errorf("merged write: Clobbered = %q, want nil", got)
 	}
 	// Unknown session, or no foreign change: nothing judged.
-	if j.clobbered("Z", []byte(withB), []byte(staleA)) != nil || j.clobbered("A", []byte(index), []byte("")) != nil {
+	if j.clobbered("Z", withB, staleA) != nil || j.clobbered("A", index, "") != nil {
 		t.Error("judged without evidence")
 	}
 }
@@ -359,12 +360,12 @@ func TestClobberedMultiset(t *testing.T) {
 		if err := j.seeIndex(session, []byte(seen)); err != nil {
 			t.Fatal(err)
 		}
-		got := j.clobbered(session, []byte(current), []byte(proposed))
+		got := j.clobbered(session, current, proposed)
 		var want []string
 		if seen != current {
 			foreign := minus(lineSet([]byte(current)), lineSet([]byte(seen)))
-			removed := removedLines([]byte(current), []byte(proposed))
-			for _, l := range orderedLines([]byte(current)) {
+			removed := removedLines(current, proposed)
+			for _, l := range orderedLines(current) {
 				if foreign[l] > 0 && removed[l] > 0 {
 					want = append(want, l)
 					foreign[l]--
@@ -490,6 +491,13 @@ func TestHistoryShowsTheLiveStore(t *testing.T) {
 	}
 }
 
+// lineSet counts the non-blank lines of b: with minus, the oracle of
+// removedLines and of clobbered.
+func lineSet(b []byte) map[string]int {
+	t, _ := textfile.Decode(b)
+	return countLines(textfile.Lines(t))
+}
+
 // TestRemovedLines: counting only the lines between the common start and
 // end gives the multiset difference of the whole texts.
 func TestRemovedLines(t *testing.T) {
@@ -497,7 +505,7 @@ func TestRemovedLines(t *testing.T) {
 	for _, cur := range texts {
 		for _, prop := range texts {
 			want := minus(lineSet([]byte(cur)), lineSet([]byte(prop)))
-			if got := removedLines([]byte(cur), []byte(prop)); !reflect.DeepEqual(got, want) {
+			if got := removedLines(cur, prop); !reflect.DeepEqual(got, want) {
 				t.Errorf("removedLines(%q, %q) = %v, want %v", cur, prop, got, want)
 			}
 		}

@@ -105,7 +105,7 @@ func (j *Journal) stageView(session string, text []byte, d string) (*stagedView,
 // write based on a stale copy. It is nil when the session's view is
 // unknown (nothing is judged without evidence) or the index is unchanged
 // since.
-func (j *Journal) clobbered(session string, current, proposed []byte) []string {
+func (j *Journal) clobbered(session string, current, proposed string) []string {
 	if session == "" {
 		return nil
 	}
@@ -118,13 +118,14 @@ func (j *Journal) clobbered(session string, current, proposed []byte) []string {
 		return nil
 	}
 	var st sessionState
-	if json.Unmarshal(raw, &st) != nil || st.Index == "" || st.Index == textfile.Digest(current) {
+	if json.Unmarshal(raw, &st) != nil || st.Index == "" || st.Index == textfile.DigestString(current) {
 		return nil
 	}
 	seen, err := j.object(st.Index)
 	if err != nil {
 		return nil
 	}
+	seenText, _ := textfile.DecodeOwned(seen)
 	// Only lines the write removes can be clobbered, so only they are
 	// counted: how many more times each stands in the index now than in
 	// the session's view (another writer's additions).
@@ -135,7 +136,7 @@ func (j *Journal) clobbered(session string, current, proposed []byte) []string {
 			foreign[l]++
 		}
 	}
-	for _, l := range orderedLines(seen) {
+	for _, l := range orderedLines(seenText) {
 		if _, ok := foreign[l]; ok {
 			foreign[l]--
 		}
@@ -151,12 +152,6 @@ func (j *Journal) clobbered(session string, current, proposed []byte) []string {
 	return out
 }
 
-// lineSet counts the non-blank lines of b.
-func lineSet(b []byte) map[string]int {
-	t, _ := textfile.Decode(b)
-	return countLines(textfile.Lines(t))
-}
-
 func countLines(lines []string) map[string]int {
 	m := map[string]int{}
 	for _, l := range lines {
@@ -167,13 +162,12 @@ func countLines(lines []string) map[string]int {
 	return m
 }
 
-// removedLines is the multiset lineSet(current) − lineSet(proposed),
-// counted over the lines between the two texts' common first and last
-// lines only (the lines both share count the same on both sides): a
-// write usually changes a few lines of a long index.
-func removedLines(current, proposed []byte) map[string]int {
-	ct, _ := textfile.Decode(current)
-	pt, _ := textfile.Decode(proposed)
+// removedLines counts the lines of current a write leaving proposed
+// removes: only the lines between their common first and last lines are
+// counted, the rest stands in both.
+func removedLines(current, proposed string) map[string]int {
+	ct, _ := textfile.DecodeString(current)
+	pt, _ := textfile.DecodeString(proposed)
 	c, p := textfile.Lines(ct), textfile.Lines(pt)
 	for len(c) > 0 && len(p) > 0 && c[0] == p[0] {
 		c, p = c[1:], p[1:]
@@ -184,8 +178,10 @@ func removedLines(current, proposed []byte) map[string]int {
 	return minus(countLines(c), countLines(p))
 }
 
-func orderedLines(b []byte) []string {
-	t, _ := textfile.Decode(b)
+// orderedLines is the non-blank lines of text in order, each without its
+// trailing blanks.
+func orderedLines(text string) []string {
+	t, _ := textfile.DecodeString(text)
 	var out []string
 	for _, l := range textfile.Lines(t) {
 		if strings.TrimSpace(l) != "" {

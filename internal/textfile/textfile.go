@@ -79,7 +79,7 @@ func ReadText(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	text, _ := DecodeString(unsafe.String(unsafe.SliceData(raw), len(raw)))
+	text, _ := DecodeOwned(raw)
 	return text, nil
 }
 
@@ -160,6 +160,11 @@ func Digest(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// DigestString is Digest of the bytes of s, without copying them.
+func DigestString(s string) string {
+	return Digest(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
 func kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
@@ -180,6 +185,13 @@ func kind(m fs.FileMode) string {
 // with U+FFFD, as a UTF-8 decoder with replacement does. It reports whether
 // a BOM was dropped.
 func Decode(raw []byte) (text string, hadBOM bool) { return DecodeString(string(raw)) }
+
+// DecodeOwned is Decode for bytes nothing will change again (a file just
+// read, an object just decompressed): valid text comes back as those very
+// bytes, not a copy of them.
+func DecodeOwned(raw []byte) (text string, hadBOM bool) {
+	return DecodeString(unsafe.String(unsafe.SliceData(raw), len(raw)))
+}
 
 // DecodeString is Decode for bytes already held in a string (the built-in
 // reference copy): valid text comes back without a copy.

@@ -90,22 +90,22 @@ type Verdict struct {
 }
 
 type applied struct {
-	raw      []byte
+	text     string // the file's text as read
 	after    string
 	verbatim bool // the text is the raw bytes (no BOM, valid UTF-8)
 }
 
 // Applied returns the file's bytes as the guard read them and the bytes
-// the call would leave, so the hook's journal records the very texts the
+// the call would leave, as text, so the hook's journal records the very texts the
 // guard judged instead of reading the file and applying the call again.
 // ok is false when the guard did not apply the call (outside a store, an
 // unreadable file, a stale edit) or when the file's bytes are not its text
 // (a byte-order mark, invalid UTF-8), which the journal applies to itself.
-func (v *Verdict) Applied() (current, proposed []byte, ok bool) {
+func (v *Verdict) Applied() (current, proposed string, ok bool) {
 	if v.applied == nil || !v.applied.verbatim {
-		return nil, nil, false
+		return "", "", false
 	}
-	return v.applied.raw, []byte(v.applied.after), true
+	return v.applied.text, v.applied.after, true
 }
 
 // Deny reports whether the call must be blocked.
@@ -185,7 +185,7 @@ func Judge(call *Call) *Verdict {
 			"Read "+filepath.Base(path)+" again and send a complete "+call.Tool+" call"))
 		return v
 	}
-	v.applied = &applied{raw: cur.Raw, after: after, verbatim: cur.Text == string(cur.Raw)}
+	v.applied = &applied{text: cur.Text, after: after, verbatim: cur.Text == string(cur.Raw)}
 	c := &change{call: call, verdict: v, storeDir: storeDir, file: cur, before: cur.Text, after: after}
 	for _, check := range checks {
 		check(c)
