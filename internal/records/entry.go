@@ -128,7 +128,20 @@ func Subjects(lines []string) []Subject { return SubjectsOf(index.Parse(lines)) 
 
 // SubjectsOf is Subjects for an index already parsed.
 func SubjectsOf(ix *index.Index) []Subject {
-	var out []Subject
+	n := 0
+	for i := range ix.Lines {
+		if ix.Lines[i].Pointer {
+			for _, k := range ix.Lines[i].Links {
+				if k.Subject {
+					n++
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Subject, 0, n)
 	for i := range ix.Lines {
 		ln := &ix.Lines[i]
 		if !ln.Pointer {

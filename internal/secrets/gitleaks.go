@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -132,8 +133,17 @@ func newAllowlist(s glAllowSpec) *allowlist {
 	if a.target == "secret" {
 		a.target = ""
 	}
-	for _, w := range s.StopWords {
-		a.stopwords = append(a.stopwords, strings.ToLower(w))
+	// gitleaks' stop words are lower case already: the table is used as
+	// it is, not copied word by word (1,400 words, every process).
+	a.stopwords = s.StopWords
+	copied := false
+	for i, w := range s.StopWords {
+		if lw := strings.ToLower(w); lw != w {
+			if !copied {
+				a.stopwords, copied = slices.Clone(s.StopWords), true
+			}
+			a.stopwords[i] = lw
+		}
 	}
 	if len(s.TargetRules) > 0 {
 		a.targetRules = map[string]bool{}

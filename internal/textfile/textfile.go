@@ -56,7 +56,8 @@ func Read(path string) (*File, error) {
 	return FromBytes(path, raw), nil
 }
 
-// ReadUndigested is Read without the digest (File.Digest is ""), for a
+// ReadUndigested is Read without the digest (File.Digest is "") and with
+// Text sharing Raw's bytes when they are the text (no copy), for a
 // caller that judges the text and hands the bytes on but never compares
 // them by digest: the write guard reads the index on every memory write,
 // and hashing a 78 KB index cost it 2.4 M instructions.
@@ -65,7 +66,7 @@ func ReadUndigested(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, bom := Decode(raw)
+	text, bom := DecodeOwned(raw) // Text may share Raw's bytes: neither changes
 	return &File{Path: path, Raw: raw, Text: text, HasBOM: bom}, nil
 }
 
