@@ -3,9 +3,13 @@ package secrets
 import (
 	"encoding/base64"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/memcompact/memcompact/internal/testshared"
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 // memoryText returns about size bytes of memory-file text without secrets:
@@ -112,5 +116,19 @@ func BenchmarkKeywordPass(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		newKeywordPass(rules)
+	}
+}
+
+// BenchmarkKeywordPositions runs the keyword pass over the largest real
+// index (78 KB), as the pre-write hook does on every memory write.
+func BenchmarkKeywordPositions(b *testing.B) {
+	rules, kp := allRules()
+	f, err := textfile.Read(filepath.Join(testshared.RealStores(b), "Warrenpoobear__claude-memory", "MEMORY.md"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(f.Text)))
+	for b.Loop() {
+		kp.positions(f.Text, len(rules))
 	}
 }

@@ -30,9 +30,10 @@ type keywordPass struct {
 	// The keyword indexes ending in state s are words[outAt[s]:outAt[s+1]].
 	outAt []uint16
 	words []int32
-	// root is the root's transition for each class, the one place a
-	// text returns to after almost every byte.
-	root    []uint16
+	// shallow is the transitions of the root and the states one byte
+	// deep, looked up, state*classes + class: most bytes of a text are
+	// read in one of these states.
+	shallow []uint16
 	lens    []int
 	rulesOf [][]int // keyword index -> rules it triggers
 }
@@ -80,11 +81,18 @@ func newKeywordPass(rules []*rule) *keywordPass {
 		panic("secrets: too many keyword states for a uint16 table") // the rules are built in
 	}
 	ends := kp.buildTrie(words, maxStates)
-	kp.root = make([]uint16, kp.classes)
+	// The root's row first: the fail links are worked out through it.
+	c := kp.classes
+	kp.shallow = make([]uint16, (1+int(kp.nkids[0]))*c)
 	for t := int(kp.kids[0]); t < int(kp.kids[0])+int(kp.nkids[0]); t++ {
-		kp.root[kp.via[t]] = uint16(t)
+		kp.shallow[kp.via[t]] = uint16(t)
 	}
 	kp.link(ends)
+	for s := 1; s <= int(kp.nkids[0]); s++ {
+		for cl := range c {
+			kp.shallow[s*c+cl] = uint16(kp.step(s, cl))
+		}
+	}
 	return kp
 }
 
@@ -174,7 +182,8 @@ func (kp *keywordPass) out(s int) []int32 { return kp.words[kp.outAt[s]:kp.outAt
 
 // step returns the state after reading a byte of class cl in state s: the
 // trie's edge if s has one, else the transition of s's fail state, down to
-// the root's, which is looked up. A memory file's bytes mostly leave the
+// the root's, which is looked up (states are numbered breadth first, so
+// the root's children are the states 1 to nkids[0]). A memory file's bytes mostly leave the
 // root or a shallow state at once, so the walk costs a few steps a byte
 // and touches only the trie (a full transition table is 1,400 states ×
 // 77 classes, most of it never read).
@@ -187,16 +196,21 @@ func (kp *keywordPass) step(s, cl int) int {
 		}
 		s = int(kp.fail[s])
 	}
-	return int(kp.root[cl])
+	return int(kp.shallow[cl])
 }
 
 // positions returns, for each rule, where its keywords occur in text
 // (ASCII letters in any case), in increasing order of their end.
 func (kp *keywordPass) positions(text string, nrules int) [][]kwHit {
 	pos := make([][]kwHit, nrules)
+	c, shallow := kp.classes, len(kp.shallow)/kp.classes
 	s := 0
 	for i := 0; i < len(text); i++ {
-		s = kp.step(s, int(kp.class[text[i]]))
+		if cl := int(kp.class[text[i]]); s < shallow {
+			s = int(kp.shallow[s*c+cl])
+		} else {
+			s = kp.step(s, cl)
+		}
 		if kp.outAt[s+1] == kp.outAt[s] {
 			continue
 		}
