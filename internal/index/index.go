@@ -301,6 +301,10 @@ func Snippet(s string, n int) string {
 	return s
 }
 
+// IsSpace reports whether r is whitespace as the reference judges it (the
+// .NET char.IsWhiteSpace set).
+func IsSpace(r rune) bool { return isWS(r) }
+
 // TrimSpace trims Unicode whitespace (the .NET char.IsWhiteSpace set, which
 // is isWS's) from both ends.
 func TrimSpace(s string) string { return TrimRight(s[skipWS(s, 0):]) }

@@ -7,13 +7,7 @@ import (
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/index"
-	"github.com/memcompact/memcompact/internal/lazyre"
 	"github.com/memcompact/memcompact/internal/textfile"
-)
-
-var (
-	nodeTypeRE = lazyre.New(`(?i)^[` + ws + `]*node_type:[` + ws + `]*memory[` + ws + `]*$`)
-	admittedRE = lazyre.New(`^[` + ws + `]*admitted:[` + ws + `]*([^` + ws + `]+)[` + ws + `]*$`)
 )
 
 // EntryFacts is what a file says about itself in its frontmatter.
@@ -64,14 +58,37 @@ func ParseEntryFacts(text string) EntryFacts {
 		if index.TrimSpace(l) == "---" {
 			break
 		}
-		if nodeTypeRE().MatchString(l) {
+		if isNodeTypeMemory(l) {
 			facts.IsEntry = true
 		}
-		if m := admittedRE().FindStringSubmatch(l); m != nil {
-			facts.Admitted = m[1]
+		if v, ok := admittedValue(l); ok {
+			facts.Admitted = v
 		}
 	}
 	return facts
+}
+
+// isNodeTypeMemory reports whether a frontmatter line is "node_type:
+// memory": blanks around each part, the words in any letter case.
+func isNodeTypeMemory(l string) bool {
+	const key = "node_type:"
+	t := index.TrimSpace(l)
+	return len(t) >= len(key) && strings.EqualFold(t[:len(key)], key) &&
+		strings.EqualFold(index.TrimSpace(t[len(key):]), "memory")
+}
+
+// admittedValue is the value of a frontmatter line "admitted: <one
+// token>" (the key in this case, blanks around each part), as written.
+func admittedValue(l string) (string, bool) {
+	v, ok := strings.CutPrefix(index.TrimSpace(l), "admitted:")
+	if !ok {
+		return "", false
+	}
+	v = index.TrimSpace(v)
+	if v == "" || strings.IndexFunc(v, index.IsSpace) >= 0 {
+		return "", false
+	}
+	return v, true
 }
 
 // EntryName is the entry name of a file path: its file name without its

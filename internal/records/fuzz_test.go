@@ -1,6 +1,7 @@
 package records
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -105,5 +106,51 @@ func FuzzSlate(f *testing.F) {
 				t.Fatalf("fold lost %+v", r)
 			}
 		}
+	})
+}
+
+// The frontmatter line patterns as they were written before the hand
+// matchers replaced them (a pattern compiled in every session start that
+// read an entry's frontmatter): the oracle of isNodeTypeMemory and
+// admittedValue.
+var (
+	nodeTypeOracle = regexp.MustCompile(`(?i)^[` + ws + `]*node_type:[` + ws + `]*memory[` + ws + `]*$`)
+	admittedOracle = regexp.MustCompile(`^[` + ws + `]*admitted:[` + ws + `]*([^` + ws + `]+)[` + ws + `]*$`)
+)
+
+var frontmatterLineSeeds = []string{
+	"node_type: memory", "  NODE_TYPE:\tMemory \r", "node_type:memory", "node_type: memory x", "node_type:",
+	"\u00a0node_type:\u2003memory\u3000", "node_type: meMORY\u0085", "xnode_type: memory", "node_type: \u212aemory",
+	"admitted: 2026-01-01", "  admitted:\t'2026-01-01'  ", "admitted:", "admitted: a b", "Admitted: 2026", "admitted:\u00a0x\u00a0",
+	"metadata.admitted: x", "  admitted: \xff", "admitted: ä", "",
+}
+
+func checkFrontmatterLine(t *testing.T, l string) {
+	t.Helper()
+	if got, want := isNodeTypeMemory(l), nodeTypeOracle.MatchString(l); got != want {
+		t.Errorf("isNodeTypeMemory(%q) = %v, the pattern says %v", l, got, want)
+	}
+	v, ok := admittedValue(l)
+	m := admittedOracle.FindStringSubmatch(l)
+	if ok != (m != nil) || ok && v != m[1] {
+		t.Errorf("admittedValue(%q) = %q, %v; the pattern says %q", l, v, ok, m)
+	}
+}
+
+func TestFrontmatterLines(t *testing.T) {
+	for _, l := range frontmatterLineSeeds {
+		checkFrontmatterLine(t, l)
+	}
+}
+
+func FuzzFrontmatterLines(f *testing.F) {
+	for _, l := range frontmatterLineSeeds {
+		f.Add(l)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		if strings.ContainsAny(l, "\n") {
+			return // one line at a time, as ParseEntryFacts gives them
+		}
+		checkFrontmatterLine(t, l)
 	})
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/memcompact/memcompact/internal/lazyre"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -223,18 +222,49 @@ func defaultStore(getenv func(string) string, home, cwd, project string, o Optio
 	}
 	name := ProjectDirName(project)
 	if base == config && getenv("CLAUDE_CONFIG_DIR") != "" {
-		if n := getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); plainName().MatchString(n) && !reservedName().MatchString(n) {
+		if n := getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); plainName(n) && !reservedName(n) {
 			name = n
 		}
 	}
 	return filepath.Join(base, "projects", name, "memory")
 }
 
-var (
-	plainName    = lazyre.New(`^[A-Za-z0-9_-]{1,64}$`)
-	reservedName = lazyre.New(`(?i)^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$`)
-	bareDrive    = lazyre.New(`^[A-Za-z]:$`)
-)
+// plainName reports whether n is a project folder name Claude Code takes
+// as given: 1 to 64 ASCII letters, digits, "_" or "-". (As a pattern with
+// a counted repeat, this check was the costliest compile of a session
+// start.)
+func plainName(n string) bool {
+	if len(n) == 0 || len(n) > 64 {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if c := n[i]; !isASCIILetter(c) && !(c >= '0' && c <= '9') && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// reservedName reports whether n is a Windows device name (CON, PRN, AUX,
+// NUL, COM0-9, LPT0-9), in any letter case.
+func reservedName(n string) bool {
+	switch {
+	case len(n) == 3:
+		for _, d := range []string{"con", "prn", "aux", "nul"} {
+			if strings.EqualFold(n, d) {
+				return true
+			}
+		}
+	case len(n) == 4 && n[3] >= '0' && n[3] <= '9':
+		return strings.EqualFold(n[:3], "com") || strings.EqualFold(n[:3], "lpt")
+	}
+	return false
+}
+
+// bareDrive reports whether g is a drive letter alone ("C:").
+func bareDrive(g string) bool { return len(g) == 2 && isASCIILetter(g[0]) && g[1] == ':' }
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // memoryDirValue checks a store path as Claude Code does, returning the
 // cleaned path, or why it is rejected. With expand, a leading "~/" is the
@@ -255,7 +285,7 @@ func memoryDirValue(v string, expand bool, home string) (dir, why string) {
 	switch {
 	case !filepath.IsAbs(g):
 		return "", "not an absolute path (Claude Code rejects relative paths and uses the default store)"
-	case len(g) < 3 || bareDrive().MatchString(g):
+	case len(g) < 3 || bareDrive(g):
 		return "", "too short to be a store"
 	case strings.HasPrefix(v, "//") || strings.HasPrefix(v, `\\`):
 		return "", "a network (UNC-like) path"

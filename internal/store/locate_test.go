@@ -2,6 +2,7 @@ package store
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -166,3 +167,40 @@ func TestLocateLookup(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// The patterns plainName, reservedName and bareDrive replaced: their
+// oracle.
+var (
+	plainNameOracle    = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	reservedNameOracle = regexp.MustCompile(`(?i)^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$`)
+	bareDriveOracle    = regexp.MustCompile(`^[A-Za-z]:$`)
+)
+
+var nameSeeds = []string{"", "a", "my_proj", "my-proj.x", strings.Repeat("a", 64), strings.Repeat("a", 65), "nul", "NUL", "Com7", "lpt0", "com", "comx", "auxx",
+	"con ", "c:", "C:", "1:", "ab", "é", "prn\u212a", "lpt\u0661", "coM9"}
+
+func checkNames(t *testing.T, n string) {
+	t.Helper()
+	if got, want := plainName(n), plainNameOracle.MatchString(n); got != want {
+		t.Errorf("plainName(%q) = %v, the pattern says %v", n, got, want)
+	}
+	if got, want := reservedName(n), reservedNameOracle.MatchString(n); got != want {
+		t.Errorf("reservedName(%q) = %v, the pattern says %v", n, got, want)
+	}
+	if got, want := bareDrive(n), bareDriveOracle.MatchString(n); got != want {
+		t.Errorf("bareDrive(%q) = %v, the pattern says %v", n, got, want)
+	}
+}
+
+func TestNameChecks(t *testing.T) {
+	for _, n := range nameSeeds {
+		checkNames(t, n)
+	}
+}
+
+func FuzzNameChecks(f *testing.F) {
+	for _, n := range nameSeeds {
+		f.Add(n)
+	}
+	f.Fuzz(checkNames)
+}
