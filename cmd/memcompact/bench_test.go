@@ -394,17 +394,24 @@ func buildFloor(b *testing.B, dir string) string {
 func buildLinkedFloor(b *testing.B, dir string) string {
 	b.Helper()
 	root := moduleRoot(b)
-	cmd := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, "./...")
+	const module = "github.com/memcompact/memcompact"
+	cmd := exec.Command("go", "list", "-deps", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./cmd/memcompact")
 	cmd.Dir = root
 	out, err := cmd.Output()
 	if err != nil {
 		b.Fatalf("listing memcompact's imports: %v", err)
 	}
+	// The third-party packages the executable's own packages import.
 	imports := map[string]bool{}
-	for _, p := range strings.Fields(string(out)) {
-		first, _, _ := strings.Cut(p, "/")
-		if strings.Contains(first, ".") && !strings.HasPrefix(p, "github.com/memcompact/memcompact") {
-			imports[p] = true
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || !strings.HasPrefix(f[0], module) {
+			continue
+		}
+		for _, p := range f[1:] {
+			if first, _, _ := strings.Cut(p, "/"); strings.Contains(first, ".") && !strings.HasPrefix(p, module) {
+				imports[p] = true
+			}
 		}
 	}
 	src := filepath.Join(dir, "linked-floor")
@@ -425,7 +432,7 @@ func buildLinkedFloor(b *testing.B, dir string) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	mod = bytes.Replace(mod, []byte("module github.com/memcompact/memcompact"), []byte("module linkedfloor"), 1)
+	mod = bytes.Replace(mod, []byte("module "+module), []byte("module linkedfloor"), 1)
 	for name, text := range map[string][]byte{"main.go": []byte(main.String()), "go.mod": mod, "go.sum": sum} {
 		if err := os.WriteFile(filepath.Join(src, name), text, 0o644); err != nil {
 			b.Fatal(err)
