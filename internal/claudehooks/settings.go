@@ -423,18 +423,27 @@ func joinArray(vs []json.RawMessage) json.RawMessage {
 }
 
 // The settling of a read: how long to wait between two reads, and how many
-// reads to make before giving up.
+// reads to make before giving up; and how long an empty file must have
+// stood unmodified before it is taken as empty, not as a file another
+// program has just truncated and is about to write again.
 var (
 	settleWait  = 20 * time.Millisecond
 	settleReads = 50
+	settleQuiet = 250 * time.Millisecond
 )
 
 // snapshot is one read of the settings file.
 type snapshot struct {
-	f      *textfile.File
-	exists bool
-	err    error
+	f        *textfile.File
+	exists   bool
+	err      error
+	modified time.Time // of a blank file: when it was last written
 }
+
+// fresh reports whether s is a blank file written too recently to be
+// taken as empty: a program that rewrites the file in place truncates it
+// first, and a read between the two sees nothing.
+func (s snapshot) fresh() bool { return s.blank() && time.Since(s.modified) < settleQuiet }
 
 func (s snapshot) blank() bool { return s.exists && len(bytes.TrimSpace(s.f.Raw)) == 0 }
 
@@ -449,7 +458,15 @@ func readOnce(path string) snapshot {
 	f, err := textfile.Read(path)
 	switch {
 	case err == nil:
-		return snapshot{f: f, exists: true}
+		s := snapshot{f: f, exists: true}
+		if s.blank() {
+			if fi, err := os.Stat(path); err == nil {
+				s.modified = fi.ModTime()
+			} else {
+				s.modified = time.Now()
+			}
+		}
+		return s
 	case errors.Is(err, fs.ErrNotExist):
 		return snapshot{f: textfile.FromBytes(path, nil)}
 	}
@@ -463,7 +480,9 @@ func readOnce(path string) snapshot {
 // that reads empty while it was not empty before — in an earlier read of
 // this run, or as the backup of memcompact's last change holds it — is
 // read again until it is not; if it stays empty, the edit is refused,
-// saying where the last bytes are.
+// saying where the last bytes are. An empty file with no such past is
+// taken as empty only once it has stood unwritten for settleQuiet: the
+// first read may itself fall between the truncation and the write.
 func readSettled(path string) (*textfile.File, bool, error) {
 	prev := readOnce(path)
 	hadBytes := prev.exists && !prev.blank()
@@ -476,7 +495,7 @@ func readSettled(path string) (*textfile.File, bool, error) {
 		time.Sleep(settleWait)
 		cur := readOnce(path)
 		hadBytes = hadBytes || (cur.exists && !cur.blank())
-		if cur.same(prev) && !(cur.blank() && hadBytes) {
+		if cur.same(prev) && !(cur.blank() && hadBytes) && !cur.fresh() {
 			return cur.f, cur.exists, nil
 		}
 		prev = cur
