@@ -50,6 +50,10 @@ func preWrite(ctx context.Context, req Request, in *hookjson.Input, res *Result)
 		guardOff(ctx, req, in, t, call, res)
 		return
 	}
+	var before *beforeState
+	if dir, ok := call.Store(); ok {
+		before = startBeforeState(ctx, req, in, t, dir, call.Path())
+	}
 	v := writeguard.JudgeWithin(call, budget(req.Getenv))
 	for _, s := range v.Skipped {
 		res.note("%s", s)
@@ -63,10 +67,7 @@ func preWrite(ctx context.Context, req Request, in *hookjson.Input, res *Result)
 			}
 		}
 	}
-	if v.Store != "" {
-		reason = journalBeforeWrite(ctx, req, in, t, v, reason, res)
-	}
-	res.Deny = reason
+	res.Deny = before.finish(ctx, reason, res)
 }
 
 // guardOff is pre-write with the guard switched off by the user
@@ -99,56 +100,100 @@ func guardOff(ctx context.Context, req Request, in *hookjson.Input, t *hookjson.
 // reason to deny ("" to allow). The journal never blocks a write by
 // failing: its errors become notes.
 func journalBeforeWrite(ctx context.Context, req Request, in *hookjson.Input, t *hookjson.ToolInput, v *writeguard.Verdict, reason string, res *Result) string {
-	jreq, ok := hookJournal(req, v.Store, in.SessionID)
+	return startBeforeState(ctx, req, in, t, v.Store, v.Path).finish(ctx, reason, res)
+}
+
+// beforeState is the journal's share of a pre-write: the store's
+// before-state recorded and, for the index, the stale-copy check. It runs
+// in a goroutine of its own beside the guard's judgement, as the
+// session-start hook journals beside its diagnosis: the two read the
+// store and neither needs the other, so on a second processor the hook
+// takes the longer of the two, not their sum. The verdict waits for both.
+type beforeState struct {
+	jreq      journal.HookRequest
+	done      chan struct{}
+	w         *journal.IndexWrite
+	clobbered []string
+	err       error
+}
+
+// startBeforeState starts the journal's share of a pre-write of path, in
+// storeDir; nil when the journal is off.
+func startBeforeState(ctx context.Context, req Request, in *hookjson.Input, t *hookjson.ToolInput, storeDir, path string) *beforeState {
+	jreq, ok := hookJournal(req, storeDir, in.SessionID)
 	if !ok {
+		return nil
+	}
+	b := &beforeState{jreq: jreq, done: make(chan struct{})}
+	go func() {
+		defer close(b.done)
+		// A panic here would end the process (Run's recover guards only
+		// its own goroutine), so it becomes the journal's error.
+		defer func() {
+			if r := recover(); r != nil {
+				b.err = fmt.Errorf("internal error (%v) — this is a bug, please report it", r)
+			}
+		}()
+		ctx, cancel := context.WithTimeout(ctx, journalBudget)
+		defer cancel()
+		b.w = indexWrite(path, in.ToolName, t)
+		b.clobbered, b.err = journal.BeforeWrite(ctx, jreq, b.w)
+	}()
+	return b
+}
+
+// finish waits for the journal's share and returns the reason to deny
+// ("" to allow), given the guard's: a write based on a stale copy of the
+// index is denied; an allowed write of the index becomes the session's
+// view of it.
+func (b *beforeState) finish(ctx context.Context, reason string, res *Result) string {
+	if b == nil {
 		return reason
 	}
-	w := journalTexts(v, in.ToolName, t)
-	ctx, cancel := context.WithTimeout(ctx, journalBudget)
-	defer cancel()
-	clobbered, err := journal.BeforeWrite(ctx, jreq, w)
-	if err != nil {
-		res.fail("journal: %v (the write is judged without it)", err)
+	<-b.done
+	if b.err != nil {
+		res.fail("journal: %v (the write is judged without it)", b.err)
 	}
-	if len(clobbered) > 0 {
+	if len(b.clobbered) > 0 {
 		// The re-read advice leads: an agent that acts on the first
 		// sentence must merge, not record an exit for lines it never
 		// meant to remove.
-		return strings.TrimSpace(journal.ClobberReason(clobbered) + "\n" + reason)
+		return strings.TrimSpace(journal.ClobberReason(b.clobbered) + "\n" + reason)
 	}
 	if reason == "" {
-		if err := journal.AfterAllow(ctx, jreq, w); err != nil {
+		ctx, cancel := context.WithTimeout(ctx, journalBudget)
+		defer cancel()
+		if err := journal.AfterAllow(ctx, b.jreq, b.w); err != nil {
 			res.fail("journal: %v", err)
 		}
 	}
 	return reason
 }
 
-// journalTexts are the index's bytes before the call and as the call would
-// leave them, for the journal's stale-copy check (nil for any other file,
-// or when the call cannot be applied). They are the texts the guard
-// judged, so the index is read and the call applied once per hook; the
-// journal reads and applies itself only where the guard's text is not the
-// file's bytes.
-func journalTexts(v *writeguard.Verdict, tool string, t *hookjson.ToolInput) *journal.IndexWrite {
-	if filepath.Base(v.Path) != journal.IndexName {
+// indexWrite is the index's bytes before the call and as the call would
+// leave them, for the journal's stale-copy check: nil for any other file,
+// or when the call cannot be applied.
+func indexWrite(path, tool string, t *hookjson.ToolInput) *journal.IndexWrite {
+	if filepath.Base(path) != journal.IndexName {
 		return nil
 	}
-	if cur, after, ok := v.Applied(); ok {
-		return &journal.IndexWrite{Current: cur, Proposed: after}
+	f, err := textfile.ReadUndigested(path)
+	exists := err == nil
+	if !exists && !errors.Is(err, fs.ErrNotExist) {
+		return nil
 	}
 	var raw string
-	f, err := textfile.Read(v.Path)
-	exists := err == nil
 	if exists {
-		raw = string(f.Raw)
-	}
-	if exists || errors.Is(err, fs.ErrNotExist) {
-		if after, aerr := writeguard.Apply(tool, raw, exists, t); aerr == nil {
-			return &journal.IndexWrite{Current: raw, Proposed: after}
+		raw = f.Text // the bytes themselves, when they are the text
+		if f.HasBOM || raw != string(f.Raw) {
+			raw = string(f.Raw)
 		}
 	}
-	return nil
+	after, err := writeguard.Apply(tool, raw, exists, t)
+	if err != nil {
+		return nil
+	}
+	return &journal.IndexWrite{Current: raw, Proposed: after}
 }
 
 // journalBudget bounds the journal's share of a hook: well inside the 10 s

@@ -61,12 +61,9 @@ const CodeUnjudged = "unjudged"
 // denied when it writes a file inside a memory store, with fix and the
 // way off; allowed, saying why, when it writes outside every store.
 func CannotJudge(call *Call, why, fix string) *Verdict {
-	path := call.Input.FilePath
-	if !filepath.IsAbs(path) && call.Cwd != "" {
-		path = filepath.Join(call.Cwd, path)
-	}
+	path := call.Path()
 	v := &Verdict{Path: path, Problems: []Problem{}}
-	storeDir, ok := store.StoreOfInWith(path, call.Getenv, call.Home, call.Cwd, store.Options{LookupEnv: call.LookupEnv})
+	storeDir, ok := call.Store()
 	if !ok {
 		v.Skipped = append(v.Skipped, fmt.Sprintf("%s, and %s is not inside a memory store; allowing", why, path))
 		return v

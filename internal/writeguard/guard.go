@@ -63,6 +63,21 @@ type Call struct {
 	BusyWait time.Duration
 }
 
+// Path is the file the call writes, made absolute against the session's
+// working directory.
+func (c *Call) Path() string {
+	path := c.Input.FilePath
+	if !filepath.IsAbs(path) && c.Cwd != "" {
+		path = filepath.Join(c.Cwd, path)
+	}
+	return path
+}
+
+// Store is the memory store holding the file the call writes, if any.
+func (c *Call) Store() (dir string, ok bool) {
+	return store.StoreOfInWith(c.Path(), c.Getenv, c.Home, c.Cwd, store.Options{LookupEnv: c.LookupEnv})
+}
+
 // Problem is one reason to deny a call.
 type Problem struct {
 	Code    string `json:"code"`    // stale, secret, load-cut, budget, hookless, shared-note, dropped-pointer
@@ -83,29 +98,6 @@ type Verdict struct {
 	// Skipped says why the guard did not judge a call outside every
 	// memory store; the hook prints it on stderr.
 	Skipped []string `json:"skipped,omitempty"`
-
-	// applied is the file as read and as the call would leave it, when
-	// the guard got that far (see Applied).
-	applied *applied
-}
-
-type applied struct {
-	text     string // the file's text as read
-	after    string
-	verbatim bool // the text is the raw bytes (no BOM, valid UTF-8)
-}
-
-// Applied returns the file's bytes as the guard read them and the bytes
-// the call would leave, as text, so the hook's journal records the very texts the
-// guard judged instead of reading the file and applying the call again.
-// ok is false when the guard did not apply the call (outside a store, an
-// unreadable file, a stale edit) or when the file's bytes are not its text
-// (a byte-order mark, invalid UTF-8), which the journal applies to itself.
-func (v *Verdict) Applied() (current, proposed string, ok bool) {
-	if v.applied == nil || !v.applied.verbatim {
-		return "", "", false
-	}
-	return v.applied.text, v.applied.after, true
 }
 
 // Deny reports whether the call must be blocked.
@@ -130,12 +122,9 @@ func (v *Verdict) Reason() string {
 // ledger it cannot read) is denied as unjudged, saying why and what to
 // do; a write outside every store is allowed, saying why in Skipped.
 func Judge(call *Call) *Verdict {
-	path := call.Input.FilePath
-	if !filepath.IsAbs(path) && call.Cwd != "" {
-		path = filepath.Join(call.Cwd, path)
-	}
+	path := call.Path()
 	v := &Verdict{Path: path, Problems: []Problem{}}
-	storeDir, ok := store.StoreOfInWith(path, call.Getenv, call.Home, call.Cwd, store.Options{LookupEnv: call.LookupEnv})
+	storeDir, ok := call.Store()
 	if !ok {
 		v.Skipped = append(v.Skipped, path+" is not inside a memory store; nothing to guard")
 		return v
@@ -185,7 +174,6 @@ func Judge(call *Call) *Verdict {
 			"Read "+filepath.Base(path)+" again and send a complete "+call.Tool+" call"))
 		return v
 	}
-	v.applied = &applied{text: cur.Text, after: after, verbatim: cur.Text == string(cur.Raw)}
 	c := &change{call: call, verdict: v, storeDir: storeDir, file: cur, before: cur.Text, after: after}
 	for _, check := range checks {
 		check(c)
