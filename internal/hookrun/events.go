@@ -52,6 +52,13 @@ func preWrite(ctx context.Context, req Request, in *hookjson.Input, res *Result)
 	}
 	var before *beforeState
 	if dir, ok := call.Store(); ok {
+		// The guard's first check scans for secrets: its rules are built
+		// while the guard reads the file and applies the call. Should the
+		// build panic, the guard's own call panics again and denies.
+		go func() {
+			defer func() { _ = recover() }()
+			secrets.Prepare()
+		}()
 		before = startBeforeState(ctx, req, in, t, dir, call.Path())
 	}
 	v := writeguard.JudgeWithin(call, budget(req.Getenv))

@@ -269,6 +269,11 @@ func patternReach(re *syntax.Regexp) (lines, width int) {
 // own. Built once per process, on the first scan.
 var allRules = sync.OnceValues(buildRules)
 
+// Prepare builds the rules and their keyword pass now, once per process,
+// so a caller that knows a scan is coming can have them built on another
+// processor while it reads what it will scan.
+func Prepare() { allRules() }
+
 func buildRules() ([]*rule, *keywordPass) {
 	var rs []*rule
 	rs = append(rs, gitleaksRuleSet()...)
