@@ -305,8 +305,8 @@ func BeforeWrite(ctx context.Context, req HookRequest, w *IndexWrite) (clobbered
 }
 
 // IndexWrite is a write of the index: the file's bytes before it and the
-// bytes it would leave, each held in a string (the guard's own texts, not
-// copies of them).
+// bytes it would leave, each held in a string (read as text, without a
+// copy, when the bytes are valid text).
 type IndexWrite struct{ Current, Proposed string }
 
 // AfterAllow records that the session wrote the index as proposed (w; nil
