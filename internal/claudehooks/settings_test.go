@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/memcompact/memcompact/internal/textfile"
 )
 
 func TestIsOurs(t *testing.T) {
@@ -262,4 +265,56 @@ func TestLookAlikesSurvive(t *testing.T) {
 	if got := commands(); !slices.Equal(got, lookAlikes) {
 		t.Fatalf("after uninstall: %q, want the user's %q", got, lookAlikes)
 	}
+}
+
+// TestReadSettledWaitsOutAFreshEmptyFile: a settings file read just after
+// another program truncated it, with nothing before to say it held
+// settings, is read again until it has stood still; its new bytes are what
+// the edit is planned against. An empty file that has stood unwritten is
+// taken as empty at once.
+func TestReadSettledWaitsOutAFreshEmptyFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	const theirs = "{\"model\": \"opus\"}\n"
+	f, err := os.Create(path) // truncated now; written again in a moment
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		time.Sleep(settleQuiet / 3)
+		_, err := f.WriteString(theirs)
+		done <- errors.Join(err, f.Close())
+	}()
+	got, exists, err := readSettled(path)
+	if werr := <-done; werr != nil {
+		t.Fatal(werr)
+	}
+	if err != nil || !exists || string(got.Raw) != theirs {
+		t.Fatalf("readSettled = %q, %v, %v; want the rewritten settings", rawOf(got), exists, err)
+	}
+
+	old := filepath.Join(dir, "empty.json")
+	if err := os.WriteFile(old, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	past := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(old, past, past); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	got, exists, err = readSettled(old)
+	if err != nil || !exists || len(got.Raw) != 0 {
+		t.Fatalf("readSettled of an old empty file = %q, %v, %v", rawOf(got), exists, err)
+	}
+	if d := time.Since(start); d >= settleQuiet {
+		t.Errorf("an empty file unwritten for an hour took %s to settle", d)
+	}
+}
+
+func rawOf(f *textfile.File) []byte {
+	if f == nil {
+		return nil
+	}
+	return f.Raw
 }
