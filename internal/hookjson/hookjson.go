@@ -57,23 +57,39 @@ type Edit struct {
 	ReplaceAll bool   `json:"replace_all"`
 }
 
-// ReadInput decodes a hook's stdin.
+// ReadInput decodes a hook's stdin. It returns once one whole JSON value
+// has arrived, without waiting for the end of the input: a client that
+// sends its call and keeps the pipe open must not hold the hook until it
+// is killed (Claude Code lets a call through when its hook times out).
+// What arrived with the value past it must be white space.
 func ReadInput(r io.Reader) (*Input, error) {
-	raw, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading the hook input: %w", err)
-	}
-	if len(raw) > MaxInput {
-		return nil, fmt.Errorf("the hook input is larger than %d bytes", MaxInput)
-	}
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, errors.New("the hook input is empty (expected Claude Code's hook JSON on stdin)")
-	}
+	lr := &io.LimitedReader{R: r, N: MaxInput + 1}
+	dec := json.NewDecoder(lr)
 	var in Input
-	if err := json.Unmarshal(raw, &in); err != nil {
+	err := dec.Decode(&in)
+	switch {
+	case lr.N <= 0:
+		return nil, fmt.Errorf("the hook input is larger than %d bytes", MaxInput)
+	case errors.Is(err, io.EOF):
+		return nil, errors.New("the hook input is empty (expected Claude Code's hook JSON on stdin)")
+	case err != nil && !isSyntax(err):
+		return nil, fmt.Errorf("reading the hook input: %w", err)
+	case err != nil:
 		return nil, fmt.Errorf("the hook input is not Claude Code's hook JSON: %v", err)
 	}
+	rest, _ := io.ReadAll(dec.Buffered())
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return nil, errors.New("the hook input is not Claude Code's hook JSON: more follows its JSON object")
+	}
 	return &in, nil
+}
+
+// isSyntax reports whether err is the decoder's judgement of the input
+// (not a failure to read it).
+func isSyntax(err error) bool {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	return errors.As(err, &syn) || errors.As(err, &typ) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // Tool decodes tool_input of a Write, Edit or MultiEdit call.

@@ -2,8 +2,10 @@ package hookjson
 
 import (
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestReadInput(t *testing.T) {
@@ -22,6 +24,46 @@ func TestReadInput(t *testing.T) {
 				t.Errorf("%q: no error", bad)
 			}
 		}
+	}
+}
+
+// TestReadInputErrors: each input the hook cannot take gets the error that
+// names why, and a whole call is taken without waiting for the end of the
+// input.
+func TestReadInputErrors(t *testing.T) {
+	for _, c := range []struct{ in, err string }{
+		{"", "the hook input is empty"},
+		{" \n\t", "the hook input is empty"},
+		{"not json", "is not Claude Code's hook JSON: invalid character"},
+		{`{"session_id":"s"`, "is not Claude Code's hook JSON: unexpected EOF"},
+		{`{"session_id":5}`, "is not Claude Code's hook JSON: json: cannot unmarshal number"},
+		{`{"session_id":"s"} {"session_id":"t"}`, "more follows its JSON object"},
+		{`{"session_id":"s"} x`, "more follows its JSON object"},
+		{`{"session_id":"` + strings.Repeat("s", MaxInput) + `"}`, "larger than"},
+	} {
+		_, err := ReadInput(strings.NewReader(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%.40q: %v, want %q", c.in, err, c.err)
+		}
+	}
+	if in, err := ReadInput(strings.NewReader("{\"session_id\":\"s\"}\n\n")); err != nil || in.SessionID != "s" {
+		t.Errorf("a call and white space: %+v, %v", in, err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go func() { _, _ = io.WriteString(pw, `{"session_id":"open"}`) }()
+	got := make(chan *Input, 1)
+	go func() {
+		in, _ := ReadInput(pr)
+		got <- in
+	}()
+	select {
+	case in := <-got:
+		if in == nil || in.SessionID != "open" {
+			t.Errorf("a call on an open pipe: %+v", in)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ReadInput waited for the end of an input that held a whole call")
 	}
 }
 

@@ -98,7 +98,7 @@ func Run(ctx context.Context, req Request) (res *Result, err error) {
 			err = nil
 		}
 	}()
-	in, rerr := hookjson.ReadInput(req.Input)
+	in, rerr := readInput(req.Input, inputBudget(req.Getenv))
 	if rerr != nil {
 		if req.Event == EventPreWrite {
 			res.fail("%v; denied", rerr)
@@ -187,6 +187,55 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	}
 	_, err := w.Write(out)
 	return err
+}
+
+// InputBudget is how long a hook waits for its JSON on stdin. Claude Code
+// writes it as it starts the hook; a client that never sends it whole
+// must not hold the hook past its timeout (Claude Code lets a call through
+// when its hook times out), so the pre-write hook denies instead. With
+// writeguard.HookBudget it stays inside the 10 seconds hooks install
+// gives the hook.
+const InputBudget = 3 * time.Second
+
+// inputBudget is InputBudget, or MEMCOMPACT_HOOK_INPUT_BUDGET (a Go
+// duration) where a test sets it.
+func inputBudget(getenv func(string) string) time.Duration {
+	if d, err := time.ParseDuration(getenv("MEMCOMPACT_HOOK_INPUT_BUDGET")); err == nil && d > 0 {
+		return d
+	}
+	return InputBudget
+}
+
+// readInput is hookjson.ReadInput bounded by budget. A read cut off goes
+// on in its goroutine until the process exits, right after the hook; a
+// panic in it panics again here, where Run turns it into a decision.
+func readInput(r io.Reader, budget time.Duration) (*hookjson.Input, error) {
+	type read struct {
+		in       *hookjson.Input
+		err      error
+		panicked any
+	}
+	done := make(chan read, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- read{panicked: p}
+			}
+		}()
+		in, err := hookjson.ReadInput(r)
+		done <- read{in: in, err: err}
+	}()
+	timer := time.NewTimer(budget)
+	defer timer.Stop()
+	select {
+	case got := <-done:
+		if got.panicked != nil {
+			panic(got.panicked)
+		}
+		return got.in, got.err
+	case <-timer.C:
+		return nil, fmt.Errorf("the hook input did not arrive whole within %s (expected Claude Code's hook JSON on stdin)", budget)
+	}
 }
 
 // budget is the pre-write hook's time budget: writeguard.HookBudget, or

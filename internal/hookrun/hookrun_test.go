@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"fmt"
 	"io/fs"
 	"os"
@@ -432,5 +433,47 @@ func TestSessionStartWithMemoryStores(t *testing.T) {
 	delete(f.env, store.MemoryStoresVar)
 	if res := f.run(t, EventSessionStart, f.start("b")); !strings.Contains(res.Context, "memcompact") {
 		t.Errorf("without memory stores the hookless subject gets no note: %q", res.Context)
+	}
+}
+
+// TestRunInputBudget: a client that sends its call and keeps stdin open
+// is answered at once; one that never sends it whole is denied within the
+// input budget (pre-write) or allowed with a note (session start), and
+// the failure is recorded, never waited out until the hook is killed.
+func TestRunInputBudget(t *testing.T) {
+	f := newFixture(t)
+	f.env["MEMCOMPACT_HOOK_INPUT_BUDGET"] = "200ms"
+	secret := "- Release token: ghp_Zx9Qw3Er7Ty1Ui5Op2As8Df4Gh6Jk0Lz3Xc7V\n"
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go func() {
+		_, _ = io.WriteString(pw, f.call("s", "Write", map[string]any{"file_path": filepath.Join(f.store, "MEMORY.md"), "content": index + secret}))
+	}()
+	res, err := Run(context.Background(), Request{Event: EventPreWrite, Input: pr, Getenv: f.getenv})
+	if err != nil || !strings.Contains(res.Deny, "it would write a secret into memory") || len(res.Failures) > 0 {
+		t.Fatalf("a whole call on an open stdin: %+v, %v", res, err)
+	}
+	for _, sent := range []string{"", `{"session_id":"s","tool_name":"Wri`} {
+		pr, pw := io.Pipe()
+		go func() { _, _ = io.WriteString(pw, sent) }()
+		start := time.Now()
+		res, err := Run(context.Background(), Request{Event: EventPreWrite, Input: pr, Getenv: f.getenv})
+		took := time.Since(start)
+		pw.Close()
+		if err != nil || !strings.Contains(res.Deny, "the hook input did not arrive whole within 200ms") || !strings.Contains(res.Deny, "MEMCOMPACT_GUARD=off") {
+			t.Fatalf("%q and an open stdin: %+v, %v", sent, res, err)
+		}
+		if took > 3*time.Second {
+			t.Errorf("%q: the hook waited %s", sent, took)
+		}
+	}
+	pr, pw = io.Pipe()
+	defer pw.Close()
+	res, err = Run(context.Background(), Request{Event: EventSessionStart, Input: pr, Getenv: f.getenv})
+	if err != nil || res.Deny != "" || !strings.Contains(strings.Join(res.Notes, "\n"), "did not arrive whole within 200ms (expected Claude Code's hook JSON on stdin); allowing") {
+		t.Fatalf("session start on an open, empty stdin: %+v, %v", res, err)
+	}
+	if res = f.run(t, EventSessionStart, f.start("s2")); !strings.Contains(res.Context, "hooks failed 3 time(s) since the last session") {
+		t.Errorf("the next session's note: %q", res.Context)
 	}
 }
