@@ -96,6 +96,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 			var e *outcome.Error
 			if errors.As(err, &e) {
 				e.Hints = append(e.Hints, "or diagnose every store: memcompact doctor --all")
+				e.Hints = append(e.Hints, hookHints(opt)...)
 			}
 			return nil, err
 		}
@@ -120,9 +121,30 @@ func runAll(req Request, getenv func(string) string, opt Options) (*Result, erro
 	indexes, err := Indexes(projects)
 	if err != nil {
 		return nil, &outcome.Error{Status: outcome.Usage, Reason: ReasonNoStores, Msg: fmt.Sprintf("cannot list the stores: %v", err), Err: err,
-			Hints: []string{"Claude Code keeps them under <config dir>/projects/*/memory/; the config dir is $CLAUDE_CONFIG_DIR or ~/.claude"}}
+			Hints: append([]string{"Claude Code keeps them under <config dir>/projects/*/memory/; the config dir is $CLAUDE_CONFIG_DIR or ~/.claude"}, hookHints(opt)...)}
 	}
 	all := DiagnoseAll(projects, indexes, opt, req.Progress)
 	all.ByProject = ProjectsOf(projects, getenv, req.Where.Home, req.Where.Options())
 	return &Result{All: all}, nil
+}
+
+// hookHints are the hooks' findings as hints of a refusal for want of a
+// store: a project Claude Code has kept no memory for yet still has the
+// hooks a user just installed, and doctor is where they look for them.
+func hookHints(opt Options) []string {
+	var hints []string
+	for _, f := range HookFindings(opt) {
+		h := f.Area + ": " + f.Summary
+		if f.Status == StatusProblem {
+			h = f.Area + ": problem: " + f.Summary
+		}
+		if f.Command != "" {
+			h += " (" + f.Command + ")"
+		}
+		hints = append(hints, h)
+		for _, d := range f.Details {
+			hints = append(hints, "  "+d)
+		}
+	}
+	return hints
 }
