@@ -440,7 +440,8 @@ func TestMCPSignalAndEOF(t *testing.T) {
 // TestMCPOfficialClients: the official TypeScript MCP SDK's client lists
 // every tool (its listTools rejects an output schema whose root is not an
 // object) and calls each one (its callTool validates structuredContent
-// against the output schema), and the MCP Inspector's CLI lists them.
+// against the output schema), and the MCP Inspector's CLI lists them in
+// its strict mode.
 // .ci/run installs the pinned packages with npm and names them in
 // MEMCOMPACT_MCP_SDK (the install prefix) and MEMCOMPACT_MCP_INSPECTOR
 // (its mcp-inspector executable); without them the test skips.
@@ -506,7 +507,9 @@ func TestMCPOfficialClients(t *testing.T) {
 	}
 	if inspector != "" {
 		t.Run("inspector", func(t *testing.T) {
-			cmd := exec.Command(inspector, "--cli", bin, "mcp", "--method", "tools/list")
+			// --strict: a schema the Inspector finds unportable (a bare
+			// true where a schema object belongs) fails the listing.
+			cmd := exec.Command(inspector, "--cli", bin, "mcp", "--method", "tools/list", "--strict")
 			cmd.Dir = dir
 			cmd.Env = append(mcpEnv(dir), "PATH="+os.Getenv("PATH"))
 			out, err := cmd.Output()

@@ -2,8 +2,8 @@ package budget
 
 // The first steps of every verb that works under a policy: finding the
 // memory root, loading its policy, and resolving a FILE argument to its row.
-// They return *outcome.Error with a Reason, so each face chooses its own
-// hints.
+// They return *outcome.Error with a Reason and the hints both faces say
+// (a face may replace a reason's hint with a command to paste).
 
 import (
 	"errors"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/atomicfile"
 	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/shellword"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -52,7 +53,8 @@ func ResolveRoot(dir string) (string, error) {
 	}
 	root, err := FindRoot(wd)
 	if err != nil {
-		return "", &outcome.Error{Status: outcome.Refused, Reason: ReasonNoRoot, Msg: err.Error(), Err: err}
+		return "", &outcome.Error{Status: outcome.Refused, Reason: ReasonNoRoot, Msg: err.Error(), Err: err,
+			Hints: []string{"run 'memcompact init' in the directory that is to be the memory root, or name the root that holds " + PolicyRel}}
 	}
 	return root, nil
 }
@@ -80,16 +82,22 @@ func OpenPolicy(root string) (*Policy, *textfile.File, error) {
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonNoPolicy,
-			File: filepath.Join(root, filepath.FromSlash(PolicyRel)), Msg: "no compaction policy", Err: err}
+			File: filepath.Join(root, filepath.FromSlash(PolicyRel)), Msg: "no compaction policy", Err: err,
+			Hints: []string{"create its policy: memcompact init " + shellword.Quote(root)}}
 	}
 	var list ErrorList
 	if errors.As(err, &list) {
 		indented := "  " + strings.ReplaceAll(list.Error(), "\n", "\n  ")
 		return nil, nil, &outcome.Error{Status: outcome.Refused, Reason: ReasonMalformedPolicy,
-			Msg: "malformed compaction policy; nothing was changed\n" + indented, Err: list}
+			Msg: "malformed compaction policy; nothing was changed\n" + indented, Err: list,
+			Hints: []string{"fix those lines of " + PolicyRel + " (" + PolicyRow + "), then run it again"}}
 	}
 	return nil, nil, IOFailure(err)
 }
+
+// PolicyRow says what a row of the budgets table looks like, for the
+// hints of a malformed policy.
+const PolicyRow = `a row is | File | Budget | Newest tier | Notes |, a budget "200 lines" or "4000 chars", a newest tier "last 10 entries"`
 
 // RelIn is Rel with its failure as a refusal.
 func RelIn(root, file string) (string, error) {

@@ -129,7 +129,7 @@ func TestLayers(t *testing.T) {
 var entryPoint = regexp.MustCompile(`^(Run\w*|\w*Request|\w*Result|\w*Report|Outcome|Reason\w*|Usage|Write\w*|\w*JSON\w*|Status\w*|Action\w*|Default\w*|Warning\w*)$`)
 
 var verbEntryPoints = map[string][]string{
-	"budget":   {"Init", "SetBudget"},
+	"budget":   {"Init", "SetBudget", "PolicyRel", "PolicyRow"}, // the policy's place and row shape, which hints to paste name
 	"compact":  {"Save"},
 	"snapshot": {"Restore", "Catalog"},
 	"sweep":    {"Records"}, // the store part of every sweep Request

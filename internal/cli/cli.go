@@ -117,6 +117,9 @@ func Run(env *Env, args []string) (code int) {
 		printUsage(env.Stdout)
 		return exitClean
 	case "-version", "--version", "version":
+		if len(args) > 1 {
+			return report(env, usagef("%s takes no arguments; found %q", name, args[1]))
+		}
 		// Not fmt: its first use in a process sets up its printer, which
 		// costs the one run that only asks for the version a tenth of it.
 		io.WriteString(env.Stdout, "memcompact "+Version+"\n")

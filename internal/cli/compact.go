@@ -108,19 +108,18 @@ func runCompact(env *Env, args []string) (err error) {
 	return exitCode(int(res.Outcome))
 }
 
-// compactHints are the hints of compact's and save's refusals, by reason
-// (a file's own refusals get refusalHints), each a command to paste with
-// root the --root given and rerun the command as run (save's is "": it
-// says how to save the kept entry itself). Each replaces the shared hint
-// for its reason; "" drops it.
+// compactHints are the hints of compact's and save's refusals that replace
+// the engine's (a file's own refusals get refusalHints), each a command to
+// paste, with root the --root given and rerun the command as run. Save's
+// rerun is "": its refusal of a malformed policy keeps the engine's hint,
+// or says how to save the kept entry.
 func compactHints(root, rerun string) map[outcome.Reason]string {
 	h := map[outcome.Reason]string{budget.ReasonNoRoot: "make the working directory the memory root: memcompact init"}
 	if root != "" {
 		h = map[outcome.Reason]string{budget.ReasonNoPolicy: "create its policy: memcompact init" + rootArg(root)}
 	}
-	h[budget.ReasonMalformedPolicy] = ""
 	if rerun != "" {
-		h[budget.ReasonMalformedPolicy] = "fix those lines of compaction/compaction-policy.md (" + policyRow + "), then run it again: " + rerun
+		h[budget.ReasonMalformedPolicy] = "fix those lines of " + budget.PolicyRel + " (" + budget.PolicyRow + "), then run it again: " + rerun
 	}
 	return h
 }
@@ -135,9 +134,6 @@ func lockHint(err error, rerun string) error {
 	}
 	return err
 }
-
-// policyRow says what a row of the budgets table looks like.
-const policyRow = `a row is | File | Budget | Newest tier | Notes |, a budget "200 lines" or "4000 chars", a newest tier "last 10 entries"`
 
 // compactHinter writes compact's hints as commands to paste where compact
 // was run: args are its arguments as run, root the --root given.

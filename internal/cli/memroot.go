@@ -18,18 +18,17 @@ import (
 	"github.com/memcompact/memcompact/internal/outcome"
 )
 
-// rootHints are the hints of the refusals every budget verb shares, by the
-// engine's reason.
+// rootHints replace the engine's hint for a reason every budget verb
+// shares: on the command line, the root is named with --root.
 var rootHints = map[outcome.Reason]string{
-	budget.ReasonNoRoot:          "run 'memcompact init' in the memory root, or pass --root DIR",
-	budget.ReasonNoPolicy:        "run 'memcompact init' to create one",
-	budget.ReasonMalformedPolicy: "fix the budgets table: | File | Budget | Newest tier | Notes |, budgets as \"N lines\" or \"N chars\"",
+	budget.ReasonNoRoot: "run 'memcompact init' in the memory root, or pass --root DIR",
 }
 
 // fail turns an engine's error into the CLI's: its status is the exit code,
-// and its hints are the engine's own, then the face's for its reason (from
-// hints, else rootHints; "" in hints is none). An error that is not an *outcome.Error is a
-// refusal.
+// and its hints are the engine's own, or the face's for its reason (from
+// hints, else rootHints; "" is none) in their place: a command to paste
+// rather than the engine's words. An error that is not an *outcome.Error
+// is a refusal.
 func fail(err error, hints map[outcome.Reason]string) error {
 	if err == nil {
 		return nil
@@ -39,12 +38,15 @@ func fail(err error, hints map[outcome.Reason]string) error {
 		return &exitError{Code: exitRefused, Err: err}
 	}
 	h := slices.Clone(oe.Hints)
-	if s, ok := hints[oe.Reason]; ok {
+	s, ok := hints[oe.Reason]
+	if !ok {
+		s, ok = rootHints[oe.Reason]
+	}
+	if ok {
+		h = nil
 		if s != "" {
-			h = append(h, s)
+			h = []string{s}
 		}
-	} else if s, ok := rootHints[oe.Reason]; ok {
-		h = append(h, s)
 	}
 	return &exitError{Code: int(oe.Status), Err: oe, Hints: h}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memcompact/memcompact/internal/budget"
 	"github.com/memcompact/memcompact/internal/compact"
 	"github.com/memcompact/memcompact/internal/lockfile"
 	"github.com/memcompact/memcompact/internal/outcome"
@@ -84,7 +85,7 @@ func (h saveHints) args() string { return shellword.Quote(h.file) + rootArg(h.ro
 // compaction/unsaved/ (rel unsaved under root): what to do first, by the
 // refusal's reason, then the command that saves the entry from there.
 func keptEntryHint(reason outcome.Reason, h saveHints, root, unsaved string) string {
-	first := fmt.Sprintf("fix those lines of compaction/compaction-policy.md (%s)", policyRow)
+	first := fmt.Sprintf("fix those lines of %s (%s)", budget.PolicyRel, budget.PolicyRow)
 	if reason == lockfile.ReasonHeld {
 		first = "wait for the other run to finish"
 	}

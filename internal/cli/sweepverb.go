@@ -74,9 +74,6 @@ func runSweepPlan(env *Env, args []string) error {
 			req.Project = abs
 		}
 	}
-	if req.TargetUnits < 0 {
-		return usagef("--target must be a positive number of units")
-	}
 	if req.AsOf, err = f.asOfDate(env); err != nil {
 		return err
 	}

@@ -130,6 +130,11 @@ func RunHistory(ctx context.Context, req HistoryRequest) (*HistoryResult, error)
 	if err != nil {
 		return nil, err
 	}
+	if req.File != "" && !filepath.IsLocal(filepath.FromSlash(cleanRel(req.File))) {
+		// As undo: a path outside the store is never one of its files,
+		// and an empty history would say it never changed.
+		return nil, outcome.Usagef(ReasonOutside, "%s is not a path inside the store %s: name a file as the store has it (e.g. project_auth.md)", req.File, j.Store)
+	}
 	req.File = filepath.ToSlash(req.File)
 	ms, bad, err := j.manifests()
 	if err != nil {

@@ -3,6 +3,7 @@ package journal
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -49,18 +50,42 @@ func resolveOpen(verb, storeArg, dataDir string, where store.Where) (j *Journal,
 // the one DataDir finds through where).
 func resolve(verb, storeArg, dataDir string, where store.Where) (string, string, error) {
 	dir, err := storeDir(verb, storeArg, where)
-	if err != nil || dataDir != "" {
-		return dir, dataDir, err
-	}
-	getenv := where.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	data, err := DataDir(getenv, where.Home)
 	if err != nil {
-		return "", "", &outcome.Error{Status: outcome.Usage, Reason: ReasonNoDataDir, Msg: err.Error(), Err: err}
+		return "", "", err
+	}
+	data := dataDir
+	if data == "" {
+		getenv := where.Getenv
+		if getenv == nil {
+			getenv = func(string) string { return "" }
+		}
+		if data, err = DataDir(getenv, where.Home); err != nil {
+			return "", "", &outcome.Error{Status: outcome.Usage, Reason: ReasonNoDataDir, Msg: err.Error(), Err: err}
+		}
+	}
+	if storeArg != "" && !isStore(dir, data) {
+		return "", "", &outcome.Error{Status: outcome.Usage, Reason: ReasonNoStore,
+			Msg:   fmt.Sprintf("%s is not a memory store: its folder %s holds no MEMORY.md, and memcompact has no journal of it", storeArg, dir),
+			Hints: []string{"name a store's folder or its MEMORY.md ('memcompact doctor --all' lists them)"}}
 	}
 	return dir, data, nil
+}
+
+// isStore reports whether dir is a memory store the journal verbs may
+// take: it holds MEMORY.md, or it is one the journal already knows (its
+// index may be the very file a consolidation deleted). Any other folder
+// is refused, so that a path typed by mistake (a device, /etc) is never
+// copied into the journal.
+func isStore(dir, data string) bool {
+	if fi, err := os.Stat(filepath.Join(dir, "MEMORY.md")); err == nil && fi.Mode().IsRegular() {
+		return true
+	}
+	j, err := open(data, dir)
+	if err != nil {
+		return true // open's own refusal says why, with its cause
+	}
+	fi, err := os.Stat(j.Dir)
+	return err == nil && fi.IsDir()
 }
 
 func storeDir(verb, storeArg string, where store.Where) (string, error) {
@@ -69,8 +94,11 @@ func storeDir(verb, storeArg string, where store.Where) (string, error) {
 		if err != nil {
 			return "", outcome.Usagef(ReasonNoStore, "%s: no such store or index file", storeArg)
 		}
-		if fi.IsDir() {
+		switch {
+		case fi.IsDir():
 			return storeArg, nil
+		case !fi.Mode().IsRegular():
+			return "", outcome.Usagef(ReasonNoStore, "%s is neither a store's folder nor its MEMORY.md", storeArg)
 		}
 		return filepath.Dir(storeArg), nil
 	}

@@ -3,8 +3,12 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -39,12 +43,23 @@ func decodeArgs(s *jsonschema.Schema, raw json.RawMessage, v any) error {
 		if !ok {
 			return fmt.Errorf("unknown argument %q; the arguments are: %s", name, strings.Join(propertyNames(s), ", "))
 		}
+		dec := json.NewDecoder(bytes.NewReader(args[name]))
+		dec.UseNumber()
 		var val any
-		if err := json.Unmarshal(args[name], &val); err != nil {
+		if err := dec.Decode(&val); err != nil {
 			return fmt.Errorf("argument %q is not valid JSON", name)
 		}
 		if err := checkValue(name, p, val); err != nil {
 			return err
+		}
+		if val != nil {
+			// An integer may be written 5.0 or 1e2 in JSON; Go's
+			// decoder takes only 5, so each is given to it as such.
+			norm, err := json.Marshal(wholeIntegers(p, val))
+			if err != nil {
+				return err
+			}
+			args[name] = norm
 		}
 	}
 	// Drop the nulls (not given) and decode what is left.
@@ -84,6 +99,9 @@ func checkValue(path string, s *jsonschema.Schema, val any) error {
 		types = []string{s.Type}
 	}
 	got := jsonType(val)
+	if n, ok := val.(json.Number); ok && slices.Contains(types, "integer") && !typeAllowed(types, got, val) && isWhole(n) {
+		return fmt.Errorf("%s is %s, too large for an integer here", path, n)
+	}
 	if len(types) > 0 && !typeAllowed(types, got, val) {
 		want := make([]string, 0, len(types))
 		for _, t := range types {
@@ -140,7 +158,7 @@ func jsonType(v any) string {
 		return "null"
 	case bool:
 		return "boolean"
-	case float64:
+	case json.Number:
 		return "number"
 	case string:
 		return "string"
@@ -158,8 +176,7 @@ func typeAllowed(types []string, got string, val any) bool {
 		case t == got:
 			return true
 		case t == "integer" && got == "number":
-			f := val.(float64)
-			if f == float64(int64(f)) {
+			if _, ok := asInteger(val.(json.Number)); ok {
 				return true
 			}
 		case t == "number" && got == "integer":
@@ -167,6 +184,51 @@ func typeAllowed(types []string, got string, val any) bool {
 		}
 	}
 	return false
+}
+
+// asInteger is n as an int64 when it is a whole number in range, however
+// JSON spells it (5, 5.0, 1e2).
+func asInteger(n json.Number) (int64, bool) {
+	if i, err := n.Int64(); err == nil {
+		return i, true
+	}
+	f, err := n.Float64()
+	if err != nil || f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// isWhole reports whether n is a whole number, in range or not.
+func isWhole(n json.Number) bool {
+	if _, err := n.Int64(); err == nil {
+		return true
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	return (err == nil || errors.Is(err, strconv.ErrRange)) && f == math.Trunc(f)
+}
+
+// wholeIntegers is val with each number the schema s types as an integer
+// written as one, in arrays and objects too.
+func wholeIntegers(s *jsonschema.Schema, val any) any {
+	if s == nil {
+		return val
+	}
+	switch x := val.(type) {
+	case json.Number:
+		if i, ok := asInteger(x); ok && (s.Type == "integer" || slices.Contains(s.Types, "integer")) {
+			return json.Number(strconv.FormatInt(i, 10))
+		}
+	case []any:
+		for i := range x {
+			x[i] = wholeIntegers(s.Items, x[i])
+		}
+	case map[string]any:
+		for name, item := range x {
+			x[name] = wholeIntegers(s.Properties[name], item)
+		}
+	}
+	return val
 }
 
 // article is a JSON type named as a sentence says it.

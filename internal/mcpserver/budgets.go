@@ -33,7 +33,10 @@ func init() {
 }
 
 // rootFailure is the reply of a memory-root engine's error: the root
-// verbs' error object, and the error and its hints as the CLI says them.
+// verbs' error object, and the error (with its file) and its hints as the
+// CLI says them.
 func rootFailure(err error) reply {
-	return failure(jsonout.RootErrorOf(outcome.StatusOf(err), err.Error()), err)
+	r := failure(jsonout.RootErrorOf(outcome.StatusOf(err), err.Error()), err)
+	r.messages[0] = outcome.Line(outcome.KindError, err.Error())
+	return r
 }

@@ -56,7 +56,7 @@ func init() {
 			Description: "Deferral gate: may this entry's disposition be deferred again? Blocks a second deferral of a critical entry and any disposition of an unassessed one." + gateResult,
 			Annotations: readOnly("Deferral gate"),
 		}, gateOutputs(sweep.DeferralVerdict{}), func(ctx context.Context, in GateDeferralInput) reply {
-			return h.gate(ctx, sweep.GateRequest{Gate: "deferral", Records: h.records(in.Index, "", in.Slate, "", in.AsOf), Identity: in.Identity}, true)
+			return h.gate(ctx, sweep.GateRequest{Gate: "deferral", Records: h.records(in.Index, "", in.Slate, "", in.AsOf), Identity: in.Identity})
 		})
 		addTool(s, &mcp.Tool{
 			Name:        "gate_exit",
@@ -64,21 +64,21 @@ func init() {
 			Annotations: readOnly("Exit gate"),
 		}, gateOutputs(sweep.ExitVerdict{}), func(ctx context.Context, in GateExitInput) reply {
 			return h.gate(ctx, sweep.GateRequest{Gate: "exit", Records: h.records(in.Index, "", in.Slate, "", in.AsOf), Identity: in.Identity,
-				Disposition: in.Disposition, Destination: in.Destination, Probe: in.Probe, Landed: in.Landed}, true)
+				Disposition: in.Disposition, Destination: in.Destination, Probe: in.Probe, Landed: in.Landed})
 		})
 		addTool(s, &mcp.Tool{
 			Name:        "gate_admission",
 			Description: "Admission gate: is this life key admitted under the store's admission rule (with its grandfathering scope)?" + gateResult,
 			Annotations: readOnly("Admission gate"),
 		}, gateOutputs(sweep.AdmissionVerdict{}), func(ctx context.Context, in GateAdmissionInput) reply {
-			return h.gate(ctx, sweep.GateRequest{Gate: "admission", Records: h.records(in.Index, "", "", "", ""), Identity: in.Identity, RuleLanded: in.AdmissionRuleLandedOn}, true)
+			return h.gate(ctx, sweep.GateRequest{Gate: "admission", Records: h.records(in.Index, "", "", "", ""), Identity: in.Identity, RuleLanded: in.AdmissionRuleLandedOn})
 		})
 		addTool(s, &mcp.Tool{
 			Name:        "gate_reconcile",
 			Description: "Reconcile gate: has the life of this living entry body exited per LEDGER.md? Answers exited, not-exited or undecidable." + gateResult,
 			Annotations: readOnly("Reconcile gate"),
 		}, gateOutputs(sweep.ReconcileVerdict{}), func(ctx context.Context, in GateReconcileInput) reply {
-			return h.gate(ctx, sweep.GateRequest{Gate: "reconcile", Records: h.records(in.Index, in.Ledger, "", "", in.AsOf), Entry: in.Entry}, true)
+			return h.gate(ctx, sweep.GateRequest{Gate: "reconcile", Records: h.records(in.Index, in.Ledger, "", "", in.AsOf), Entry: in.Entry})
 		})
 	})
 }
@@ -88,10 +88,10 @@ func init() {
 func gateOutputs(verdict any) []any { return []any{verdict, sweep.UsageError{}, jsonout.Error{}} }
 
 // gate runs one gate and shapes its verdict as the gate verb does.
-func (h *Host) gate(ctx context.Context, req sweep.GateRequest, asJSON bool) reply {
+func (h *Host) gate(ctx context.Context, req sweep.GateRequest) reply {
 	res, err := sweep.RunGate(ctx, req)
 	if err != nil {
-		return sweepFailure(err, asJSON)
+		return sweepFailure(err, "")
 	}
 	return reply{doc: res.Verdict, status: res.Status(), messages: warnings(res.Warnings)}
 }
@@ -101,17 +101,20 @@ func (h *Host) records(index, ledger, slate, archive, asOf string) sweep.Records
 	return sweep.Records{Index: index, Ledger: ledger, Slate: slate, Archive: archive, AsOf: asOf, Today: h.Today()}
 }
 
-// sweepFailure is the reply of a sweep engine's error: a reference-style
-// usage error ({result, reason} when the verb prints it as JSON, text
-// otherwise), or memcompact's own error object.
-func sweepFailure(err error, asJSON bool) reply {
+// sweepFailure is the reply of a sweep engine's error: a usage error is
+// the reference's {result, reason} document (the CLI prints it on stdout,
+// as text for some verbs), with the error line and hint, the way forward
+// in the tools' terms; anything else is memcompact's own error object.
+func sweepFailure(err error, hint string) reply {
 	if outcome.ReasonOf(err) != sweep.ReasonUsage {
 		return genericFailure(err)
 	}
-	if !asJSON {
-		return reply{status: outcome.Usage, messages: []string{"RESULT: usage-error", "reason: " + outcome.MessageOf(err)}}
+	r := reply{doc: sweep.UsageJSON(outcome.MessageOf(err)), status: outcome.Usage,
+		messages: []string{outcome.Line(outcome.KindError, outcome.MessageOf(err))}}
+	if hint != "" {
+		r.messages = append(r.messages, outcome.Line(outcome.KindHint, hint))
 	}
-	return reply{doc: sweep.UsageJSON(outcome.MessageOf(err)), status: outcome.Usage}
+	return r
 }
 
 // warnings are the record files' notes as the CLI prints them on stderr.

@@ -31,7 +31,7 @@ func init() {
 		}, []any{sweep.Artifact{}, sweep.UsageError{}, jsonout.Error{}}, func(ctx context.Context, in RecordsInput) reply {
 			res, err := sweep.RunInventory(ctx, sweep.InventoryRequest{Records: h.records(in.Index, in.Ledger, in.Slate, in.Archive, in.AsOf)})
 			if err != nil {
-				return sweepFailure(err, false)
+				return sweepFailure(err, "")
 			}
 			return reply{doc: res.Artifact, status: outcome.Clean, messages: warnings(res.Warnings)}
 		})

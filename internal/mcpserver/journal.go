@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -101,7 +103,7 @@ func init() {
 			}
 			r := reply{doc: res.JSON(), status: outcome.Clean}
 			if !in.Confirm {
-				r.messages = append(r.messages, "memcompact: hint: nothing was changed: call undo again with the same arguments and confirm: true to apply this plan")
+				r.messages = append(r.messages, outcome.Line(outcome.KindHint, "nothing was changed: call undo again with the same arguments and confirm: true to apply this plan"))
 			}
 			return r
 		})
@@ -120,12 +122,18 @@ func (h *Host) history(ctx context.Context, storeArg, since, file string) reply 
 // journalFailure is a journal refusal with the CLI's hint, except when the
 // store or the data directory was not found.
 func journalFailure(err error, hint string) reply {
-	r := genericFailure(err)
 	switch outcome.ReasonOf(err) {
 	case store.ReasonNoIndex, journal.ReasonNoStore, journal.ReasonNoDataDir:
-		return r
+		return genericFailure(err)
 	}
-	r.messages = append(r.messages, "memcompact: hint: "+hint)
+	var hints []string
+	var e *outcome.Error
+	if errors.As(err, &e) {
+		hints = slices.Clone(e.Hints)
+	}
+	hints = append(hints, hint)
+	r := failure(jsonout.ErrorOf(outcome.StatusOf(err), outcome.MessageOf(err), hints), err)
+	r.messages = append(r.messages, outcome.Line(outcome.KindHint, hint))
 	return r
 }
 

@@ -22,13 +22,10 @@ func init() {
 		addTool(s, &mcp.Tool{
 			Name: "measure",
 			Description: "Measure a file by memcompact's counting rule (the size a memory surface has in a model's context), " +
-				"or validate a destination-measurement record. Give path or validate. Result: the JSON of 'memcompact measure --json'.",
+				"or validate a destination-measurement record. Give path or validate, not both. Result: the JSON of 'memcompact measure --json'.",
 			Annotations: readOnly("Measure a memory surface"),
 		}, []any{measure.Measurement{}, measure.Verdict{}, measure.UsageJSON{}, jsonout.Error{}}, func(ctx context.Context, in MeasureInput) reply {
 			req := measure.Request{Path: in.Path, AsOf: in.AsOf, Validate: in.Validate, Today: h.Today(), Home: h.Home}
-			if req.Validate != "" {
-				req.Path = "" // validate wins, as the tool has always read it
-			}
 			res, err := measure.Run(ctx, req)
 			switch {
 			case err == nil:
@@ -41,10 +38,11 @@ func init() {
 				return r
 			case outcome.StatusOf(err) != outcome.Usage:
 				return genericFailure(err)
-			case outcome.ReasonOf(err) == measure.ReasonNoFile:
-				return reply{status: outcome.Usage, messages: []string{"RESULT: usage-error", "reason: " + outcome.MessageOf(err)}}
 			}
-			return reply{doc: measure.ErrorJSON(err), status: outcome.Usage}
+			// The CLI prints a missing file's refusal as the reference's
+			// text, even with --json; here it is the JSON usage document
+			// and the error line, as for every other usage error.
+			return reply{doc: measure.ErrorJSON(err), status: outcome.Usage, messages: []string{outcome.Line(outcome.KindError, outcome.MessageOf(err))}}
 		})
 	})
 }

@@ -41,7 +41,7 @@ func init() {
 			}
 			res, err := sweep.RunPartitionCheck(ctx, req)
 			if err != nil {
-				return sweepFailure(err, false)
+				return sweepFailure(err, "partition takes the index and the inventory taken before the sweep: the inventory tool's result as artifact, or its file (memcompact inventory --out FILE) as inventory")
 			}
 			return reply{doc: res.Report, status: res.Status(), messages: warnings(res.Warnings)}
 		})

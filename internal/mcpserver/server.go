@@ -15,8 +15,10 @@
 // A defects verdict is a successful call (the instrument worked); a usage
 // error, including malformed tool arguments, is a tool error, so the agent
 // corrects its call. A null argument counts as not given. Read-only tools
-// carry the read-only annotation; the one tool that writes (compact_apply)
-// requires "confirm": true and otherwise reports what it would do.
+// carry the read-only annotation. The tools that change memory
+// (compact_apply, sweep_apply, undo) require "confirm": true and otherwise
+// report what they would do; sweep_plan writes only its plan file (and,
+// asked to, proposed ledger rows), journal only the journal.
 //
 // There is one file per tool. Each declares its input type, whose json and
 // jsonschema tags are the tool's documented input schema, and the types of
@@ -121,7 +123,7 @@ func addTool[In any](s *mcp.Server, t *mcp.Tool, outs []any, h func(context.Cont
 	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var v In
 		if err := decodeArgs(in, req.Params.Arguments, &v); err != nil {
-			res, _, ferr := finish(t.Name, reply{status: outcome.Usage, messages: []string{"memcompact: error: " + t.Name + ": " + err.Error()}})
+			res, _, ferr := finish(t.Name, reply{status: outcome.Usage, messages: []string{outcome.Line(outcome.KindError, t.Name+": "+err.Error())}})
 			return res, ferr
 		}
 		res, _, err := finish(t.Name, h(ctx, v))
@@ -172,16 +174,27 @@ func finish(tool string, r reply) (*mcp.CallToolResult, any, error) {
 	if env.Messages == nil {
 		env.Messages = []string{}
 	}
-	res.Content = []mcp.Content{&mcp.TextContent{Text: text.String()}, &mcp.TextContent{Text: status}}
+	first := text.String()
+	if len(first) > textCopyLimit {
+		first = fmt.Sprintf("the document (%d bytes) is in the structured content's result only: a second copy here would pass what clients read in one message", len(first))
+	}
+	res.Content = []mcp.Content{&mcp.TextContent{Text: first}, &mcp.TextContent{Text: status}}
 	res.StructuredContent = env
 	return res, env, nil
 }
 
+// textCopyLimit bounds the document's copy in the text content. Past it the
+// copy is left out: the answer carries the document twice otherwise, and
+// the official TypeScript SDK closes the connection on a message over
+// 10 MiB (an inventory of some 30,000 pointers).
+const textCopyLimit = 4 << 20
+
 // hintsOf is the text of the CLI's hint lines among messages.
 func hintsOf(messages []string) []string {
 	hints := []string{}
+	prefix := outcome.Line(outcome.KindHint, "")
 	for _, m := range messages {
-		if h, ok := strings.CutPrefix(m, "memcompact: hint: "); ok {
+		if h, ok := strings.CutPrefix(m, prefix); ok {
 			hints = append(hints, h)
 		}
 	}
@@ -201,7 +214,7 @@ func envelopeSchema(doc *jsonschema.Schema) *jsonschema.Schema {
 			"exit_code": {Type: "integer", Description: "the exit code the CLI would return: 0 ok, 1 defects, 2 refused, 3 usage"},
 			"status":    {Type: "string", Description: "the exit code's word"},
 			"hints":     strs("what to do next, as the CLI's hint lines say it"),
-			"messages":  strs("what the CLI would print on stderr (errors, hints, warnings)"),
+			"messages":  strs("memcompact's error, hint and warning lines, as the CLI prints them on stderr"),
 			"result":    doc,
 		},
 		Required: []string{"exit_code", "status", "hints", "messages"},
@@ -261,8 +274,19 @@ func outputSchema(outs ...any) *jsonschema.Schema {
 }
 
 // rawSchemas lets a json.RawMessage field (a value echoed as it was read,
-// whatever its JSON type) hold any JSON value.
-var rawSchemas = map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[json.RawMessage](): {}}
+// whatever its JSON type) hold any JSON value, each type spelled out: a
+// bare true schema is one that strict clients (the MCP Inspector's
+// --strict) refuse as unportable.
+var rawSchemas = map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[json.RawMessage](): anyJSON()}
+
+// anyJSON is the schema of any JSON value, one branch per type.
+func anyJSON() *jsonschema.Schema {
+	s := &jsonschema.Schema{Description: "the value as it was read, whatever its JSON type"}
+	for _, t := range []string{"null", "boolean", "number", "string", "array", "object"} {
+		s.AnyOf = append(s.AnyOf, &jsonschema.Schema{Type: t})
+	}
+	return s
+}
 
 // usageError is a tool argument the tool rejects itself.
 func usageError(msg string) error { return &outcome.Error{Status: outcome.Usage, Msg: msg} }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/jsonout"
 	"github.com/memcompact/memcompact/internal/lockfile"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/sweepact"
 )
@@ -50,12 +51,13 @@ func init() {
 			if res == nil {
 				return genericFailure(err)
 			}
-			r := reply{doc: res.Plan, messages: []string{"plan written to " + res.Path}}
 			if err != nil {
 				return failure(res.Plan, err)
 			}
+			r := reply{doc: res.Plan, messages: []string{outcome.Line(outcome.KindHint,
+				"present the plan to the owner, then call sweep_apply with their decisions (the plan is written to "+res.Path+")")}}
 			if in.Record {
-				r.messages = append(r.messages, "proposals recorded in the ledger: "+strconv.Itoa(res.Recorded))
+				r.messages = append(r.messages, outcome.Line(outcome.KindHint, "proposals recorded in the ledger: "+strconv.Itoa(res.Recorded)))
 			}
 			return r
 		})
@@ -91,7 +93,7 @@ func init() {
 			if in.Confirm {
 				r.status = outcomeOf(res.ExitCode())
 			} else {
-				r.messages = []string{"dry run: nothing written; call again with confirm: true once the owner has said yes"}
+				r.messages = []string{outcome.Line(outcome.KindHint, "dry run: nothing written; call again with confirm: true once the owner has said yes")}
 			}
 			return r
 		})

@@ -69,7 +69,7 @@ func ParseArtifact(given string, data []byte) (*LoadedArtifact, error) {
 	for _, field := range []string{"subjects", "enumerated_on", "source"} {
 		v, ok := lookupFold(obj, field)
 		if !ok {
-			return nil, &ArtifactError{Reason: fmt.Sprintf("'%s' is not an enumeration artifact - it does not carry '%s'. Produce one with Get-MemorySweepInventory.ps1 -OutputPath.", given, field)}
+			return nil, &ArtifactError{Reason: fmt.Sprintf("'%s' is not an enumeration artifact - it does not carry '%s'. Produce one with 'memcompact inventory --out FILE' (the reference's Get-MemorySweepInventory.ps1 -OutputPath).", given, field)}
 		}
 		switch field {
 		case "subjects":
@@ -285,7 +285,7 @@ func RunPartition(a *LoadedArtifact, in PartitionInput) (*Partition, error) {
 			v    json.RawMessage
 		}{{"name", sub.Name}, {"identity", sub.Identity}, {"population", sub.Population}} {
 			if f.v == nil {
-				return usage(fmt.Sprintf("the enumeration artifact carries a subject with no '%s'; it was not produced by Get-MemorySweepInventory.ps1", f.name)), nil
+				return usage(fmt.Sprintf("the enumeration artifact carries a subject with no '%s'; it was not produced by 'memcompact inventory' (or Get-MemorySweepInventory.ps1)", f.name)), nil
 			}
 		}
 		name, identity, population := PSString(sub.Name), PSString(sub.Identity), PSString(sub.Population)

@@ -32,7 +32,7 @@ func TestParseArtifact(t *testing.T) {
 			a, err := ParseArtifact("inv.json", []byte(tt.data))
 			var ae *ArtifactError
 			if tt.missing != "" {
-				if !errors.As(err, &ae) || ae.Reason != "'inv.json' is not an enumeration artifact - it does not carry '"+tt.missing+"'. Produce one with Get-MemorySweepInventory.ps1 -OutputPath." {
+				if !errors.As(err, &ae) || ae.Reason != "'inv.json' is not an enumeration artifact - it does not carry '"+tt.missing+"'. Produce one with 'memcompact inventory --out FILE' (the reference's Get-MemorySweepInventory.ps1 -OutputPath)." {
 					t.Fatalf("err %v", err)
 				}
 				return

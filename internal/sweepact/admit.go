@@ -13,7 +13,6 @@ import (
 	"github.com/memcompact/memcompact/internal/recall"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/snapshot"
-	"github.com/memcompact/memcompact/internal/sweep"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -48,7 +47,7 @@ func RunAdmit(ctx context.Context, req AdmitRequest) (*AdmitResult, error) {
 	if req.Now == nil {
 		req.Now = time.Now
 	}
-	p, err := sweep.ResolvePaths(req.Index, "", "", "")
+	p, err := storePaths(req.Index)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/reference"
 	"github.com/memcompact/memcompact/internal/snapshot"
-	"github.com/memcompact/memcompact/internal/sweep"
 	"github.com/memcompact/memcompact/internal/textfile"
 )
 
@@ -58,7 +57,7 @@ func RunAdopt(ctx context.Context, req AdoptRequest) (*AdoptResult, error) {
 	if req.Now == nil {
 		req.Now = time.Now
 	}
-	p, err := sweep.ResolvePaths(req.Index, "", "", "")
+	p, err := storePaths(req.Index)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +196,7 @@ func RunObserveLimit(ctx context.Context, req ObserveRequest) (string, error) {
 	if strings.TrimSpace(req.Method) == "" {
 		return "", refusef(ReasonPlanInvalid, "", "an observation must name its method")
 	}
-	p, err := sweep.ResolvePaths(req.Index, "", "", "")
+	p, err := storePaths(req.Index)
 	if err != nil {
 		return "", err
 	}

@@ -112,7 +112,8 @@ func RunApply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
 	}
 	if len(req.Decisions) > 0 {
 		if err := Decide(pl, req.Decisions); err != nil {
-			return nil, refusef(ReasonPlanInvalid, req.PlanPath, "%v", err)
+			// The decisions are the request's own values: a usage error.
+			return nil, &outcome.Error{Status: outcome.Usage, Reason: ReasonBadArg, Msg: "decisions: " + err.Error()}
 		}
 		if req.PlanPath != "" && !req.DryRun {
 			if err := WritePlan(req.PlanPath, pl); err != nil {

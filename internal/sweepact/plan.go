@@ -21,6 +21,7 @@ import (
 
 	"github.com/memcompact/memcompact/internal/index"
 	"github.com/memcompact/memcompact/internal/loadcut"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/sweep"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -204,13 +205,13 @@ func (s *store) parsed() *index.Index {
 }
 
 func readStore(indexPath string, asOf records.Date, reads *textfile.Reads) (*store, error) {
-	p, err := sweep.ResolvePaths(indexPath, "", "", "")
+	p, err := storePaths(indexPath)
 	if err != nil {
 		return nil, err
 	}
 	f, err := reads.Read(p.Index)
 	if err != nil {
-		return nil, refusef(ReasonUnreadable, p.Index, "the index could not be read: %v", err)
+		return nil, refusef(ReasonUnreadable, p.Index, "the index could not be read: %v", cause(err))
 	}
 	s := &store{paths: p, index: f, lines: textfile.Lines(f.Text), bodies: map[string]*body{}, log: &rowLog{rf: ledgerFile(p.Ledger)}}
 	if s.ledger, err = records.ReadLedger(p.Ledger, asOf); err != nil {
@@ -281,6 +282,9 @@ func figures(lines []string, t Target) (Figures, loadcut.Result) {
 // the proposals could not be appended to, so no plan file is written for a
 // run that must refuse.
 func RunPlan(req PlanRequest) (*Plan, error) {
+	if req.TargetUnits < 0 {
+		return nil, &outcome.Error{Status: outcome.Usage, Reason: ReasonBadArg, Msg: fmt.Sprintf("the target must be a positive number of UTF-16 units, not %d", req.TargetUnits)}
+	}
 	s, err := readStore(req.Index, req.AsOf, req.Reads)
 	if err != nil {
 		return nil, err

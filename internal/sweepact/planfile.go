@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/memcompact/memcompact/internal/jsonout"
+	"github.com/memcompact/memcompact/internal/outcome"
 	"github.com/memcompact/memcompact/internal/records"
 	"github.com/memcompact/memcompact/internal/sweep"
 	"github.com/memcompact/memcompact/internal/textfile"
@@ -62,8 +64,12 @@ func absPath(p string) string {
 // with the store; Apply does that under the lock.
 func ReadPlan(path string) (*Plan, error) {
 	f, err := textfile.Read(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &outcome.Error{Status: outcome.Usage, Reason: ReasonNoPlan, Msg: "no sweep plan at '" + path + "'",
+			Hints: []string{"make one first: 'memcompact sweep plan INDEX' (the sweep_plan tool over MCP) writes it, " + DefaultPlanRel + " beside the index"}}
+	}
 	if err != nil {
-		return nil, refusef(ReasonPlanInvalid, path, "the plan could not be read: %v", err)
+		return nil, refusef(ReasonPlanInvalid, path, "the plan could not be read: %v", cause(err))
 	}
 	if t := strings.TrimSpace(f.Text); t != "" && t[0] != '{' {
 		// Most often the index itself, given where the plan belongs.

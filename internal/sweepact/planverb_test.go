@@ -27,7 +27,7 @@ func TestRunPlanFile(t *testing.T) {
 		{name: "out", out: "elsewhere/plan.json"},
 		{name: "record", record: true},
 		{name: "unwritable", out: "blocked/plan.json", block: true, reason: ReasonWrite},
-		{name: "no index", noIx: true, reason: ReasonUnreadable},
+		{name: "no index", noIx: true, reason: ReasonNoIndex},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

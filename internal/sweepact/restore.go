@@ -45,7 +45,7 @@ type RestoreResult struct {
 // ARCHIVE.md keeps its history: the old line stays, and a dated note says
 // the subject came back.
 func RunRestore(ctx context.Context, req RestoreRequest) (*RestoreResult, error) {
-	p, err := sweep.ResolvePaths(req.Index, "", "", "")
+	p, err := storePaths(req.Index)
 	if err != nil {
 		return nil, err
 	}

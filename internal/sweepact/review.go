@@ -266,13 +266,20 @@ type Decision struct {
 }
 
 // Decide applies decisions to a plan, refusing one that names no subject
-// of the plan or says nonsense, so nothing is decided on a typo.
+// of the plan or says nonsense, and two that say different things of one
+// subject (which one the owner meant is not for the order to settle), so
+// nothing is decided on a typo.
 func Decide(pl *Plan, ds []Decision) error {
 	at := map[string]int{}
 	for i, s := range pl.Subjects {
 		at[s.Identity] = i
 	}
+	seen := map[string]Decision{}
 	for _, d := range ds {
+		if prev, ok := seen[d.Identity]; ok && prev != d {
+			return fmt.Errorf("%s is decided twice, differently (%s, then %s); give one decision per subject", d.Identity, describe(prev), describe(d))
+		}
+		seen[d.Identity] = d
 		i, ok := at[d.Identity]
 		if !ok {
 			return fmt.Errorf("'%s' is not a subject of the plan", d.Identity)
@@ -293,6 +300,15 @@ func Decide(pl *Plan, ds []Decision) error {
 		sub.Decision = d.Decision
 	}
 	return validatePlan(pl)
+}
+
+// describe is a decision as the refusal of a contradiction names it.
+func describe(d Decision) string {
+	s := d.Decision
+	if d.Disposition != "" {
+		s += " as " + d.Disposition
+	}
+	return s
 }
 
 // changeDisposition is the owner changing a subject's disposition: the

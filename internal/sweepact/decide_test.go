@@ -1,0 +1,63 @@
+package sweepact
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memcompact/memcompact/internal/outcome"
+	"github.com/memcompact/memcompact/internal/testshared"
+)
+
+// TestDecideRefusesWhatItCannotTrust: a decision that names no subject,
+// says nonsense or contradicts another for the same subject is refused as
+// the request's own error (usage), and the plan file is left as it was;
+// the same decision given twice is one decision.
+func TestDecideRefusesWhatItCannotTrust(t *testing.T) {
+	const asOf = "2026-12-02"
+	dir := t.TempDir()
+	copyDir(t, filepath.Join(testshared.RealStores(t), "davidtleess__dg-cockpit"), dir)
+	ix := filepath.Join(dir, "MEMORY.md")
+	pl, err := RunPlan(PlanRequest{Index: ix, AsOf: date(t, asOf)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	planPath := filepath.Join(dir, DefaultPlanRel)
+	if err := WritePlan(planPath, pl); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(planPath)
+	id := pl.Subjects[0].Identity
+	tests := []struct {
+		name string
+		ds   []Decision
+		want string // "" accepted
+	}{
+		{"unknown subject", []Decision{{Identity: "nobody@unknown", Decision: Accepted}}, "'nobody@unknown' is not a subject of the plan"},
+		{"not a decision", []Decision{{Identity: id, Decision: "maybe"}}, `decision is accepted or rejected; found "maybe"`},
+		{"unknown disposition", []Decision{{Identity: id, Decision: Accepted, Disposition: "yeet"}}, `unknown disposition "yeet"`},
+		{"contradiction", []Decision{{Identity: id, Decision: Accepted}, {Identity: id, Decision: Rejected}}, "is decided twice, differently (accepted, then rejected)"},
+		{"contradiction in disposition", []Decision{{Identity: id, Decision: Accepted, Disposition: "keep"}, {Identity: id, Decision: Accepted, Disposition: "demote"}},
+			"(accepted as keep, then accepted as demote)"},
+		{"the same twice", []Decision{{Identity: id, Decision: Rejected}, {Identity: id, Decision: Rejected}}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := RunApply(context.Background(), ApplyRequest{PlanPath: planPath, Decisions: tt.ds, Yes: true, DryRun: true, AsOf: date(t, asOf)})
+			if tt.want == "" {
+				if outcome.StatusOf(err) == outcome.Usage {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if outcome.StatusOf(err) != outcome.Usage || outcome.ReasonOf(err) != ReasonBadArg || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err %v (status %v); want a usage error holding %q", err, outcome.StatusOf(err), tt.want)
+			}
+			if after, _ := os.ReadFile(planPath); string(after) != string(before) {
+				t.Error("a refused decision changed the plan file")
+			}
+		})
+	}
+}
