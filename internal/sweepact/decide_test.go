@@ -3,12 +3,10 @@ package sweepact
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/memcompact/memcompact/internal/outcome"
-	"github.com/memcompact/memcompact/internal/testshared"
 )
 
 // TestDecideRefusesWhatItCannotTrust: a decision that names no subject,
@@ -17,17 +15,7 @@ import (
 // the same decision given twice is one decision.
 func TestDecideRefusesWhatItCannotTrust(t *testing.T) {
 	const asOf = "2026-12-02"
-	dir := t.TempDir()
-	copyDir(t, filepath.Join(testshared.RealStores(t), "davidtleess__dg-cockpit"), dir)
-	ix := filepath.Join(dir, "MEMORY.md")
-	pl, err := RunPlan(PlanRequest{Index: ix, AsOf: date(t, asOf)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	planPath := filepath.Join(dir, DefaultPlanRel)
-	if err := WritePlan(planPath, pl); err != nil {
-		t.Fatal(err)
-	}
+	_, planPath, pl := plannedCopy(t, "davidtleess__dg-cockpit", asOf)
 	before, _ := os.ReadFile(planPath)
 	id := pl.Subjects[0].Identity
 	tests := []struct {

@@ -14,6 +14,24 @@ import (
 	"github.com/memcompact/memcompact/internal/testshared"
 )
 
+// plannedCopy copies the real store name into a temporary folder and
+// writes its sweep plan as of asOf to the default place, as 'sweep plan'
+// does: the folder, the plan's path and the plan.
+func plannedCopy(t *testing.T, name, asOf string) (dir, planPath string, pl *Plan) {
+	t.Helper()
+	dir = t.TempDir()
+	copyDir(t, filepath.Join(testshared.RealStores(t), name), dir)
+	pl, err := RunPlan(PlanRequest{Index: filepath.Join(dir, "MEMORY.md"), AsOf: date(t, asOf)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	planPath = filepath.Join(dir, DefaultPlanRel)
+	if err := WritePlan(planPath, pl); err != nil {
+		t.Fatal(err)
+	}
+	return dir, planPath, pl
+}
+
 // TestForeignLedgerWriterLosesNoRow runs a sweep of a real cut store while
 // another writer keeps replacing LEDGER.md the way an editor does (read
 // it, write a temp file, rename it over), without the store's lock, so
@@ -22,17 +40,7 @@ import (
 // ledger must carry every record of every act, and the sweep-complete row.
 func TestForeignLedgerWriterLosesNoRow(t *testing.T) {
 	const asOf = "2026-12-02"
-	dir := t.TempDir()
-	copyDir(t, filepath.Join(testshared.RealStores(t), "davidtleess__dg-cockpit"), dir)
-	ix := filepath.Join(dir, "MEMORY.md")
-	pl, err := RunPlan(PlanRequest{Index: ix, AsOf: date(t, asOf)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	planPath := filepath.Join(dir, DefaultPlanRel)
-	if err := WritePlan(planPath, pl); err != nil {
-		t.Fatal(err)
-	}
+	dir, planPath, _ := plannedCopy(t, "davidtleess__dg-cockpit", asOf)
 	ledger := filepath.Join(dir, "LEDGER.md")
 	var stop atomic.Bool
 	var replaced atomic.Int64
