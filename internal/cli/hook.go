@@ -11,7 +11,7 @@ func init() {
 	register(hookUsage, runHook)
 }
 
-const hookUsage = "hook session-start|pre-write < HOOK-JSON"
+const hookUsage = "hook session-start|pre-write|post-read < HOOK-JSON"
 
 // hookHints are the hints of the hook verb's usage errors, by reason.
 var hookHints = map[outcome.Reason]string{hookrun.ReasonUnknownEvent: "usage: memcompact " + hookUsage}

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
 )
 
 // MaxInput bounds what a hook reads from stdin. A Write of a memory file is
@@ -75,7 +77,7 @@ func ReadInput(r io.Reader) (*Input, error) {
 	case err != nil && !isSyntax(err):
 		return nil, fmt.Errorf("reading the hook input: %w", err)
 	case err != nil:
-		return nil, fmt.Errorf("the hook input is not Claude Code's hook JSON: %v", err)
+		return nil, fmt.Errorf("the hook input is not Claude Code's hook JSON: %s", plain(err))
 	}
 	rest, _ := io.ReadAll(dec.Buffered())
 	if len(bytes.TrimSpace(rest)) > 0 {
@@ -92,6 +94,53 @@ func isSyntax(err error) bool {
 	return errors.As(err, &syn) || errors.As(err, &typ) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
+// plain is the decoder's judgement of the input in plain words, with where
+// it went wrong, rather than as Go's reflection words it.
+func plain(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("it is not JSON (at byte %d)", syn.Offset)
+	case errors.As(err, &typ) && typ.Field != "":
+		return fmt.Sprintf("%s is %s, not %s (at byte %d)", typ.Field, jsonKind(typ.Value), wants(typ.Type), typ.Offset)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("it is %s, not a JSON object", jsonKind(typ.Value))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "it ends before its JSON does"
+	}
+	return err.Error()
+}
+
+// jsonKind is the JSON type the decoder names in an UnmarshalTypeError's
+// Value ("number", "string", "array", …), with its article.
+func jsonKind(v string) string {
+	switch {
+	case v == "":
+		return "a value"
+	case v == "array" || v == "object":
+		return "an " + v
+	case strings.HasPrefix(v, "number"):
+		return "a number"
+	}
+	return "a " + v
+}
+
+// wants is the JSON a Go type is decoded from, with its article.
+func wants(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct, reflect.Pointer:
+		return "an object"
+	}
+	return "a number"
+}
+
 // Tool decodes tool_input of a Write, Edit or MultiEdit call.
 func (in *Input) Tool() (*ToolInput, error) {
 	if len(in.ToolInput) == 0 || isNull(in.ToolInput) {
@@ -99,7 +148,7 @@ func (in *Input) Tool() (*ToolInput, error) {
 	}
 	var t ToolInput
 	if err := json.Unmarshal(in.ToolInput, &t); err != nil {
-		return nil, fmt.Errorf("tool_input is not a %s call's input: %v", in.ToolName, err)
+		return nil, fmt.Errorf("tool_input is not a %s call's input: %s", in.ToolName, plain(err))
 	}
 	if t.FilePath == "" {
 		return nil, errors.New("tool_input has no file_path")

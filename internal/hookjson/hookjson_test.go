@@ -34,9 +34,10 @@ func TestReadInputErrors(t *testing.T) {
 	for _, c := range []struct{ in, err string }{
 		{"", "the hook input is empty"},
 		{" \n\t", "the hook input is empty"},
-		{"not json", "is not Claude Code's hook JSON: invalid character"},
-		{`{"session_id":"s"`, "is not Claude Code's hook JSON: unexpected EOF"},
-		{`{"session_id":5}`, "is not Claude Code's hook JSON: json: cannot unmarshal number"},
+		{"not json", "is not Claude Code's hook JSON: it is not JSON (at byte 2)"},
+		{`{"session_id":"s"`, "is not Claude Code's hook JSON: it ends before its JSON does"},
+		{`{"session_id":5}`, "is not Claude Code's hook JSON: session_id is a number, not a string (at byte 15)"},
+		{`[1]`, "is not Claude Code's hook JSON: it is an array, not a JSON object"},
 		{`{"session_id":"s"} {"session_id":"t"}`, "more follows its JSON object"},
 		{`{"session_id":"s"} x`, "more follows its JSON object"},
 		{`{"session_id":"` + strings.Repeat("s", MaxInput) + `"}`, "larger than"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -293,6 +294,11 @@ func (j *Journal) byUndo(st *Step) bool {
 // stale copy); then it records the store's state, so the write has a
 // before-state to undo to.
 func BeforeWrite(ctx context.Context, req HookRequest, w *IndexWrite) (clobbered []string, err error) {
+	if _, err := os.Stat(req.Store); errors.Is(err, fs.ErrNotExist) {
+		// The store's first write (Claude Code makes its folder with
+		// it): there is nothing yet to record, and nothing to clobber.
+		return nil, nil
+	}
 	j, err := open(req.DataDir, req.Store)
 	if err != nil {
 		return nil, err
