@@ -343,18 +343,21 @@ func (d *diagnosis) stores() {
 
 // entries judges the entry files as Claude Code writes and recalls them:
 // more than entryfile.MaxPinned pinned, a frontmatter with no description
-// (recall picks by name and description), pointer lines longer than the
+// or one Claude Code cannot read (recall picks by name and description), pointer lines longer than the
 // ~200 characters Claude Code's own guidance allows, and [[links]] to no
 // entry (only noted: Claude Code treats those as entries still to write).
 func (d *diagnosis) entries() {
 	es := d.entryFiles()
-	var pinned, undescribed, long []string
+	var pinned, undescribed, unreadable, long []string
 	for _, e := range es {
 		if e.Pinned {
 			pinned = append(pinned, e.Path)
 		}
 		if e.Frontmatter && e.Description == "" {
 			undescribed = append(undescribed, e.Path+": no description")
+		}
+		if e.Unreadable != "" {
+			unreadable = append(unreadable, e.Path+": "+e.Unreadable)
 		}
 	}
 	for i := range d.ix.Lines {
@@ -376,6 +379,10 @@ func (d *diagnosis) entries() {
 	if len(undescribed) > 0 {
 		problems = append(problems, fmt.Sprintf("%d entr(ies) with an empty description (recall picks entries by name and description)", len(undescribed)))
 		details = append(details, most(undescribed, 5)...)
+	}
+	if len(unreadable) > 0 {
+		problems = append(problems, fmt.Sprintf("%d entr(ies) whose frontmatter Claude Code cannot read as YAML, even with its values quoted, so recall sees no name or description (quote the value, or take out the character YAML reads as syntax)", len(unreadable)))
+		details = append(details, most(unreadable, 5)...)
 	}
 	if len(long) > 0 {
 		problems = append(problems, fmt.Sprintf("%d pointer line(s) over %d characters (Claude Code asks for one line under ~200)", len(long), maxPointerUnits))

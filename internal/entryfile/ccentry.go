@@ -26,8 +26,11 @@ const MaxPinned = 4
 
 // Entry is one entry file's frontmatter and links.
 type Entry struct {
-	Path        string   `json:"path"` // relative to the store, slash-separated
-	Frontmatter bool     `json:"frontmatter"`
+	Path        string `json:"path"` // relative to the store, slash-separated
+	Frontmatter bool   `json:"frontmatter"`
+	// Unreadable says why Claude Code cannot read the entry's frontmatter
+	// block as YAML, even the second time; "" when it can or there is none.
+	Unreadable  string   `json:"unreadable,omitempty"`
 	Name        string   `json:"name,omitempty"`
 	Description string   `json:"description,omitempty"`
 	Type        string   `json:"type,omitempty"`
@@ -40,12 +43,13 @@ var (
 	linkRE = lazyre.New(`\[\[([^\[\]\n|#]+)(?:[|#][^\[\]\n]*)?\]\]`)
 )
 
-// Parse reads one entry's text. A frontmatter yaml.v3 refuses leaves the
-// entry without frontmatter fields (Frontmatter false).
+// Parse reads one entry's text. A frontmatter yaml.v3 refuses, even as
+// Claude Code reads it a second time (claudeQuoted), leaves the entry
+// without frontmatter fields (Frontmatter false).
 func Parse(rel, text string) Entry {
 	e, block, ok := split(rel, text)
 	if ok {
-		e.apply(decodeAll([]string{block})[0])
+		e.apply(decodeAll([]string{block})[0], block)
 	}
 	return e
 }
@@ -68,9 +72,11 @@ func splitEntry(rel, text string) (e Entry, block string, ok bool) {
 // split is splitEntry; tests count its calls.
 var split = splitEntry
 
-// apply sets e's frontmatter fields from f.
-func (e *Entry) apply(f Fields) {
+// apply sets e's frontmatter fields from f, the decoding of block; a
+// block Claude Code cannot read at all is named in Unreadable.
+func (e *Entry) apply(f Fields, block string) {
 	if !f.Valid {
+		e.Unreadable = unreadable(block)
 		return
 	}
 	e.Frontmatter = true
@@ -83,7 +89,7 @@ func (e *Entry) apply(f Fields) {
 func Read(dir string) []Entry { return read(dir, nil, nil, nil) }
 
 // cacheVersion changes whenever Parse would read the same text otherwise.
-const cacheVersion = "1"
+const cacheVersion = "2"
 
 // ReadCached is Read for the hooks and doctor, which read every entry on
 // every session start: each file's Entry is remembered (package
@@ -188,7 +194,7 @@ func decode(out []Entry, fresh []pending) {
 	}
 	fields := decodeAll(blocks)
 	for j, i := range with {
-		out[fresh[i].at].apply(fields[j])
+		out[fresh[i].at].apply(fields[j], blocks[j])
 	}
 }
 

@@ -43,7 +43,8 @@ func decodeYAML(block string) Fields {
 var own = decodeOwn
 
 // decodeAll decodes blocks, each with the own decoder when it is sure
-// and with yaml.v3 otherwise. The own decoder reads the YAML Claude Code
+// and with yaml.v3 otherwise, and a block that is not YAML a second time
+// as Claude Code does (secondReading). The own decoder reads the YAML Claude Code
 // writes about fifteen times faster than yaml.v3 does (BenchmarkDecode),
 // which a session start on a store never seen before pays for every
 // entry; FuzzFrontmatter holds it to yaml.v3's answer.
@@ -54,7 +55,7 @@ func decodeAll(blocks []string) []Fields {
 		if !sure {
 			f = decodeYAML(b)
 		}
-		out[i] = f
+		out[i] = secondReading(b, f)
 	}
 	return out
 }
