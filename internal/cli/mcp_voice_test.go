@@ -120,6 +120,24 @@ var voiceCases = []voiceCase{
 				t.Errorf("the result's hints %q are not the envelope's %q", got, want)
 			}
 		}},
+	// The two sweep steps, done: the way forward is a hint, in the tools' terms.
+	{name: "sweep_plan-record", code: 0, tool: "sweep_plan",
+		in: func(f *fixture) any { return map[string]any{"index": f.p(pIndex), "record": true} },
+		argv: func(f *fixture) []string {
+			return []string{"sweep", "plan", "--json", "--out", filepath.Join(f.dir, "cli-plan.json"), f.p(pIndex)}
+		},
+		check: func(t *testing.T, f *fixture, env map[string]any) {
+			wantHint(t, env, "present the plan to the owner, then call sweep_apply with their decisions (the plan is written to ")
+			wantHint(t, env, "proposals recorded in the ledger: ")
+		}},
+	{name: "sweep_apply-dry-run", code: 0, tool: "sweep_apply",
+		in: func(f *fixture) any { return map[string]any{"index": f.p(pIndex)} },
+		argv: func(f *fixture) []string {
+			return []string{"sweep", "apply", "--json", "--yes", "--dry-run", "--index", f.p(pIndex)}
+		},
+		check: func(t *testing.T, f *fixture, env map[string]any) {
+			wantHint(t, env, "dry run: nothing written; call again with confirm: true once the owner has said yes")
+		}},
 	{name: "load-lines-as-float", code: 1, tool: "load", stderr: true,
 		in: func(f *fixture) any {
 			b, _ := json.Marshal(f.p(pIndex))

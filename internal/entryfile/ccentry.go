@@ -49,7 +49,7 @@ var (
 func Parse(rel, text string) Entry {
 	e, block, ok := split(rel, text)
 	if ok {
-		e.apply(decodeAll([]string{block})[0], block)
+		e.apply(decodeAll([]string{block})[0])
 	}
 	return e
 }
@@ -72,11 +72,11 @@ func splitEntry(rel, text string) (e Entry, block string, ok bool) {
 // split is splitEntry; tests count its calls.
 var split = splitEntry
 
-// apply sets e's frontmatter fields from f, the decoding of block; a
-// block Claude Code cannot read at all is named in Unreadable.
-func (e *Entry) apply(f Fields, block string) {
+// apply sets e's frontmatter fields from f; a block Claude Code cannot
+// read at all is named in Unreadable.
+func (e *Entry) apply(f Fields) {
 	if !f.Valid {
-		e.Unreadable = unreadable(block)
+		e.Unreadable = f.Unreadable
 		return
 	}
 	e.Frontmatter = true
@@ -194,7 +194,7 @@ func decode(out []Entry, fresh []pending) {
 	}
 	fields := decodeAll(blocks)
 	for j, i := range with {
-		out[fresh[i].at].apply(fields[j], blocks[j])
+		out[fresh[i].at].apply(fields[j])
 	}
 }
 

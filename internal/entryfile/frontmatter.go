@@ -6,13 +6,16 @@ import "gopkg.in/yaml.v3"
 // yaml.v3 decodes it into the struct of Claude Code's fields
 // (frontmatter): Valid is false when yaml.v3 refuses the block (a syntax error,
 // a duplicate key, a value of the wrong type), and then the rest is
-// empty. Name and Description are as decoded, untrimmed.
+// empty. Name and Description are as decoded, untrimmed. Unreadable is
+// set only by the second reading (secondReading): why Claude Code cannot
+// read the block as YAML at all.
 type Fields struct {
 	Valid       bool
 	Name        string
 	Description string
 	Type        string
 	Pinned      bool
+	Unreadable  string
 }
 
 // frontmatter is the fields of Claude Code's frontmatter that memcompact

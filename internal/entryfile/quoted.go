@@ -62,38 +62,37 @@ func syntaxError(block string) error {
 }
 
 // secondReading is what Claude Code makes of a block yaml.v3 refused as
-// YAML: the block as claudeQuoted rewrites it, decoded. It is f, the
-// first reading, when the rewrite changes nothing or the block was YAML.
+// YAML (not as the frontmatter's types: such a block it reads once): the
+// block as claudeQuoted rewrites it, decoded. When that is not YAML
+// either, the entry has no fields, and Unreadable says why, at the line
+// of the entry file where the reading first fails (the block starts on
+// the file's second line).
 func secondReading(block string, f Fields) Fields {
-	if f.Valid || syntaxError(block) == nil {
+	if f.Valid {
 		return f
 	}
-	if q := claudeQuoted(block); q != block {
-		return decodeYAML(q)
-	}
-	return f
-}
-
-// unreadable says why Claude Code cannot read block as YAML even the
-// second time, at the line of the entry file where the reading first
-// fails (the block starts on the file's second line), or "" when it can.
-func unreadable(block string) string {
-	if syntaxError(block) == nil {
-		return ""
+	err := syntaxError(block)
+	if err == nil {
+		return f
 	}
 	q := claudeQuoted(block)
-	err := syntaxError(q)
-	if err == nil {
-		return ""
+	if q != block {
+		if f = decodeYAML(q); f.Valid {
+			return f
+		}
+		if err = syntaxError(q); err == nil {
+			return f
+		}
 	}
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 		msg = err.Error()[len(m[0]):]
 	}
 	if n := firstFailing(q); n > 0 {
-		return fmt.Sprintf("line %d: %s", n+1, msg)
+		msg = fmt.Sprintf("line %d: %s", n+1, msg)
 	}
-	return msg
+	f.Unreadable = msg
+	return f
 }
 
 // firstFailing is the number of the block's first line (from 1) at which

@@ -77,10 +77,12 @@ func FuzzSecondReading(f *testing.F) {
 		if strings.Count(q, "\n") != strings.Count(block, "\n") {
 			t.Fatalf("claudeQuoted changed the number of lines: %q → %q", block, q)
 		}
-		why := unreadable(block)
+		why := secondReading(block, decodeYAML(block)).Unreadable
 		if syntaxError(block) == nil && why != "" {
 			t.Fatalf("a block yaml.v3 reads is called unreadable: %q (%s)", block, why)
 		}
-		_ = secondReading(block, decodeYAML(block))
+		if syntaxError(block) != nil && syntaxError(q) != nil && why == "" {
+			t.Fatalf("a block no reading takes as YAML is not called unreadable: %q", block)
+		}
 	})
 }
